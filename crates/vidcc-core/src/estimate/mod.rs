@@ -1,0 +1,1 @@
+//! Shared estimators, written once and used by every protocol that needs them.

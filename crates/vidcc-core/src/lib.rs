@@ -1,0 +1,15 @@
+//! vidcc-core: sans-IO protocol state machines, wire formats, estimators and media models for
+//! congestion-controlled video. Nothing here reads a clock, owns a socket, spawns a thread or
+//! draws random numbers of its own: drivers pass time (and, where a protocol needs it,
+//! a seeded RNG) in.
+
+pub mod endpoint;
+pub mod estimate;
+pub mod proto;
+pub mod time;
+pub mod units;
+pub mod wire;
+
+pub use endpoint::{Datagram, Endpoint, EndpointPair, EndpointStats, Event, PacketKind, PacketMeta, PeerId, Transmit};
+pub use time::{Duration, Instant};
+pub use units::{parse_duration, parse_rate, parse_size, DataRate, DataSize, UnitError};

@@ -1,0 +1,3 @@
+//! Protocols: one folder each, a sans-IO `Sender`/`Receiver` pair with its configuration.
+
+pub mod udp;

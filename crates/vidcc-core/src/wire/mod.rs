@@ -1,0 +1,90 @@
+//! Wire formats: one file per header format, each a validating `parse` and an `emit`, tested
+//! against fixed byte vectors. Parsers take bytes from the network: they return [`WireError`]
+//! on anything truncated, oversized or inconsistent and never panic.
+
+pub mod udp;
+
+/// Why a datagram was rejected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum WireError {
+    #[error("truncated: need {needed} bytes, got {got}")]
+    Truncated { needed: usize, got: usize },
+    #[error("unknown packet type {0}")]
+    UnknownType(u8),
+    #[error("unsupported version {0}")]
+    BadVersion(u8),
+    #[error("inconsistent header: {0}")]
+    Inconsistent(&'static str),
+}
+
+/// Big-endian field readers that report truncation instead of panicking.
+pub(crate) struct Reader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(buf: &'a [u8]) -> Self {
+        Reader { buf, pos: 0 }
+    }
+    pub fn need(&self, n: usize) -> Result<(), WireError> {
+        if self.buf.len() < self.pos + n {
+            Err(WireError::Truncated { needed: self.pos + n, got: self.buf.len() })
+        } else {
+            Ok(())
+        }
+    }
+    pub fn u8(&mut self) -> Result<u8, WireError> {
+        self.need(1)?;
+        self.pos += 1;
+        Ok(self.buf[self.pos - 1])
+    }
+    pub fn u16(&mut self) -> Result<u16, WireError> {
+        Ok(u16::from_be_bytes(self.array()?))
+    }
+    pub fn u32(&mut self) -> Result<u32, WireError> {
+        Ok(u32::from_be_bytes(self.array()?))
+    }
+    pub fn u64(&mut self) -> Result<u64, WireError> {
+        Ok(u64::from_be_bytes(self.array()?))
+    }
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], WireError> {
+        self.need(N)?;
+        let mut a = [0u8; N];
+        a.copy_from_slice(&self.buf[self.pos..self.pos + N]);
+        self.pos += N;
+        Ok(a)
+    }
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+}
+
+/// Big-endian field writer over a fixed buffer sized by the emitter.
+pub(crate) struct Writer<'a> {
+    buf: &'a mut [u8],
+    pos: usize,
+}
+
+impl<'a> Writer<'a> {
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        Writer { buf, pos: 0 }
+    }
+    pub fn u8(&mut self, v: u8) -> &mut Self {
+        self.put(&[v])
+    }
+    pub fn u16(&mut self, v: u16) -> &mut Self {
+        self.put(&v.to_be_bytes())
+    }
+    pub fn u32(&mut self, v: u32) -> &mut Self {
+        self.put(&v.to_be_bytes())
+    }
+    pub fn u64(&mut self, v: u64) -> &mut Self {
+        self.put(&v.to_be_bytes())
+    }
+    fn put(&mut self, b: &[u8]) -> &mut Self {
+        self.buf[self.pos..self.pos + b.len()].copy_from_slice(b);
+        self.pos += b.len();
+        self
+    }
+}
