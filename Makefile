@@ -1,0 +1,44 @@
+# vidcc — everyone's entry points. `make demo` sets everything up and runs the demo;
+# `make test` runs every Rust and Python test. Both start from a bare checkout.
+
+VENV    := $(CURDIR)/.venv
+PY      := $(VENV)/bin/python
+MATURIN := $(VENV)/bin/maturin
+export VIRTUAL_ENV := $(VENV)
+export PATH := $(VENV)/bin:$(PATH)
+
+.PHONY: setup develop demo test test-rust test-python bench lint clean
+
+# The virtual environment with the build tool; reinstalled only when pyproject.toml changes.
+$(VENV)/.setup-done: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet "maturin>=1.7,<2"
+	touch $@
+
+setup: $(VENV)/.setup-done
+
+# Release build of the extension, installed editable with the package's dependencies.
+develop: setup
+	$(MATURIN) develop --release --quiet --extras test
+
+demo: develop
+	$(VENV)/bin/vidcc run scenarios/demo.toml --out out/demo
+
+test-rust:
+	cargo test --workspace --exclude vidcc-py --quiet
+
+test-python: develop
+	$(PY) -m pytest -q
+
+test: test-rust test-python
+
+bench: develop
+	$(PY) benches/simulator.py
+
+lint:
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo fmt --all --check
+
+clean:
+	rm -rf target $(VENV) out

@@ -1,0 +1,213 @@
+//! The resolved simulation configuration: what `vidcc-py` hands the simulator after the Python
+//! scenario schema has validated a TOML file and converted every quantity to base units
+//! (nanoseconds, bit/s, bytes). Field names carry their unit suffix.
+//!
+//! This is the simulator's API, not the user's file format (that is `docs/scenarios.md`): it is
+//! strict (`deny_unknown_fields`) and explicit, with few defaults.
+
+use serde::Deserialize;
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimConfig {
+    pub duration_ns: u64,
+    /// Statistics (summaries) ignore everything before this instant.
+    pub warmup_ns: u64,
+    pub seed: u64,
+    /// Per-flow throughput / delay sampling interval.
+    pub sample_interval_ns: u64,
+    /// Queue-length sampling interval for monitored links.
+    pub queue_sample_interval_ns: u64,
+    /// Record one row per data packet (send time, arrival or drop). Off by default: big.
+    #[serde(default)]
+    pub packet_log: bool,
+    pub topology: TopologyConfig,
+    pub flows: Vec<FlowConfig>,
+}
+
+/// A value that is either fixed or drawn uniformly per instance from `[min, max]`
+/// (integer base units, inclusive), from the topology's random stream.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum Spread {
+    Fixed(u64),
+    Uniform { min: u64, max: u64 },
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TopologyConfig {
+    /// N sender nodes → access links → router L → bottleneck → router R → access links → N
+    /// receivers. One pair per flow instance, in the order of `flows` (and `count`).
+    Dumbbell {
+        bottleneck: LinkConfig,
+        /// Sender-side access links (L side).
+        source_access: AccessConfig,
+        /// Receiver-side access links (R side).
+        sink_access: AccessConfig,
+    },
+    /// Routers R0 … R_hops joined by `hops` identical links (the parking lot / multi-hop chain).
+    /// End-to-end flows attach at R0 and R_hops; per-hop flows get their own access nodes at
+    /// R_i and R_{i+1} for every hop i.
+    Chain { hops: u32, hop_link: LinkConfig, source_access: AccessConfig, sink_access: AccessConfig },
+    /// Explicit nodes and links.
+    Graph { nodes: Vec<String>, links: Vec<GraphLink> },
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkConfig {
+    pub bandwidth_bps: u64,
+    pub delay_ns: u64,
+    pub queue: QueueConfig,
+    /// Loss on the forward direction (left→right, or `a`→`b` in a graph).
+    #[serde(default)]
+    pub loss: Option<LossConfig>,
+    /// Loss on the reverse direction.
+    #[serde(default)]
+    pub reverse_loss: Option<LossConfig>,
+    /// Sample this link's queues (both directions).
+    #[serde(default)]
+    pub monitor: bool,
+}
+
+/// Access links, one per flow instance: bandwidth and delay may be spread per instance.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccessConfig {
+    pub bandwidth_bps: Spread,
+    pub delay_ns: Spread,
+    pub queue: QueueConfig,
+    /// Loss towards the flow's receiver side (away from the core).
+    #[serde(default)]
+    pub loss: Option<LossConfig>,
+    /// Loss towards the core.
+    #[serde(default)]
+    pub reverse_loss: Option<LossConfig>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GraphLink {
+    pub a: String,
+    pub b: String,
+    pub link: LinkConfig,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum QueueLimit {
+    Packets(u64),
+    Bytes(u64),
+    /// Bandwidth × mean two-way propagation delay of the flows crossing the link, in packets of
+    /// the largest data packet size among them, at least 10 packets (DVRC digest §2.4).
+    Bdp,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum QueueConfig {
+    DropTail { limit: QueueLimit },
+    /// Floyd–Jacobson RED, gentle by default. Thresholds in packets (or bytes if `bytes`).
+    Red {
+        limit: QueueLimit,
+        min_thresh: f64,
+        max_thresh: f64,
+        /// EWMA weight of the average queue.
+        weight: f64,
+        max_p: f64,
+        gentle: bool,
+        /// Count the queue in bytes rather than packets (ns-2 `bytes_`).
+        bytes: bool,
+        /// Packet size used to age the average across idle periods (ns-2 `mean_pktsize_`).
+        mean_packet_bytes: u32,
+        /// Spread early drops uniformly (ns-2 `wait_`).
+        wait: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LossConfig {
+    /// Each packet lost independently with probability `p`.
+    Bernoulli { p: f64 },
+    /// Two-state Markov chain advanced per packet: Good→Bad with probability `p`, Bad→Good
+    /// with `r`; a packet is lost with `loss_good` / `loss_bad` in the state it finds.
+    GilbertElliott { p: f64, r: f64, loss_good: f64, loss_bad: f64 },
+    /// DVRC digest A11: P(loss | previous delivered) = `p`, P(loss | previous lost) = `q`.
+    CorrelatedBernoulli { p: f64, q: f64 },
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowConfig {
+    /// Name shown in tables (defaults to the protocol name on the Python side).
+    pub label: String,
+    pub protocol: ProtocolConfig,
+    pub count: u32,
+    /// Bytes on the wire of a full data packet, header included.
+    pub packet_size_bytes: u32,
+    pub start_ns: Spread,
+    #[serde(default)]
+    pub stop_ns: Option<u64>,
+    pub placement: Placement,
+}
+
+/// Where a flow's instances attach.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Placement {
+    /// Dumbbell or chain end-to-end: each instance gets its own pair of access nodes.
+    /// `reverse` sends from the right side to the left.
+    EndToEnd { reverse: bool },
+    /// Chain only: `count` instances on every hop.
+    PerHop { reverse: bool },
+    /// Graph only: between two named nodes.
+    Nodes { src: String, dst: String },
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", deny_unknown_fields)]
+pub enum ProtocolConfig {
+    #[serde(rename = "tcp-reno")]
+    TcpReno(TcpConfig),
+    #[serde(rename = "tcp-newreno")]
+    TcpNewReno(TcpConfig),
+    #[serde(rename = "tcp-westwood-plus")]
+    TcpWestwoodPlus(TcpConfig),
+    #[serde(rename = "udp-cbr")]
+    UdpCbr { rate_bps: u64 },
+    /// ns-2 `Application/Traffic/Pareto`: bursts at `rate_bps` with Pareto-distributed on and
+    /// off periods of the given means.
+    #[serde(rename = "udp-pareto")]
+    UdpPareto { rate_bps: u64, on_mean_ns: u64, off_mean_ns: u64, shape: f64 },
+}
+
+/// ns-2 one-way TCP agent settings (DVRC digest §1.3: ns-2 defaults of the papers' era).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TcpConfig {
+    /// Maximum congestion window in bytes (64 KB in every paper).
+    pub max_window_bytes: u64,
+    /// Initial congestion window in segments.
+    pub initial_window: u32,
+    pub min_rto_ns: u64,
+    pub initial_rto_ns: u64,
+    pub delayed_ack: bool,
+    /// Bytes of application data to send, then stop (`None`: FTP, always backlogged).
+    #[serde(default)]
+    pub transfer_bytes: Option<u64>,
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        TcpConfig {
+            max_window_bytes: 64_000,
+            initial_window: 2,
+            min_rto_ns: 200_000_000,
+            initial_rto_ns: 1_000_000_000,
+            delayed_ack: false,
+            transfer_bytes: None,
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! TCP agents in the ns-2 one-way style.

@@ -1,0 +1,1 @@
+//! Traffic sources that are not protocols of their own.
