@@ -151,6 +151,12 @@ pub struct FlowConfig {
     #[serde(default)]
     pub stop_ns: Option<u64>,
     pub placement: Placement,
+    /// Random delay, uniform in [0, send_jitter_ns], between the sender emitting a data packet
+    /// and the packet entering the network, keeping the sender's packets in order (ns-2
+    /// `Agent/TCP overhead_`). Breaks DropTail phase effects between flows of identical RTT
+    /// (Floyd & Jacobson 1992); 0 (the ns-2 default) turns it off.
+    #[serde(default)]
+    pub send_jitter_ns: u64,
 }
 
 /// Where a flow's instances attach.

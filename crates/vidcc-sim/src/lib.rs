@@ -7,3 +7,10 @@ pub mod queue;
 pub mod rng;
 pub mod tcp;
 pub mod traffic;
+pub mod metrics;
+pub mod routing;
+pub mod scheduler;
+pub mod sim;
+pub mod topology;
+
+pub use sim::{run_config, run_json, RunStats, SimError, SimOutput, Simulation};

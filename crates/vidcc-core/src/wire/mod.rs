@@ -55,9 +55,6 @@ impl<'a> Reader<'a> {
         self.pos += N;
         Ok(a)
     }
-    pub fn position(&self) -> usize {
-        self.pos
-    }
 }
 
 /// Big-endian field writer over a fixed buffer sized by the emitter.

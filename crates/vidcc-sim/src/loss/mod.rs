@@ -4,8 +4,8 @@
 //! A model is asked once per packet that finishes crossing the link, in order, and owns its own
 //! random stream, so its decisions depend only on the seed and the packet sequence.
 
-// pub mod bernoulli;  (being written)
-// pub mod gilbert_elliott;  (being written)
+pub mod bernoulli;
+pub mod gilbert_elliott;
 
 pub trait LossModel: Send {
     /// Decides the fate of the next packet crossing the link.

@@ -3,8 +3,8 @@
 //! A queue holds packet ids and sizes (packets themselves live in the simulator's arena). It
 //! counts the packets *waiting*, not the one being serialised on the link, as ns-2 does.
 
-// pub mod drop_tail;  (being written)
-// pub mod red;  (being written)
+pub mod drop_tail;
+pub mod red;
 
 use vidcc_core::Instant;
 

@@ -1,1 +1,69 @@
-//! TCP agents in the ns-2 one-way style.
+//! TCP agents in the ns-2 one-way style: the papers' cross and background traffic (FTP over
+//! Reno in every DVRC scenario, Westwood+ as an MPEG carrier in DVRC §5.2) and NewReno.
+//!
+//! Like ns-2's `Agent/TCP/*` + `Agent/TCPSink`, a flow is a one-way sender of fixed-size
+//! segments and a sink that returns one cumulative ACK per segment: no handshake, no FIN, no
+//! receive window, no SACK. Both are sans-IO [`vidcc_core::Endpoint`]s; the simulator carries
+//! the 40-byte header ([`header`]) plus a virtual payload.
+//!
+//! - [`sender`]: the shared machinery (slow start, congestion avoidance, fast retransmit and
+//!   recovery, RFC 6298 timer with Karn's rule and backoff, window limit), generic over a
+//!   [`CongestionControl`] that decides what differs between variants;
+//! - [`reno`] (RFC 5681, ns-2 tcp-reno.cc), [`newreno`] (RFC 6582, ns-2 tcp-newreno.cc),
+//!   [`westwood_plus`] (Grieco & Mascolo 2004, Linux tcp_westwood.c);
+//! - [`receiver`]: TCPSink with optional delayed ACKs (ns-2 DelAckSink).
+//!
+//! Parameters come from [`TcpConfig`] (defaults = the DVRC digest §1.3 ns-2 settings: 64 kB
+//! maximum window, initial window 2, min RTO 200 ms, initial RTO 1 s, no delayed ACK, FTP
+//! always backlogged). Each module's docs list its deviations from ns-2 and the RFCs.
+
+pub mod header;
+pub mod newreno;
+pub mod receiver;
+pub mod reno;
+pub mod sender;
+#[cfg(test)]
+mod tests;
+pub mod westwood_plus;
+
+pub use header::{TcpHeader, HEADER_BYTES};
+pub use newreno::NewReno;
+pub use receiver::TcpReceiver;
+pub use reno::Reno;
+pub use sender::{AckSample, CongestionControl, PartialAck, SenderCounters, TcpSender, Window};
+pub use westwood_plus::WestwoodPlus;
+
+use vidcc_core::{EndpointPair, Instant};
+
+use crate::config::TcpConfig;
+
+/// Which congestion control a TCP flow runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TcpVariant {
+    Reno,
+    NewReno,
+    WestwoodPlus,
+}
+
+/// A TCP sender and its sink. `packet_size_bytes` is the wire size of a data packet, header
+/// included (payload = packet_size_bytes − 40); the sender starts at `start` and sends no new
+/// data from `stop` on.
+pub fn pair(
+    variant: TcpVariant,
+    config: &TcpConfig,
+    packet_size_bytes: u32,
+    start: Instant,
+    stop: Option<Instant>,
+) -> EndpointPair {
+    let sender: Box<dyn vidcc_core::Endpoint + Send> = match variant {
+        TcpVariant::Reno => Box::new(TcpSender::new(Reno, config, packet_size_bytes, start, stop)),
+        TcpVariant::NewReno => Box::new(TcpSender::new(NewReno, config, packet_size_bytes, start, stop)),
+        TcpVariant::WestwoodPlus => {
+            Box::new(TcpSender::new(WestwoodPlus::new(), config, packet_size_bytes, start, stop))
+        }
+    };
+    // The sender never has more than its window limit outstanding beyond the receiver's
+    // `rcv_nxt`, so that is all the reassembly buffer ever needs.
+    let buffer = sender::window_limit_segments(config, packet_size_bytes);
+    EndpointPair { sender, receiver: Box::new(TcpReceiver::new(config.delayed_ack, buffer)) }
+}

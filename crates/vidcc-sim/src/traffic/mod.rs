@@ -1,1 +1,3 @@
 //! Traffic sources that are not protocols of their own.
+
+pub mod pareto;

@@ -1,0 +1,172 @@
+//! The TCP receiver: ns-2 `Agent/TCPSink` (tcp-sink.cc), optionally with `DelAckSink`'s
+//! delayed ACKs.
+//!
+//! - Every data segment is answered with a cumulative ACK carrying the next segment expected
+//!   (`rcv_nxt`) and an echo of the segment's send timestamp (ns-2 echoes the segment that
+//!   triggered the ACK, `ts_echo_rfc1323_ 0`).
+//! - Out-of-order segments are buffered and delivered once the gap is filled; duplicates are
+//!   acknowledged again but never delivered twice. `app_bytes_delivered` counts payload bytes
+//!   handed up in order (payload = wire size − 40).
+//! - Delayed ACK (ns-2 `DelAckSink`, RFC 5681 §4.2): an in-order segment with no ACK pending
+//!   starts a 100 ms timer (ns-2 `interval_`) instead of being acknowledged; the next segment,
+//!   or the timer, sends one ACK for both. Out-of-order segments, duplicates and segments that
+//!   fill a gap are acknowledged at once (ns-2 `RFC2581_immediate_ack_ 1`).
+//!
+//! Parameters: `delayed_ack` [false] from [`crate::config::TcpConfig`]; the reassembly buffer
+//! holds `buffer_segments` segments past `rcv_nxt` (the pair uses the sender's window limit,
+//! which the sender can never exceed). Deviations: none intended; a segment beyond the buffer
+//! (impossible with the paired sender) is discarded and answered with a duplicate ACK.
+
+use std::collections::VecDeque;
+
+use vidcc_core::endpoint::{Datagram, Endpoint, EndpointStats, PacketKind, PacketMeta, PeerId, Transmit};
+use vidcc_core::wire::WireError;
+use vidcc_core::{Duration, Instant};
+
+use super::header::{TcpHeader, HEADER_BYTES};
+
+/// ns-2 `Agent/TCPSink/DelAck interval_`.
+pub const DELAYED_ACK_INTERVAL: Duration = Duration::from_millis(100);
+/// ACKs kept for a driver that polls late (oldest dropped beyond: they are cumulative).
+const ACK_QUEUE_CAPACITY: usize = 64;
+
+/// An ACK waiting to be sent: the cumulative ACK and the timestamp to echo.
+#[derive(Clone, Copy, Debug)]
+struct PendingAck {
+    ack: u64,
+    ts_echo_ns: u64,
+}
+
+pub struct TcpReceiver {
+    delayed_ack: bool,
+    /// Next segment expected in order.
+    rcv_nxt: u64,
+    /// Highest segment seen, to recognise gap-filling segments.
+    highest_seen: Option<u64>,
+    /// Reassembly ring indexed by `seq % len`: payload bytes of buffered out-of-order segments.
+    buffer: Vec<Option<u32>>,
+    /// `ts` of the latest data segment: the value to echo.
+    last_ts_ns: u64,
+    acks: VecDeque<PendingAck>,
+    delayed_ack_deadline: Option<Instant>,
+    acks_sent: u64,
+    stats: EndpointStats,
+}
+
+impl TcpReceiver {
+    pub fn new(delayed_ack: bool, buffer_segments: u64) -> Self {
+        let len = buffer_segments.clamp(1, 1 << 20) as usize;
+        TcpReceiver {
+            delayed_ack,
+            rcv_nxt: 0,
+            highest_seen: None,
+            buffer: vec![None; len],
+            last_ts_ns: 0,
+            acks: VecDeque::with_capacity(ACK_QUEUE_CAPACITY),
+            delayed_ack_deadline: None,
+            acks_sent: 0,
+            stats: EndpointStats::default(),
+        }
+    }
+
+    /// Next segment expected: the cumulative ACK value.
+    pub fn rcv_nxt(&self) -> u64 {
+        self.rcv_nxt
+    }
+
+    pub fn acks_sent(&self) -> u64 {
+        self.acks_sent
+    }
+
+    fn slot(&mut self, seq: u64) -> &mut Option<u32> {
+        let i = (seq % self.buffer.len() as u64) as usize;
+        &mut self.buffer[i]
+    }
+
+    fn deliver(&mut self, payload_bytes: u32) {
+        self.stats.app_packets_delivered += 1;
+        self.stats.app_bytes_delivered += payload_bytes as u64;
+    }
+
+    fn queue_ack(&mut self) {
+        if self.acks.len() == ACK_QUEUE_CAPACITY {
+            self.acks.pop_front();
+        }
+        self.acks.push_back(PendingAck { ack: self.rcv_nxt, ts_echo_ns: self.last_ts_ns });
+    }
+
+    fn on_segment(&mut self, now: Instant, seq: u64, ts_ns: u64, payload_bytes: u32) {
+        self.last_ts_ns = ts_ns;
+        let in_order = seq == self.rcv_nxt;
+        let fills_gap = in_order && self.highest_seen.is_some_and(|h| h > seq);
+        if in_order {
+            *self.slot(seq) = None;
+            self.deliver(payload_bytes);
+            self.rcv_nxt += 1;
+            let mut next = self.rcv_nxt;
+            while let Some(bytes) = self.slot(next).take() {
+                self.deliver(bytes);
+                next += 1;
+            }
+            self.rcv_nxt = next;
+        } else if seq > self.rcv_nxt && seq - self.rcv_nxt < self.buffer.len() as u64 {
+            let slot = self.slot(seq);
+            if slot.is_none() {
+                *slot = Some(payload_bytes);
+            }
+        }
+        self.highest_seen = Some(self.highest_seen.map_or(seq, |h| h.max(seq)));
+
+        if !self.delayed_ack {
+            self.queue_ack();
+        } else if in_order && !fills_gap && self.delayed_ack_deadline.is_none() {
+            self.delayed_ack_deadline = Some(now + DELAYED_ACK_INTERVAL);
+        } else {
+            self.delayed_ack_deadline = None;
+            self.queue_ack();
+        }
+    }
+}
+
+impl Endpoint for TcpReceiver {
+    fn handle_datagram(&mut self, now: Instant, datagram: Datagram<'_>) -> Result<(), WireError> {
+        match TcpHeader::parse(datagram.bytes) {
+            Ok(TcpHeader::Data { seq, ts_ns }) => {
+                let payload = datagram.wire_size().saturating_sub(HEADER_BYTES);
+                self.on_segment(now, seq, ts_ns, payload.min(u32::MAX as usize) as u32);
+                Ok(())
+            }
+            Ok(TcpHeader::Ack { .. }) => {
+                self.stats.malformed_datagrams += 1;
+                Err(WireError::Inconsistent("ACK sent to a one-way TCP receiver"))
+            }
+            Err(e) => {
+                self.stats.malformed_datagrams += 1;
+                Err(e)
+            }
+        }
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        if self.delayed_ack_deadline.is_some_and(|d| now >= d) {
+            self.delayed_ack_deadline = None;
+            self.queue_ack();
+        }
+    }
+
+    fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
+        let a = self.acks.pop_front()?;
+        self.acks_sent += 1;
+        let header = TcpHeader::Ack { ack: a.ack, ts_ns: now.as_nanos(), ts_echo_ns: a.ts_echo_ns }.emit();
+        let meta = PacketMeta { kind: PacketKind::Control, seq: a.ack, retransmit: false };
+        Some(Transmit { to: PeerId::PEER, header, payload_len: 0, meta })
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        self.delayed_ack_deadline
+    }
+
+    fn stats(&self) -> EndpointStats {
+        self.stats
+    }
+}

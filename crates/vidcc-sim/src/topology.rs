@@ -1,0 +1,201 @@
+//! Topology builders: the dumbbell, the multi-hop chain (parking lot) and an explicit graph.
+//!
+//! A builder turns a [`TopologyConfig`] and the flow list into a [`Network`]: named nodes,
+//! directed links (every physical link is two of them, each with its own queue and loss model)
+//! and one [`FlowInstance`] per flow instance with its two end nodes. Dumbbell and chain flows
+//! get a private pair of edge nodes joined to the core by their own access links, as in the
+//! papers' ns-2 scripts; graph flows attach to named nodes.
+//!
+//! Per-instance spreads (access bandwidth/delay, start time) are drawn from the `topology` and
+//! `flows/start` random streams in a fixed order: flow entry, then instance.
+
+use crate::config::{AccessConfig, FlowConfig, LinkConfig, LossConfig, Placement, QueueConfig, SimConfig, Spread, TopologyConfig};
+use crate::rng::{RngStreams, SimRng};
+use rand::Rng;
+use vidcc_core::{DataRate, Duration, Instant};
+
+pub type NodeId = u32;
+pub type LinkId = u32;
+
+/// A directed link as built (before queues and loss models are instantiated).
+#[derive(Clone, Debug)]
+pub struct LinkSpec {
+    pub name: String,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub bandwidth: DataRate,
+    pub delay: Duration,
+    pub queue: QueueConfig,
+    pub loss: Option<LossConfig>,
+    pub monitored: bool,
+    /// The configured direction (a→b, left→right, away from the core), as opposed to its twin.
+    pub forward: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct FlowInstance {
+    /// Index of the `[[flows]]` entry.
+    pub group: u32,
+    /// Index within the entry's `count`.
+    pub instance: u32,
+    /// For per-hop chain flows, the hop; otherwise 0.
+    pub hop: u32,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub start: Instant,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Network {
+    pub nodes: Vec<String>,
+    pub links: Vec<LinkSpec>,
+    pub flows: Vec<FlowInstance>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct ConfigError {
+    pub path: String,
+    pub message: String,
+}
+
+pub(crate) fn config_error(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
+    ConfigError { path: path.into(), message: message.into() }
+}
+
+impl Network {
+    fn node(&mut self, name: String) -> NodeId {
+        self.nodes.push(name);
+        (self.nodes.len() - 1) as NodeId
+    }
+
+    /// Adds both directions of a physical link `a`—`b`.
+    #[allow(clippy::too_many_arguments)]
+    fn duplex(
+        &mut self,
+        a: NodeId,
+        b: NodeId,
+        bandwidth: DataRate,
+        delay: Duration,
+        queue: &QueueConfig,
+        loss_ab: Option<LossConfig>,
+        loss_ba: Option<LossConfig>,
+        monitored: bool,
+    ) {
+        for (from, to, loss, forward) in [(a, b, loss_ab, true), (b, a, loss_ba, false)] {
+            let name = format!("{}->{}", self.nodes[from as usize], self.nodes[to as usize]);
+            self.links.push(LinkSpec { name, from, to, bandwidth, delay, queue: queue.clone(), loss, monitored, forward });
+        }
+    }
+
+    fn link_from_config(&mut self, a: NodeId, b: NodeId, c: &LinkConfig, monitored: bool) {
+        self.duplex(a, b, DataRate::from_bps(c.bandwidth_bps), Duration::from_nanos(c.delay_ns), &c.queue, c.loss, c.reverse_loss, monitored);
+    }
+
+    /// An access link joining `edge` to `core`. `loss` applies away from the core.
+    fn access(&mut self, core: NodeId, edge: NodeId, c: &AccessConfig, rng: &mut SimRng) {
+        let bw = DataRate::from_bps(draw(&c.bandwidth_bps, rng));
+        let delay = Duration::from_nanos(draw(&c.delay_ns, rng));
+        self.duplex(core, edge, bw, delay, &c.queue, c.loss, c.reverse_loss, false);
+    }
+}
+
+fn draw(s: &Spread, rng: &mut SimRng) -> u64 {
+    match *s {
+        Spread::Fixed(v) => v,
+        Spread::Uniform { min, max } if min >= max => min,
+        Spread::Uniform { min, max } => rng.gen_range(min..=max),
+    }
+}
+
+pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, ConfigError> {
+    let mut rng = streams.stream("topology");
+    let mut start_rng = streams.stream("flows/start");
+    let mut net = Network::default();
+    let mut add_flow = |net: &mut Network, g: usize, i: u32, hop: u32, src: NodeId, dst: NodeId, f: &FlowConfig| {
+        let start = Instant::from_nanos(draw(&f.start_ns, &mut start_rng));
+        net.flows.push(FlowInstance { group: g as u32, instance: i, hop, src, dst, start });
+    };
+    match &config.topology {
+        TopologyConfig::Dumbbell { bottleneck, source_access, sink_access } => {
+            let l = net.node("L".into());
+            let r = net.node("R".into());
+            net.link_from_config(l, r, bottleneck, true);
+            let mut k = 0;
+            for (g, f) in config.flows.iter().enumerate() {
+                let reverse = match &f.placement {
+                    Placement::EndToEnd { reverse } => *reverse,
+                    _ => return Err(config_error(format!("flows[{g}]"), "a dumbbell flow runs end to end (per-hop and named nodes need a chain or a graph)")),
+                };
+                for i in 0..f.count {
+                    let a = net.node(format!("a{k}"));
+                    let b = net.node(format!("b{k}"));
+                    net.access(l, a, source_access, &mut rng);
+                    net.access(r, b, sink_access, &mut rng);
+                    let (src, dst) = if reverse { (b, a) } else { (a, b) };
+                    add_flow(&mut net, g, i, 0, src, dst, f);
+                    k += 1;
+                }
+            }
+        }
+        TopologyConfig::Chain { hops, hop_link, source_access, sink_access } => {
+            if *hops == 0 {
+                return Err(config_error("topology.hops", "a chain needs at least one hop"));
+            }
+            let routers: Vec<NodeId> = (0..=*hops).map(|h| net.node(format!("r{h}"))).collect();
+            for h in 0..*hops as usize {
+                net.link_from_config(routers[h], routers[h + 1], hop_link, true);
+            }
+            let mut k = 0;
+            for (g, f) in config.flows.iter().enumerate() {
+                let (reverse, spans): (bool, Vec<(u32, NodeId, NodeId)>) = match &f.placement {
+                    Placement::EndToEnd { reverse } => (*reverse, vec![(0, routers[0], routers[*hops as usize])]),
+                    Placement::PerHop { reverse } => (*reverse, (0..*hops as usize).map(|h| (h as u32, routers[h], routers[h + 1])).collect()),
+                    Placement::Nodes { .. } => return Err(config_error(format!("flows[{g}]"), "src/dst name nodes of a graph topology; a chain flow is end-to-end or per-hop")),
+                };
+                for (hop, left, right) in spans {
+                    for i in 0..f.count {
+                        let a = net.node(format!("a{k}"));
+                        let b = net.node(format!("b{k}"));
+                        net.access(left, a, source_access, &mut rng);
+                        net.access(right, b, sink_access, &mut rng);
+                        let (src, dst) = if reverse { (b, a) } else { (a, b) };
+                        add_flow(&mut net, g, i, hop, src, dst, f);
+                        k += 1;
+                    }
+                }
+            }
+        }
+        TopologyConfig::Graph { nodes, links } => {
+            for (i, n) in nodes.iter().enumerate() {
+                if nodes[..i].contains(n) {
+                    return Err(config_error(format!("topology.nodes[{i}]"), format!("duplicate node {n:?}")));
+                }
+                net.node(n.clone());
+            }
+            let find = |name: &str| nodes.iter().position(|n| n == name).map(|i| i as NodeId);
+            for (i, l) in links.iter().enumerate() {
+                let a = find(&l.a).ok_or_else(|| config_error(format!("topology.links[{i}].a"), format!("unknown node {:?}", l.a)))?;
+                let b = find(&l.b).ok_or_else(|| config_error(format!("topology.links[{i}].b"), format!("unknown node {:?}", l.b)))?;
+                if a == b {
+                    return Err(config_error(format!("topology.links[{i}]"), "a link must join two different nodes"));
+                }
+                net.link_from_config(a, b, &l.link, l.link.monitor);
+            }
+            for (g, f) in config.flows.iter().enumerate() {
+                let Placement::Nodes { src, dst } = &f.placement else {
+                    return Err(config_error(format!("flows[{g}]"), "a graph flow names its src and dst nodes"));
+                };
+                let s = find(src).ok_or_else(|| config_error(format!("flows[{g}].src"), format!("unknown node {src:?}")))?;
+                let d = find(dst).ok_or_else(|| config_error(format!("flows[{g}].dst"), format!("unknown node {dst:?}")))?;
+                if s == d {
+                    return Err(config_error(format!("flows[{g}]"), "src and dst are the same node"));
+                }
+                for i in 0..f.count {
+                    add_flow(&mut net, g, i, 0, s, d, f);
+                }
+            }
+        }
+    }
+    Ok(net)
+}
