@@ -109,14 +109,8 @@ const RATE_UNITS: &[(&str, u128)] = &[
     ("Gbps", 1_000_000_000),
     ("Gbit/s", 1_000_000_000),
 ];
-const TIME_UNITS: &[(&str, u128)] = &[
-    ("ns", 1),
-    ("us", 1_000),
-    ("µs", 1_000),
-    ("ms", 1_000_000),
-    ("s", 1_000_000_000),
-    ("min", 60_000_000_000),
-];
+const TIME_UNITS: &[(&str, u128)] =
+    &[("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000), ("min", 60_000_000_000)];
 const SIZE_UNITS: &[(&str, u128)] = &[
     ("B", 1),
     ("KB", 1_000),
@@ -134,12 +128,7 @@ fn expected(units: &[(&str, u128)]) -> String {
 }
 
 /// Parses `<decimal number><unit>` exactly into a count of base units.
-fn parse_quantity(
-    kind: &'static str,
-    input: &str,
-    units: &[(&str, u128)],
-    example: &str,
-) -> Result<u64, UnitError> {
+fn parse_quantity(kind: &'static str, input: &str, units: &[(&str, u128)], example: &str) -> Result<u64, UnitError> {
     let err = |reason: String| UnitError { kind, input: input.to_string(), reason };
     let s = input.trim();
     if s.is_empty() {
@@ -172,7 +161,8 @@ fn parse_quantity(
         return Err(err("too many digits".into()));
     }
     let int: u128 = if int_part.is_empty() { 0 } else { int_part.parse().map_err(|_| err("not a number".into()))? };
-    let frac: u128 = if frac_part.is_empty() { 0 } else { frac_part.parse().map_err(|_| err("not a number".into()))? };
+    let frac: u128 =
+        if frac_part.is_empty() { 0 } else { frac_part.parse().map_err(|_| err("not a number".into()))? };
     let scale = 10u128.pow(frac_part.len() as u32);
     // Round half up to the nearest base unit.
     let value = int * factor + (frac * factor * 2 + scale) / (2 * scale);
@@ -197,7 +187,7 @@ pub fn parse_size(s: &str) -> Result<DataSize, UnitError> {
 /// Formats with the largest unit that keeps the value exact, so that `parse(format(x)) == x`.
 fn fmt_exact(f: &mut fmt::Formatter<'_>, v: u64, units: &[(&str, u64)]) -> fmt::Result {
     for &(name, factor) in units.iter().rev() {
-        if v != 0 && v % factor == 0 {
+        if v != 0 && v.is_multiple_of(factor) {
             return write!(f, "{}{}", v / factor, name);
         }
     }

@@ -107,7 +107,9 @@ pub enum QueueLimit {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum QueueConfig {
-    DropTail { limit: QueueLimit },
+    DropTail {
+        limit: QueueLimit,
+    },
     /// Floyd–Jacobson RED, gentle by default. Thresholds in packets (or bytes if `bytes`).
     Red {
         limit: QueueLimit,

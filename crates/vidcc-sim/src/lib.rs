@@ -3,14 +3,14 @@
 
 pub mod config;
 pub mod loss;
+pub mod metrics;
 pub mod queue;
 pub mod rng;
-pub mod tcp;
-pub mod traffic;
-pub mod metrics;
 pub mod routing;
 pub mod scheduler;
 pub mod sim;
+pub mod tcp;
 pub mod topology;
+pub mod traffic;
 
 pub use sim::{run_config, run_json, RunStats, SimError, SimOutput, Simulation};

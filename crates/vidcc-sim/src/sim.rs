@@ -10,31 +10,44 @@ use crate::config::{FlowConfig, LossConfig, ProtocolConfig, QueueConfig, QueueLi
 use crate::metrics::{jain, worst_case_fairness, Column, Moments, Table};
 use crate::queue::{Enqueue, Limit, Queue, QueuedPacket};
 use crate::rng::{RngStreams, SimRng};
-use rand::Rng;
 use crate::routing::Routes;
 use crate::scheduler::Scheduler;
 use crate::topology::{self, config_error, ConfigError, LinkId, Network, NodeId};
+use rand::Rng;
 use vidcc_core::endpoint::HeaderBuf;
 use vidcc_core::estimate::jitter::Rfc3550Jitter;
 use vidcc_core::proto::udp::{UdpConfig, UdpReceiver};
-use vidcc_core::{DataRate, DataSize, Datagram, Duration, Endpoint, EndpointPair, Event, Instant, PacketKind, PacketMeta, PeerId};
+use vidcc_core::{
+    DataRate, DataSize, Datagram, Duration, Endpoint, EndpointPair, Event, Instant, PacketKind, PacketMeta, PeerId,
+};
 
 type PacketId = u32;
 
 #[derive(Clone, Copy, Debug)]
 enum Ev {
     /// A packet reaches the far end of a link.
-    Arrive { link: LinkId, pkt: PacketId },
+    Arrive {
+        link: LinkId,
+        pkt: PacketId,
+    },
     /// A link finished serialising; it may start the next queued packet.
-    TxDone { link: LinkId },
+    TxDone {
+        link: LinkId,
+    },
     /// An endpoint's requested wake-up.
-    Timer { ep: u32 },
+    Timer {
+        ep: u32,
+    },
     FlowSample,
     QueueSample,
     /// A flow's measurement window opens (end of warm-up or its start, whichever is later).
-    MeasureStart { flow: u32 },
+    MeasureStart {
+        flow: u32,
+    },
     /// A jittered data packet leaves its sender's node.
-    Inject { pkt: PacketId },
+    Inject {
+        pkt: PacketId,
+    },
 }
 
 struct Packet {
@@ -180,12 +193,19 @@ fn protocol_name(p: &ProtocolConfig) -> &'static str {
 
 fn build_pair(f: &FlowConfig, start: Instant, rng: SimRng) -> EndpointPair {
     let stop = f.stop_ns.map(Instant::from_nanos);
-    let udp = |rate_bps: u64| UdpConfig { rate: DataRate::from_bps(rate_bps), packet_size: DataSize::from_bytes(f.packet_size_bytes as u64), start, stop };
+    let udp = |rate_bps: u64| UdpConfig {
+        rate: DataRate::from_bps(rate_bps),
+        packet_size: DataSize::from_bytes(f.packet_size_bytes as u64),
+        start,
+        stop,
+    };
     use crate::tcp::TcpVariant;
     match &f.protocol {
         ProtocolConfig::TcpReno(c) => crate::tcp::pair(TcpVariant::Reno, c, f.packet_size_bytes, start, stop),
         ProtocolConfig::TcpNewReno(c) => crate::tcp::pair(TcpVariant::NewReno, c, f.packet_size_bytes, start, stop),
-        ProtocolConfig::TcpWestwoodPlus(c) => crate::tcp::pair(TcpVariant::WestwoodPlus, c, f.packet_size_bytes, start, stop),
+        ProtocolConfig::TcpWestwoodPlus(c) => {
+            crate::tcp::pair(TcpVariant::WestwoodPlus, c, f.packet_size_bytes, start, stop)
+        }
         ProtocolConfig::UdpCbr { rate_bps } => vidcc_core::proto::udp::pair(&udp(*rate_bps)),
         ProtocolConfig::UdpPareto { rate_bps, on_mean_ns, off_mean_ns, shape } => EndpointPair {
             sender: Box::new(crate::traffic::pareto::ParetoOnOff::new(
@@ -218,7 +238,9 @@ fn build_loss(l: &LossConfig, rng: SimRng) -> Result<Box<dyn crate::loss::LossMo
         LossConfig::GilbertElliott { p, r, loss_good, loss_bad } => {
             Box::new(GilbertElliott::new(p, r, loss_good, loss_bad, rng).map_err(|e| e.to_string())?)
         }
-        LossConfig::CorrelatedBernoulli { p, q } => Box::new(GilbertElliott::correlated_bernoulli(p, q, rng).map_err(|e| e.to_string())?),
+        LossConfig::CorrelatedBernoulli { p, q } => {
+            Box::new(GilbertElliott::correlated_bernoulli(p, q, rng).map_err(|e| e.to_string())?)
+        }
     };
     Ok(model)
 }
@@ -236,7 +258,10 @@ impl Simulation {
         }
         for (g, f) in config.flows.iter().enumerate() {
             if f.packet_size_bytes < 64 {
-                return Err(config_error(format!("flows[{g}].packet_size"), "must be at least 64 B (room for the protocol's header)"));
+                return Err(config_error(
+                    format!("flows[{g}].packet_size"),
+                    "must be at least 64 B (room for the protocol's header)",
+                ));
             }
         }
         let streams = RngStreams::new(config.seed);
@@ -253,7 +278,13 @@ impl Simulation {
         let mut flow_rtts = Vec::with_capacity(net.flows.len());
         for (k, fi) in net.flows.iter().enumerate() {
             let unreachable = |a: NodeId, b: NodeId| {
-                config_error(format!("flows[{}]", fi.group), format!("no route from {:?} to {:?} (nodes are not connected)", net.nodes[a as usize], net.nodes[b as usize]))
+                config_error(
+                    format!("flows[{}]", fi.group),
+                    format!(
+                        "no route from {:?} to {:?} (nodes are not connected)",
+                        net.nodes[a as usize], net.nodes[b as usize]
+                    ),
+                )
             };
             let fwd = routes.path(&net.links, fi.src, fi.dst).ok_or_else(|| unreachable(fi.src, fi.dst))?;
             let rev = routes.path(&net.links, fi.dst, fi.src).ok_or_else(|| unreachable(fi.dst, fi.src))?;
@@ -296,7 +327,10 @@ impl Simulation {
             let queue = build_queue(&spec.queue, limit, spec.bandwidth, streams_for(format!("queue/{}", spec.name)))
                 .map_err(|e| config_error(format!("link {} queue", spec.name), e))?;
             let loss = match &spec.loss {
-                Some(l) => Some(build_loss(l, streams_for(format!("loss/{}", spec.name))).map_err(|e| config_error(format!("link {} loss", spec.name), e))?),
+                Some(l) => Some(
+                    build_loss(l, streams_for(format!("loss/{}", spec.name)))
+                        .map_err(|e| config_error(format!("link {} loss", spec.name), e))?,
+                ),
                 None => None,
             };
             links.push(LinkState {
@@ -456,14 +490,14 @@ impl Simulation {
         let c = &mut self.cols;
         c.e_t.push(now.as_nanos());
         c.e_flow.push((ep / 2) as u64);
-        c.e_side.push(if ep % 2 == 0 { "sender" } else { "receiver" }.into());
+        c.e_side.push(if ep.is_multiple_of(2) { "sender" } else { "receiver" }.into());
         c.e_kind.push(kind.into());
         c.e_value.push(value);
     }
 
     fn send(&mut self, ep: usize, t: vidcc_core::Transmit, now: Instant) {
         let flow = ep / 2;
-        let from_sender = ep % 2 == 0;
+        let from_sender = ep.is_multiple_of(2);
         let f = &mut self.flows[flow];
         let (node, dst) = if from_sender { (f.src, f.dst) } else { (f.dst, f.src) };
         let size = t.wire_size().as_bytes() as u32;
@@ -676,7 +710,8 @@ impl Simulation {
 
     fn finish(self) -> SimOutput {
         let n = self.flows.len();
-        let labels: Vec<String> = self.net.flows.iter().map(|fi| self.config.flows[fi.group as usize].label.clone()).collect();
+        let labels: Vec<String> =
+            self.net.flows.iter().map(|fi| self.config.flows[fi.group as usize].label.clone()).collect();
         let mut thr = Vec::with_capacity(n);
         let mut good = Vec::with_capacity(n);
         let mut norm = Vec::with_capacity(n);
@@ -688,7 +723,11 @@ impl Simulation {
             let app = self.endpoints[2 * k + 1].stats().app_bytes_delivered;
             let t = if window > 0.0 { m.delivered_bytes as f64 * 8.0 / window } else { f64::NAN };
             thr.push(t);
-            good.push(if window > 0.0 { app.saturating_sub(m.app_bytes_at_start) as f64 * 8.0 / window } else { f64::NAN });
+            good.push(if window > 0.0 {
+                app.saturating_sub(m.app_bytes_at_start) as f64 * 8.0 / window
+            } else {
+                f64::NAN
+            });
             norm.push(t / f.fair_share_bps);
             cov.push(m.throughput_moments.cov());
             let dropped = m.dropped_queue + m.dropped_loss;
@@ -701,7 +740,16 @@ impl Simulation {
             .col("group", Column::U64(self.net.flows.iter().map(|f| f.group as u64).collect()))
             .col("instance", Column::U64(self.net.flows.iter().map(|f| f.instance as u64).collect()))
             .col("label", Column::Str(labels.clone()))
-            .col("protocol", Column::Str(self.net.flows.iter().map(|f| protocol_name(&self.config.flows[f.group as usize].protocol).to_string()).collect()))
+            .col(
+                "protocol",
+                Column::Str(
+                    self.net
+                        .flows
+                        .iter()
+                        .map(|f| protocol_name(&self.config.flows[f.group as usize].protocol).to_string())
+                        .collect(),
+                ),
+            )
             .col("src", Column::Str(self.flows.iter().map(|f| self.net.nodes[f.src as usize].clone()).collect()))
             .col("dst", Column::Str(self.flows.iter().map(|f| self.net.nodes[f.dst as usize].clone()).collect()))
             .col("start_ns", Column::U64(self.net.flows.iter().map(|f| f.start.as_nanos()).collect()))
@@ -717,8 +765,14 @@ impl Simulation {
             .col("throughput_bps", Column::F64(thr.clone()))
             .col("goodput_bps", Column::F64(good.clone()))
             .col("cov", Column::F64(cov.clone()))
-            .col("mean_delay_ns", Column::F64(self.flows.iter().map(|f| mean_or_nan(f.m.delay_sum_ns as f64, f.m.delivered)).collect()))
-            .col("jitter_ns", Column::F64(self.flows.iter().map(|f| mean_or_nan(f.m.jitter_sum_ns, f.m.delivered)).collect()))
+            .col(
+                "mean_delay_ns",
+                Column::F64(self.flows.iter().map(|f| mean_or_nan(f.m.delay_sum_ns as f64, f.m.delivered)).collect()),
+            )
+            .col(
+                "jitter_ns",
+                Column::F64(self.flows.iter().map(|f| mean_or_nan(f.m.jitter_sum_ns, f.m.delivered)).collect()),
+            )
             .col("drop_rate", Column::F64(drop_rate))
             .col("normalized_throughput", Column::F64(norm.clone()));
 
@@ -730,14 +784,30 @@ impl Simulation {
                 None => groups.push((l.clone(), vec![k])),
             }
         }
-        let mut a = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut a = (
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+        );
         for (label, members) in &groups {
             let x: Vec<f64> = members.iter().map(|&k| thr[k]).filter(|v| v.is_finite()).collect();
             let sent: u64 = members.iter().map(|&k| self.flows[k].m.sent).sum();
-            let dropped: u64 = members.iter().map(|&k| self.flows[k].m.dropped_queue + self.flows[k].m.dropped_loss).sum();
+            let dropped: u64 =
+                members.iter().map(|&k| self.flows[k].m.dropped_queue + self.flows[k].m.dropped_loss).sum();
             let finite_mean = |v: Vec<f64>| {
                 let v: Vec<f64> = v.into_iter().filter(|x| x.is_finite()).collect();
-                if v.is_empty() { f64::NAN } else { v.iter().sum::<f64>() / v.len() as f64 }
+                if v.is_empty() {
+                    f64::NAN
+                } else {
+                    v.iter().sum::<f64>() / v.len() as f64
+                }
             };
             a.0.push(label.clone());
             a.1.push(members.len() as u64);
@@ -786,8 +856,14 @@ impl Simulation {
             .col("dst", Column::Str(specs.iter().map(|l| self.net.nodes[l.to as usize].clone()).collect()))
             .col("bandwidth_bps", Column::U64(specs.iter().map(|l| l.bandwidth.as_bps()).collect()))
             .col("delay_ns", Column::U64(specs.iter().map(|l| l.delay.as_nanos()).collect()))
-            .col("queue_limit_packets", Column::U64(self.links.iter().map(|l| if let Limit::Packets(n) = l.limit { n } else { 0 }).collect()))
-            .col("queue_limit_bytes", Column::U64(self.links.iter().map(|l| if let Limit::Bytes(n) = l.limit { n } else { 0 }).collect()))
+            .col(
+                "queue_limit_packets",
+                Column::U64(self.links.iter().map(|l| if let Limit::Packets(n) = l.limit { n } else { 0 }).collect()),
+            )
+            .col(
+                "queue_limit_bytes",
+                Column::U64(self.links.iter().map(|l| if let Limit::Bytes(n) = l.limit { n } else { 0 }).collect()),
+            )
             .col("monitored", Column::Bool(specs.iter().map(|l| l.monitored).collect()))
             .col("delivered_packets", Column::U64(self.links.iter().map(|l| l.delivered).collect()))
             .col("dropped_queue", Column::U64(self.links.iter().map(|l| l.dropped_queue).collect()))

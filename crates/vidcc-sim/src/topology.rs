@@ -9,7 +9,9 @@
 //! Per-instance spreads (access bandwidth/delay, start time) are drawn from the `topology` and
 //! `flows/start` random streams in a fixed order: flow entry, then instance.
 
-use crate::config::{AccessConfig, FlowConfig, LinkConfig, LossConfig, Placement, QueueConfig, SimConfig, Spread, TopologyConfig};
+use crate::config::{
+    AccessConfig, FlowConfig, LinkConfig, LossConfig, Placement, QueueConfig, SimConfig, Spread, TopologyConfig,
+};
 use crate::rng::{RngStreams, SimRng};
 use rand::Rng;
 use vidcc_core::{DataRate, Duration, Instant};
@@ -84,12 +86,31 @@ impl Network {
     ) {
         for (from, to, loss, forward) in [(a, b, loss_ab, true), (b, a, loss_ba, false)] {
             let name = format!("{}->{}", self.nodes[from as usize], self.nodes[to as usize]);
-            self.links.push(LinkSpec { name, from, to, bandwidth, delay, queue: queue.clone(), loss, monitored, forward });
+            self.links.push(LinkSpec {
+                name,
+                from,
+                to,
+                bandwidth,
+                delay,
+                queue: queue.clone(),
+                loss,
+                monitored,
+                forward,
+            });
         }
     }
 
     fn link_from_config(&mut self, a: NodeId, b: NodeId, c: &LinkConfig, monitored: bool) {
-        self.duplex(a, b, DataRate::from_bps(c.bandwidth_bps), Duration::from_nanos(c.delay_ns), &c.queue, c.loss, c.reverse_loss, monitored);
+        self.duplex(
+            a,
+            b,
+            DataRate::from_bps(c.bandwidth_bps),
+            Duration::from_nanos(c.delay_ns),
+            &c.queue,
+            c.loss,
+            c.reverse_loss,
+            monitored,
+        );
     }
 
     /// An access link joining `edge` to `core`. `loss` applies away from the core.
@@ -125,7 +146,12 @@ pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, Config
             for (g, f) in config.flows.iter().enumerate() {
                 let reverse = match &f.placement {
                     Placement::EndToEnd { reverse } => *reverse,
-                    _ => return Err(config_error(format!("flows[{g}]"), "a dumbbell flow runs end to end (per-hop and named nodes need a chain or a graph)")),
+                    _ => {
+                        return Err(config_error(
+                            format!("flows[{g}]"),
+                            "a dumbbell flow runs end to end (per-hop and named nodes need a chain or a graph)",
+                        ))
+                    }
                 };
                 for i in 0..f.count {
                     let a = net.node(format!("a{k}"));
@@ -150,8 +176,15 @@ pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, Config
             for (g, f) in config.flows.iter().enumerate() {
                 let (reverse, spans): (bool, Vec<(u32, NodeId, NodeId)>) = match &f.placement {
                     Placement::EndToEnd { reverse } => (*reverse, vec![(0, routers[0], routers[*hops as usize])]),
-                    Placement::PerHop { reverse } => (*reverse, (0..*hops as usize).map(|h| (h as u32, routers[h], routers[h + 1])).collect()),
-                    Placement::Nodes { .. } => return Err(config_error(format!("flows[{g}]"), "src/dst name nodes of a graph topology; a chain flow is end-to-end or per-hop")),
+                    Placement::PerHop { reverse } => {
+                        (*reverse, (0..*hops as usize).map(|h| (h as u32, routers[h], routers[h + 1])).collect())
+                    }
+                    Placement::Nodes { .. } => {
+                        return Err(config_error(
+                            format!("flows[{g}]"),
+                            "src/dst name nodes of a graph topology; a chain flow is end-to-end or per-hop",
+                        ))
+                    }
                 };
                 for (hop, left, right) in spans {
                     for i in 0..f.count {
@@ -175,8 +208,10 @@ pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, Config
             }
             let find = |name: &str| nodes.iter().position(|n| n == name).map(|i| i as NodeId);
             for (i, l) in links.iter().enumerate() {
-                let a = find(&l.a).ok_or_else(|| config_error(format!("topology.links[{i}].a"), format!("unknown node {:?}", l.a)))?;
-                let b = find(&l.b).ok_or_else(|| config_error(format!("topology.links[{i}].b"), format!("unknown node {:?}", l.b)))?;
+                let a = find(&l.a)
+                    .ok_or_else(|| config_error(format!("topology.links[{i}].a"), format!("unknown node {:?}", l.a)))?;
+                let b = find(&l.b)
+                    .ok_or_else(|| config_error(format!("topology.links[{i}].b"), format!("unknown node {:?}", l.b)))?;
                 if a == b {
                     return Err(config_error(format!("topology.links[{i}]"), "a link must join two different nodes"));
                 }
@@ -186,8 +221,10 @@ pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, Config
                 let Placement::Nodes { src, dst } = &f.placement else {
                     return Err(config_error(format!("flows[{g}]"), "a graph flow names its src and dst nodes"));
                 };
-                let s = find(src).ok_or_else(|| config_error(format!("flows[{g}].src"), format!("unknown node {src:?}")))?;
-                let d = find(dst).ok_or_else(|| config_error(format!("flows[{g}].dst"), format!("unknown node {dst:?}")))?;
+                let s = find(src)
+                    .ok_or_else(|| config_error(format!("flows[{g}].src"), format!("unknown node {src:?}")))?;
+                let d = find(dst)
+                    .ok_or_else(|| config_error(format!("flows[{g}].dst"), format!("unknown node {dst:?}")))?;
                 if s == d {
                     return Err(config_error(format!("flows[{g}]"), "src and dst are the same node"));
                 }

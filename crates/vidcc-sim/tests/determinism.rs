@@ -10,7 +10,10 @@ fn scenario(seed: u64) -> SimConfig {
     tcp.start_ns = Spread::Uniform { min: 0, max: S };
     let mut reno = flow(ProtocolConfig::TcpReno(TcpConfig::default()), 2);
     reno.placement = Placement::EndToEnd { reverse: true };
-    let pareto = flow(ProtocolConfig::UdpPareto { rate_bps: 1_000_000, on_mean_ns: 500 * MS, off_mean_ns: 500 * MS, shape: 1.5 }, 2);
+    let pareto = flow(
+        ProtocolConfig::UdpPareto { rate_bps: 1_000_000, on_mean_ns: 500 * MS, off_mean_ns: 500 * MS, shape: 1.5 },
+        2,
+    );
     let mut cfg = dumbbell(5_000_000, 20 * MS, droptail(QueueLimit::Bdp), vec![tcp, reno, pareto], 20);
     if let TopologyConfig::Dumbbell { sink_access, .. } = &mut cfg.topology {
         sink_access.loss = Some(LossConfig::CorrelatedBernoulli { p: 0.01, q: 0.15 });

@@ -37,7 +37,10 @@ fn check_band(protocol: fn() -> ProtocolConfig, name: &str) {
         let measured = lossy_run(protocol(), p, 1);
         let ratio = measured / model;
         eprintln!("{name} p={p}: measured {measured:.1} pkt/s, model {model:.1} pkt/s, ratio {ratio:.3}");
-        assert!((0.75..=1.25).contains(&ratio), "{name} at p={p}: measured {measured:.1} pkt/s vs model {model:.1} (ratio {ratio:.3})");
+        assert!(
+            (0.75..=1.25).contains(&ratio),
+            "{name} at p={p}: measured {measured:.1} pkt/s vs model {model:.1} (ratio {ratio:.3})"
+        );
     }
 }
 
@@ -83,7 +86,8 @@ fn gilbert_elliott_link_loss_matches_closed_form() {
 #[test]
 fn pareto_on_off_long_run_rate_matches_its_mean() {
     let peak = 1_000_000;
-    let pareto = flow(ProtocolConfig::UdpPareto { rate_bps: peak, on_mean_ns: 500 * MS, off_mean_ns: 500 * MS, shape: 1.5 }, 1);
+    let pareto =
+        flow(ProtocolConfig::UdpPareto { rate_bps: peak, on_mean_ns: 500 * MS, off_mean_ns: 500 * MS, shape: 1.5 }, 1);
     let cfg = dumbbell(100_000_000, 10 * MS, droptail(QueueLimit::Packets(1000)), vec![pareto], 4000);
     let out = run_config(cfg).unwrap();
     let thr = out.table("flow_summary").f64s("throughput_bps")[0];

@@ -29,15 +29,8 @@ impl Ewma {
     /// A filter with gain `weight_of_new`, clamped to [0, 1] (NaN becomes 0: the average then
     /// keeps its first sample forever, which is visible in tests rather than silently NaN).
     pub fn new(weight_of_new: f64) -> Self {
-        let w = if weight_of_new.is_nan() {
-            0.0
-        } else {
-            weight_of_new.clamp(0.0, 1.0)
-        };
-        Ewma {
-            weight_of_new: w,
-            value: None,
-        }
+        let w = if weight_of_new.is_nan() { 0.0 } else { weight_of_new.clamp(0.0, 1.0) };
+        Ewma { weight_of_new: w, value: None }
     }
 
     /// Folds `sample` in and returns the new average. Non-finite samples leave it unchanged.

@@ -44,8 +44,7 @@ impl Rfc3550Jitter {
             let d_ns = transit_ns - prev;
             self.last_d_ns = Some(d_ns);
             // A.8: jitter += d − ((jitter + 8) >> 4), jitter kept ×16; |d| < 2^65 so no overflow.
-            self.jitter_x16_ns =
-                self.jitter_x16_ns + d_ns.unsigned_abs() - ((self.jitter_x16_ns + 8) >> 4);
+            self.jitter_x16_ns = self.jitter_x16_ns + d_ns.unsigned_abs() - ((self.jitter_x16_ns + 8) >> 4);
         }
         self.last_transit_ns = Some(transit_ns);
     }
@@ -57,8 +56,7 @@ impl Rfc3550Jitter {
 
     /// The last D(i−1, i) in signed nanoseconds (saturated to `i64`); `None` before two packets.
     pub fn last_d(&self) -> Option<i64> {
-        self.last_d_ns
-            .map(|d| d.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
+        self.last_d_ns.map(|d| d.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
     }
 }
 
@@ -99,10 +97,7 @@ mod tests {
         let mut j = Rfc3550Jitter::new();
         // Sender clock far ahead of the receiver's: transit is negative, only differences count.
         j.on_packet(Instant::from_nanos(1_000_000_000), Instant::from_nanos(10));
-        j.on_packet(
-            Instant::from_nanos(1_000_000_160),
-            Instant::from_nanos(10 + 160 + 16),
-        );
+        j.on_packet(Instant::from_nanos(1_000_000_160), Instant::from_nanos(10 + 160 + 16));
         // D = 16 ns; J16 = 16 → J = 1 ns
         assert_eq!(j.last_d(), Some(16));
         assert_eq!(j.jitter(), Duration::from_nanos(1));

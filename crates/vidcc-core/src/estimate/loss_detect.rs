@@ -158,10 +158,7 @@ impl GapDetector {
         self.mature(&mut report);
         self.enforce_bound(&mut report);
         match report.first {
-            Some(first) => Arrival::Gap {
-                lost: report.count.min(u32::MAX as u64) as u32,
-                first_missing: first as u32,
-            },
+            Some(first) => Arrival::Gap { lost: report.count.min(u32::MAX as u64) as u32, first_missing: first as u32 },
             None => arrival,
         }
     }
@@ -218,11 +215,7 @@ impl GapDetector {
     /// Declares every pending hole that has seen `reorder_threshold` higher arrivals.
     fn mature(&mut self, report: &mut Report) {
         let threshold = self.reorder_threshold;
-        while let Some((&start, &(end, _))) = self
-            .pending
-            .iter()
-            .find(|(_, &(_, later))| later >= threshold)
-        {
+        while let Some((&start, &(end, _))) = self.pending.iter().find(|(_, &(_, later))| later >= threshold) {
             self.pending.remove(&start);
             report.add(start, end);
             self.lost += end - start;
@@ -334,19 +327,7 @@ mod tests {
         use Arrival::*;
         assert_eq!(
             got,
-            vec![
-                InOrder,
-                InOrder,
-                InOrder,
-                Gap {
-                    lost: 2,
-                    first_missing: 3
-                },
-                Late,
-                Duplicate,
-                InOrder,
-                Duplicate
-            ]
+            vec![InOrder, InOrder, InOrder, Gap { lost: 2, first_missing: 3 }, Late, Duplicate, InOrder, Duplicate]
         );
         // 8 arrivals; advancing = 0,1,2,5,6 = 5; late = {3}; duplicates = {3, 1}
         assert_eq!((d.received(), d.late(), d.duplicates()), (8, 1, 2));
@@ -366,13 +347,7 @@ mod tests {
         use Arrival::*;
         assert_eq!(feed(&mut d, &[m - 1, m, 0, 1]), vec![InOrder; 4]);
         // expected 2, got 3: one lost (2)
-        assert_eq!(
-            d.on_packet(3),
-            Gap {
-                lost: 1,
-                first_missing: 2
-            }
-        );
+        assert_eq!(d.on_packet(3), Gap { lost: 1, first_missing: 2 });
         // m is 5 behind the expected 4 and was received: a duplicate across the wrap
         assert_eq!(d.on_packet(m), Duplicate);
         assert_eq!(d.span(), 6); // m−1, m, 0, 1, 2, 3
@@ -380,13 +355,7 @@ mod tests {
         let mut d = GapDetector::new();
         d.on_packet(m);
         // expected 0 (wrapped), got 1: number 0 lost
-        assert_eq!(
-            d.on_packet(1),
-            Gap {
-                lost: 1,
-                first_missing: 0
-            }
-        );
+        assert_eq!(d.on_packet(1), Gap { lost: 1, first_missing: 0 });
     }
 
     #[test]
@@ -395,13 +364,7 @@ mod tests {
         d.on_packet(10);
         // 2^31 − 1 ahead of expected 11 is still "ahead": 2^31 − 1 numbers lost
         let far = 11u32.wrapping_add((1 << 31) - 1);
-        assert_eq!(
-            d.on_packet(far),
-            Arrival::Gap {
-                lost: (1 << 31) - 1,
-                first_missing: 11
-            }
-        );
+        assert_eq!(d.on_packet(far), Arrival::Gap { lost: (1 << 31) - 1, first_missing: 11 });
 
         let mut d = GapDetector::new();
         d.on_packet(10);
@@ -417,13 +380,7 @@ mod tests {
         // 2 missing; 3, 4, 5 are the three higher arrivals → declared at 5
         assert_eq!(feed(&mut d, &[0, 1, 3, 4]), vec![InOrder; 4]);
         assert_eq!(d.pending(), 1);
-        assert_eq!(
-            d.on_packet(5),
-            Gap {
-                lost: 1,
-                first_missing: 2
-            }
-        );
+        assert_eq!(d.on_packet(5), Gap { lost: 1, first_missing: 2 });
         assert_eq!((d.lost(), d.pending()), (1, 0));
         // 2 arrives after being declared: late, recovered
         assert_eq!(d.on_packet(2), Late);
@@ -434,16 +391,10 @@ mod tests {
     fn reorder_threshold_absorbs_reordering() {
         let mut d = GapDetector::with_reorder_threshold(3);
         use Arrival::*;
-        assert_eq!(
-            feed(&mut d, &[0, 2, 1, 3, 4, 5]),
-            vec![InOrder, InOrder, Late, InOrder, InOrder, InOrder]
-        );
+        assert_eq!(feed(&mut d, &[0, 2, 1, 3, 4, 5]), vec![InOrder, InOrder, Late, InOrder, InOrder, InOrder]);
         assert_eq!((d.lost(), d.reordered(), d.pending()), (0, 1, 0));
         // span 6 = 5 advancing + 0 lost + 0 pending + 1 reordered
-        assert_eq!(
-            advancing(&d) + d.lost() + d.pending() + d.reordered(),
-            d.span()
-        );
+        assert_eq!(advancing(&d) + d.lost() + d.pending() + d.reordered(), d.span());
     }
 
     #[test]
@@ -454,21 +405,9 @@ mod tests {
         assert_eq!(feed(&mut d, &[0, 4, 2]), vec![InOrder, InOrder, Late]);
         assert_eq!(d.pending(), 2);
         // 5: [1] reaches 3 → lost; [3] has 2
-        assert_eq!(
-            d.on_packet(5),
-            Gap {
-                lost: 1,
-                first_missing: 1
-            }
-        );
+        assert_eq!(d.on_packet(5), Gap { lost: 1, first_missing: 1 });
         // 6: [3] reaches 3 → lost
-        assert_eq!(
-            d.on_packet(6),
-            Gap {
-                lost: 1,
-                first_missing: 3
-            }
-        );
+        assert_eq!(d.on_packet(6), Gap { lost: 1, first_missing: 3 });
         assert_eq!((d.lost(), d.reordered()), (2, 1));
     }
 
@@ -488,13 +427,7 @@ mod tests {
         // A pending hole pushed out of the bound is declared lost on the spot.
         let mut d = GapDetector::with_reorder_threshold(10).with_max_holes(2);
         assert_eq!(feed(&mut d, &[0, 2, 4]), vec![InOrder; 3]);
-        assert_eq!(
-            d.on_packet(6),
-            Gap {
-                lost: 1,
-                first_missing: 1
-            }
-        );
+        assert_eq!(d.on_packet(6), Gap { lost: 1, first_missing: 1 });
         assert_eq!((d.lost(), d.pending()), (1, 2));
     }
 
@@ -509,10 +442,7 @@ mod tests {
                 next += 1;
                 Arrival::InOrder
             } else if x > next {
-                let a = Arrival::Gap {
-                    lost: (x - next) as u32,
-                    first_missing: next as u32,
-                };
+                let a = Arrival::Gap { lost: (x - next) as u32, first_missing: next as u32 };
                 holes.extend(next..x);
                 next = x + 1;
                 a

@@ -60,10 +60,7 @@ pub struct LossIntervalsConfig {
 
 impl Default for LossIntervalsConfig {
     fn default() -> Self {
-        LossIntervalsConfig {
-            history_discounting: false,
-            discount_threshold: 0.5,
-        }
+        LossIntervalsConfig { history_discounting: false, discount_threshold: 0.5 }
     }
 }
 
@@ -98,11 +95,7 @@ impl LossIntervals {
     }
 
     pub fn with_config(config: LossIntervalsConfig) -> Self {
-        LossIntervals {
-            config,
-            open: 0,
-            closed: VecDeque::with_capacity(N_INTERVALS + 1),
-        }
+        LossIntervals { config, open: 0, closed: VecDeque::with_capacity(N_INTERVALS + 1) }
     }
 
     pub fn config(&self) -> &LossIntervalsConfig {
@@ -168,9 +161,7 @@ impl LossIntervals {
             .closed
             .iter()
             .zip(WEIGHTS.iter())
-            .fold((0.0, 0.0), |(it, wt), (&(len, df_i), &w)| {
-                (it + len as f64 * w * df_i, wt + w * df_i)
-            });
+            .fold((0.0, 0.0), |(it, wt), (&(len, df_i), &w)| (it + len as f64 * w * df_i, wt + w * df_i));
         if w_tot1 <= 0.0 {
             return 1.0;
         }
@@ -192,12 +183,7 @@ impl LossIntervals {
     fn sums(&self) -> Sums {
         let k = self.closed.len();
         let df = self.general_discount();
-        let mut s = Sums {
-            i_tot0: self.open as f64 * WEIGHTS[0],
-            w_tot0: WEIGHTS[0],
-            i_tot1: 0.0,
-            w_tot1: 0.0,
-        };
+        let mut s = Sums { i_tot0: self.open as f64 * WEIGHTS[0], w_tot0: WEIGHTS[0], i_tot1: 0.0, w_tot1: 0.0 };
         for (j, &(len, df_i)) in self.closed.iter().enumerate() {
             // Closed interval I_i with i = j + 1.
             let i = j + 1;
@@ -260,11 +246,7 @@ mod tests {
     fn weights_follow_the_rfc_formula() {
         // w_i = 1 for i < n/2, else 2(n − i)/(n + 2) with n = 8: i=4 → 8/10, 5 → 6/10, 6 → 4/10, 7 → 2/10
         for (i, &w) in WEIGHTS.iter().enumerate() {
-            let expect = if i < 4 {
-                1.0
-            } else {
-                2.0 * (8 - i) as f64 / 10.0
-            };
+            let expect = if i < 4 { 1.0 } else { 2.0 * (8 - i) as f64 / 10.0 };
             assert!(close(w, expect), "w_{i}");
         }
     }
@@ -304,10 +286,7 @@ mod tests {
         // k = 5, I_1..I_5 = 10, 20, 30, 40, 50, I_0 = 0:
         // I_tot0 = 0 + 10 + 20 + 30 + 40·0.8 = 92;  I_tot1 = 10 + 20 + 30 + 40 + 50·0.8 = 140
         // W_tot = 1 + 1 + 1 + 1 + 0.8 = 4.8 → 140/4.8 = 29.1666…
-        assert!(close(
-            plain(&[50, 40, 30, 20, 10], 0).average().unwrap(),
-            140.0 / 4.8
-        ));
+        assert!(close(plain(&[50, 40, 30, 20, 10], 0).average().unwrap(), 140.0 / 4.8));
     }
 
     #[test]
@@ -340,10 +319,7 @@ mod tests {
 
     #[test]
     fn history_discounting_by_hand() {
-        let cfg = LossIntervalsConfig {
-            history_discounting: true,
-            ..Default::default()
-        };
+        let cfg = LossIntervalsConfig { history_discounting: true, ..Default::default() };
         let mut li = with(&[100; 8], 400, cfg);
         // I_mean_closed = 600/6 = 100; I_0 = 400 > 200 → DF = 200/400 = 0.5 (≥ THRESHOLD 0.5)
         assert!(close(li.general_discount(), 0.5));
@@ -360,20 +336,12 @@ mod tests {
         assert!(close(li.general_discount(), 1.0));
         assert!(close(li.average().unwrap(), 650.0 / 3.5));
         // Without discounting the same history averages (100 + 400 + 400)/6 = 150
-        assert!(close(
-            plain(&[100, 100, 100, 100, 100, 100, 100, 100, 400], 100)
-                .average()
-                .unwrap(),
-            150.0
-        ));
+        assert!(close(plain(&[100, 100, 100, 100, 100, 100, 100, 100, 400], 100).average().unwrap(), 150.0));
     }
 
     #[test]
     fn history_discount_is_bounded_by_threshold() {
-        let cfg = LossIntervalsConfig {
-            history_discounting: true,
-            discount_threshold: 0.5,
-        };
+        let cfg = LossIntervalsConfig { history_discounting: true, discount_threshold: 0.5 };
         let li = with(&[100; 8], 1000, cfg);
         // 2·100/1000 = 0.2 < 0.5 → DF = 0.5
         // I_tot0 = 1000 + 100·5·0.5 = 1250, W_tot0 = 3.5 → 357.14…   (plain: 1500/6 = 250)

@@ -34,11 +34,7 @@ pub struct RateMeter {
 
 impl RateMeter {
     pub fn new(window: Duration) -> Self {
-        RateMeter {
-            window,
-            samples: VecDeque::new(),
-            total_bytes: 0,
-        }
+        RateMeter { window, samples: VecDeque::new(), total_bytes: 0 }
     }
 
     pub fn window(&self) -> Duration {
@@ -79,12 +75,8 @@ impl RateMeter {
     /// Bytes received in `(now − window, now]`.
     pub fn bytes_in_window(&self, now: Instant) -> DataSize {
         // Samples after `now` (a query in the past) are not counted either.
-        let stale: u64 = self
-            .samples
-            .iter()
-            .filter(|&&(t, _)| !self.in_window(t, now) || t > now)
-            .map(|&(_, b)| b)
-            .sum();
+        let stale: u64 =
+            self.samples.iter().filter(|&&(t, _)| !self.in_window(t, now) || t > now).map(|&(_, b)| b).sum();
         DataSize::from_bytes(self.total_bytes - stale)
     }
 
@@ -157,10 +149,7 @@ mod tests {
         // at exactly 100 ms the sample at 0 is on the open edge (0, 100]: excluded
         assert_eq!(m.rate(at_ms(100)).as_bps(), 80_000);
         // 1 ns earlier it is still in: (−0.000001, 99.999999]
-        assert_eq!(
-            m.rate(Instant::from_nanos(100_000_000 - 1)).as_bps(),
-            160_000
-        );
+        assert_eq!(m.rate(Instant::from_nanos(100_000_000 - 1)).as_bps(), 160_000);
         m.on_bytes(at_ms(100), 1000);
         // on_bytes at 100 ms evicted the sample at 0 (boundary): two samples remain
         assert_eq!(m.samples.len(), 2);

@@ -122,11 +122,7 @@ impl Rfc6298 {
     /// The current RTO including backoff: `base_rto · 2^backoffs`, capped at `max_rto` (§5.5).
     pub fn rto(&self) -> Duration {
         let base_ns = self.base_rto().as_nanos() as u128;
-        let backed_off = if self.backoff_exp >= 64 {
-            u128::MAX
-        } else {
-            base_ns << self.backoff_exp
-        };
+        let backed_off = if self.backoff_exp >= 64 { u128::MAX } else { base_ns << self.backoff_exp };
         duration_from_u128(backed_off).min(self.max_rto)
     }
 
@@ -190,12 +186,7 @@ pub struct PaperEwmaConfig {
 
 impl Default for PaperEwmaConfig {
     fn default() -> Self {
-        PaperEwmaConfig {
-            gamma: 0.9,
-            delta: 4.0,
-            epsilon: 0.25,
-            mode: DtoMode::TcpLike,
-        }
+        PaperEwmaConfig { gamma: 0.9, delta: 4.0, epsilon: 0.25, mode: DtoMode::TcpLike }
     }
 }
 
@@ -225,11 +216,7 @@ impl PaperEwma {
     pub const INITIAL_DTO: Duration = Duration::from_secs(1);
 
     pub fn new(config: PaperEwmaConfig) -> Self {
-        PaperEwma {
-            config,
-            estimated_rtt: None,
-            deviation: Duration::ZERO,
-        }
+        PaperEwma { config, estimated_rtt: None, deviation: Duration::ZERO }
     }
 
     pub fn config(&self) -> &PaperEwmaConfig {
@@ -406,10 +393,7 @@ mod tests {
 
     #[test]
     fn paper_ewma_literal_hand_values() {
-        let cfg = PaperEwmaConfig {
-            mode: DtoMode::PaperLiteral,
-            ..Default::default()
-        };
+        let cfg = PaperEwmaConfig { mode: DtoMode::PaperLiteral, ..Default::default() };
         let mut e = PaperEwma::new(cfg);
         e.on_sample(ms(100));
         assert_eq!(e.dto(), ms(300)); // same initialisation: 100 + 4·50
@@ -427,12 +411,7 @@ mod tests {
 
     #[test]
     fn paper_ewma_custom_parameters() {
-        let cfg = PaperEwmaConfig {
-            gamma: 0.5,
-            delta: 2.0,
-            epsilon: 0.5,
-            mode: DtoMode::TcpLike,
-        };
+        let cfg = PaperEwmaConfig { gamma: 0.5, delta: 2.0, epsilon: 0.5, mode: DtoMode::TcpLike };
         let mut e = PaperEwma::new(cfg);
         e.on_sample(ms(10));
         e.on_sample(ms(30));

@@ -72,8 +72,7 @@ fn f_backoff(p: f64) -> f64 {
 fn q_hat(p: f64, w: f64) -> f64 {
     let q3 = (1.0 - p).powi(3);
     // (1 − (1−p)³)·(1 + (1−p)³·(1 − (1−p)^(w−3))) / (1 − (1−p)^w)
-    let v =
-        one_minus_q_pow(p, 3.0) * (1.0 + q3 * one_minus_q_pow(p, w - 3.0)) / one_minus_q_pow(p, w);
+    let v = one_minus_q_pow(p, 3.0) * (1.0 + q3 * one_minus_q_pow(p, w - 3.0)) / one_minus_q_pow(p, w);
     v.min(1.0)
 }
 
@@ -120,29 +119,22 @@ pub fn padhye_approx(rtt_s: f64, p: f64, t_rto_s: f64, b: f64) -> f64 {
     if p <= P_ZERO {
         return f64::INFINITY;
     }
-    let den = rtt * (2.0 * b * p / 3.0).sqrt()
-        + t0 * (3.0 * (3.0 * b * p / 8.0).sqrt()).min(1.0) * p * (1.0 + 32.0 * p * p);
+    let den =
+        rtt * (2.0 * b * p / 3.0).sqrt() + t0 * (3.0 * (3.0 * b * p / 8.0).sqrt()).min(1.0) * p * (1.0 + 32.0 * p * p);
     1.0 / den
 }
 
 /// RFC 5348 §3.1 throughput equation, bytes/s:
 /// `X = s / (R·sqrt(2bp/3) + t_RTO·(3·sqrt(3bp/8))·p·(1+32p²))`.
 pub fn rfc5348_rate(s_bytes: f64, rtt_s: f64, p: f64, t_rto_s: f64, b: f64) -> f64 {
-    let (s, rtt, t_rto, b, p) = (
-        nonneg(s_bytes),
-        nonneg(rtt_s),
-        nonneg(t_rto_s),
-        clamp_b(b),
-        clamp_p(p),
-    );
+    let (s, rtt, t_rto, b, p) = (nonneg(s_bytes), nonneg(rtt_s), nonneg(t_rto_s), clamp_b(b), clamp_p(p));
     if s == 0.0 {
         return 0.0;
     }
     if p <= P_ZERO {
         return f64::INFINITY;
     }
-    let den = rtt * (2.0 * b * p / 3.0).sqrt()
-        + t_rto * (3.0 * (3.0 * b * p / 8.0).sqrt()) * p * (1.0 + 32.0 * p * p);
+    let den = rtt * (2.0 * b * p / 3.0).sqrt() + t_rto * (3.0 * (3.0 * b * p / 8.0).sqrt()) * p * (1.0 + 32.0 * p * p);
     s / den
 }
 
@@ -157,13 +149,7 @@ pub fn rfc5348_rate_default(s_bytes: f64, rtt_s: f64, p: f64) -> f64 {
 /// X(p) is strictly decreasing in p, so bisection converges; the result is within 1e-12
 /// relative of the root. Targets at or below X(1) (including 0 and NaN, or degenerate
 /// `s = 0` / `R = t_RTO = 0`) give 1; targets above X([`P_ZERO`]) (including ∞) give 0.
-pub fn rfc5348_inverse_p(
-    s_bytes: f64,
-    rtt_s: f64,
-    t_rto_s: f64,
-    b: f64,
-    rate_bytes_per_s: f64,
-) -> f64 {
+pub fn rfc5348_inverse_p(s_bytes: f64, rtt_s: f64, t_rto_s: f64, b: f64, rate_bytes_per_s: f64) -> f64 {
     let x = |p: f64| rfc5348_rate(s_bytes, rtt_s, p, t_rto_s, b);
     let target = rate_bytes_per_s;
     // NaN targets compare false everywhere; treat them like an unreachable (too low) target.
@@ -212,36 +198,20 @@ mod tests {
         assert_eq!(rfc5348_rate_default(1000.0, 0.1, 0.01), x);
         // p = 0.2: 0.1·sqrt(0.13333) = 0.0365148; 0.4·3·sqrt(0.075)·0.2·(1+1.28) = 0.4·0.821584·0.456 = 0.1498569
         //   X = 1000 / 0.1863717 = 5365.62 B/s
-        assert!(rel_close(
-            rfc5348_rate(1000.0, 0.1, 0.2, 0.4, 1.0),
-            5365.6207,
-            1e-6
-        ));
+        assert!(rel_close(rfc5348_rate(1000.0, 0.1, 0.2, 0.4, 1.0), 5365.6207, 1e-6));
         // p = 0.5: 0.1·sqrt(1/3) = 0.0577350; 0.4·3·sqrt(0.1875)·0.5·(1+8) = 0.4·1.299038·4.5 = 2.3382686
         //   X = 1000 / 2.3960036 = 417.362 B/s (no min(1, …) in RFC 5348)
-        assert!(rel_close(
-            rfc5348_rate(1000.0, 0.1, 0.5, 0.4, 1.0),
-            417.36164,
-            1e-6
-        ));
+        assert!(rel_close(rfc5348_rate(1000.0, 0.1, 0.5, 0.4, 1.0), 417.36164, 1e-6));
     }
 
     #[test]
     fn padhye_approx_hand_values() {
         // p = 0.01, RTT = 0.1, T0 = 0.4, b = 1: min(1, 0.18371) = 0.18371 → same denominator as
         // the RFC 5348 case above: 1 / 0.00890217 = 112.332 packets/s
-        assert!(rel_close(
-            padhye_approx(0.1, 0.01, 0.4, 1.0),
-            112.332234,
-            1e-6
-        ));
+        assert!(rel_close(padhye_approx(0.1, 0.01, 0.4, 1.0), 112.332234, 1e-6));
         // p = 0.5: 3·sqrt(3·0.5/8) = 1.299 → min(1, ·) = 1
         //   1 / (0.1·0.577350 + 0.4·1·0.5·(1 + 32·0.25)) = 1 / (0.0577350 + 1.8) = 1/1.857735 = 0.538290
-        assert!(rel_close(
-            padhye_approx(0.1, 0.5, 0.4, 1.0),
-            0.5382899,
-            1e-6
-        ));
+        assert!(rel_close(padhye_approx(0.1, 0.5, 0.4, 1.0), 0.5382899, 1e-6));
     }
 
     #[test]
@@ -274,28 +244,16 @@ mod tests {
         assert_eq!(padhye_full(0.1, 0.0, 1.0, 1.0, None), f64::INFINITY);
         // p → 0 with a window limit: W_max/RTT = 8/0.1 = 80 packets/s, and the formula agrees nearby
         assert_eq!(padhye_full(0.1, 0.0, 1.0, 1.0, Some(8.0)), 80.0);
-        assert!(rel_close(
-            padhye_full(0.1, 1e-12, 1.0, 1.0, Some(8.0)),
-            80.0,
-            1e-6
-        ));
+        assert!(rel_close(padhye_full(0.1, 1e-12, 1.0, 1.0, Some(8.0)), 80.0, 1e-6));
         assert_eq!(padhye_approx(0.1, 0.0, 0.4, 1.0), f64::INFINITY);
         assert_eq!(rfc5348_rate(1000.0, 0.1, 0.0, 0.4, 1.0), f64::INFINITY);
         assert_eq!(rfc5348_rate(1000.0, 0.1, f64::NAN, 0.4, 1.0), f64::INFINITY);
         assert_eq!(rfc5348_rate(0.0, 0.1, 0.0, 0.4, 1.0), 0.0);
         // p = 1: 1/(64·T0) = 1/64 packets/s for T0 = 1 s, and the formula tends to it
         assert_eq!(padhye_full(0.1, 1.0, 1.0, 1.0, None), 1.0 / 64.0);
-        assert!(rel_close(
-            padhye_full(0.1, 1.0 - 1e-9, 1.0, 1.0, None),
-            1.0 / 64.0,
-            1e-6
-        ));
+        assert!(rel_close(padhye_full(0.1, 1.0 - 1e-9, 1.0, 1.0, None), 1.0 / 64.0, 1e-6));
         // RFC 5348 at p = 1: 1000 / (0.1·0.816497 + 0.4·3·0.612372·33) = 1000/24.331598 = 41.0988 B/s
-        assert!(rel_close(
-            rfc5348_rate(1000.0, 0.1, 1.0, 0.4, 1.0),
-            41.098821,
-            1e-6
-        ));
+        assert!(rel_close(rfc5348_rate(1000.0, 0.1, 1.0, 0.4, 1.0), 41.098821, 1e-6));
     }
 
     #[test]
@@ -324,11 +282,7 @@ mod tests {
             assert!(rel_close(back, p, 1e-10), "p = {p}, got {back}");
         }
         // Target 112 332.234 B/s from the hand example gives p = 0.01 back
-        assert!(rel_close(
-            rfc5348_inverse_p(1000.0, 0.1, 0.4, 1.0, 112_332.234_362_993),
-            0.01,
-            1e-10
-        ));
+        assert!(rel_close(rfc5348_inverse_p(1000.0, 0.1, 0.4, 1.0, 112_332.234_362_993), 0.01, 1e-10));
         assert_eq!(rfc5348_inverse_p(1000.0, 0.1, 0.4, 1.0, f64::INFINITY), 0.0);
         assert_eq!(rfc5348_inverse_p(1000.0, 0.1, 0.4, 1.0, 0.0), 1.0);
         assert_eq!(rfc5348_inverse_p(1000.0, 0.1, 0.4, 1.0, f64::NAN), 1.0);

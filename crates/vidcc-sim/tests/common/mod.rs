@@ -49,7 +49,13 @@ pub fn newreno() -> ProtocolConfig {
 }
 
 /// The dumbbell: `bw` bottleneck with `one_way_ns` delay, 100 Mbps / 1 ms access.
-pub fn dumbbell(bw_bps: u64, bottleneck_delay_ns: u64, queue: QueueConfig, flows: Vec<FlowConfig>, duration_s: u64) -> SimConfig {
+pub fn dumbbell(
+    bw_bps: u64,
+    bottleneck_delay_ns: u64,
+    queue: QueueConfig,
+    flows: Vec<FlowConfig>,
+    duration_s: u64,
+) -> SimConfig {
     SimConfig {
         duration_ns: duration_s * S,
         warmup_ns: 2 * S,
