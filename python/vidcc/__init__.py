@@ -1,5 +1,22 @@
-"""vidcc: congestion-controlled real-time and layered video over UDP."""
+"""vidcc: congestion-controlled real-time and layered video over UDP.
+
+    >>> import vidcc
+    >>> result = vidcc.run("scenarios/demo.toml", seed=3)
+    >>> result.flow_summary          # pandas DataFrames, one per table
+    >>> result.write("out/demo")     # summary.json, Parquet files, PNG figures
+"""
 
 from vidcc._vidcc import __version__
+from vidcc.scenario import Scenario, ScenarioError, load_scenario, parse_scenario
+from vidcc.runner import Result, run  # noqa: E402  (after scenario: run imports it)
 
-__all__ = ["__version__"]
+__all__ = [
+    "__version__",
+    "Result",
+    "Scenario",
+    "ScenarioError",
+    "load_scenario",
+    "parse_scenario",
+    "run",
+]
+

@@ -45,18 +45,23 @@ fn column<'py>(py: Python<'py>, c: Column) -> PyResult<Bound<'py, PyAny>> {
 #[pyo3(signature = (config_json, progress=None))]
 fn simulate<'py>(py: Python<'py>, config_json: &str, progress: Option<PyObject>) -> PyResult<Bound<'py, PyDict>> {
     let json = config_json.to_owned();
-    let result = py.allow_threads(move || {
+    // The exception that stopped the run (a signal handler's KeyboardInterrupt, or whatever the
+    // progress callback raised), re-raised as is once the run has unwound.
+    let mut stopped_by: Option<PyErr> = None;
+    let result = py.allow_threads(|| {
         let mut report = |fraction: f64| -> bool {
             Python::with_gil(|py| {
-                if py.check_signals().is_err() {
-                    return false;
-                }
-                if let Some(cb) = &progress {
-                    if cb.call1(py, (fraction,)).is_err() {
-                        return false;
+                let outcome = py.check_signals().and_then(|_| match &progress {
+                    Some(cb) => cb.call1(py, (fraction,)).map(|_| ()),
+                    None => Ok(()),
+                });
+                match outcome {
+                    Ok(()) => true,
+                    Err(e) => {
+                        stopped_by = Some(e);
+                        false
                     }
                 }
-                true
             })
         };
         vidcc_sim::run_json(&json, &mut report)
@@ -64,7 +69,9 @@ fn simulate<'py>(py: Python<'py>, config_json: &str, progress: Option<PyObject>)
     let out = match result {
         Ok(out) => out,
         Err(SimError::Config(e)) => return Err(PyValueError::new_err(e.to_string())),
-        Err(SimError::Interrupted) => return Err(PyKeyboardInterrupt::new_err("simulation interrupted")),
+        Err(SimError::Interrupted) => {
+            return Err(stopped_by.unwrap_or_else(|| PyKeyboardInterrupt::new_err("simulation interrupted")))
+        }
     };
     let tables = PyDict::new(py);
     for t in out.tables {

@@ -49,7 +49,7 @@ pub enum TopologyConfig {
     /// Routers R0 … R_hops joined by `hops` identical links (the parking lot / multi-hop chain).
     /// End-to-end flows attach at R0 and R_hops; per-hop flows get their own access nodes at
     /// R_i and R_{i+1} for every hop i.
-    Chain { hops: u32, hop_link: LinkConfig, source_access: AccessConfig, sink_access: AccessConfig },
+    Chain { hops: u32, link: LinkConfig, source_access: AccessConfig, sink_access: AccessConfig },
     /// Explicit nodes and links.
     Graph { nodes: Vec<String>, links: Vec<GraphLink> },
 }
@@ -78,10 +78,11 @@ pub struct AccessConfig {
     pub bandwidth_bps: Spread,
     pub delay_ns: Spread,
     pub queue: QueueConfig,
-    /// Loss towards the flow's receiver side (away from the core).
+    /// Loss on the forward direction: left to right, as on every other link (source side:
+    /// edge → core; sink side: core → edge).
     #[serde(default)]
     pub loss: Option<LossConfig>,
-    /// Loss towards the core.
+    /// Loss on the reverse direction (right to left).
     #[serde(default)]
     pub reverse_loss: Option<LossConfig>,
 }
@@ -107,6 +108,7 @@ pub enum QueueLimit {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum QueueConfig {
+    #[serde(rename = "droptail")]
     DropTail {
         limit: QueueLimit,
     },
@@ -129,7 +131,7 @@ pub enum QueueConfig {
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum LossConfig {
     /// Each packet lost independently with probability `p`.
     Bernoulli { p: f64 },

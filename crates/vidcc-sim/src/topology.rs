@@ -113,11 +113,12 @@ impl Network {
         );
     }
 
-    /// An access link joining `edge` to `core`. `loss` applies away from the core.
-    fn access(&mut self, core: NodeId, edge: NodeId, c: &AccessConfig, rng: &mut SimRng) {
+    /// An access link from `left` to `right` (edge → core on the source side, core → edge on
+    /// the sink side), so that `loss` is the left-to-right direction as on every other link.
+    fn access(&mut self, left: NodeId, right: NodeId, c: &AccessConfig, rng: &mut SimRng) {
         let bw = DataRate::from_bps(draw(&c.bandwidth_bps, rng));
         let delay = Duration::from_nanos(draw(&c.delay_ns, rng));
-        self.duplex(core, edge, bw, delay, &c.queue, c.loss, c.reverse_loss, false);
+        self.duplex(left, right, bw, delay, &c.queue, c.loss, c.reverse_loss, false);
     }
 }
 
@@ -156,7 +157,7 @@ pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, Config
                 for i in 0..f.count {
                     let a = net.node(format!("a{k}"));
                     let b = net.node(format!("b{k}"));
-                    net.access(l, a, source_access, &mut rng);
+                    net.access(a, l, source_access, &mut rng);
                     net.access(r, b, sink_access, &mut rng);
                     let (src, dst) = if reverse { (b, a) } else { (a, b) };
                     add_flow(&mut net, g, i, 0, src, dst, f);
@@ -164,13 +165,13 @@ pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, Config
                 }
             }
         }
-        TopologyConfig::Chain { hops, hop_link, source_access, sink_access } => {
+        TopologyConfig::Chain { hops, link, source_access, sink_access } => {
             if *hops == 0 {
                 return Err(config_error("topology.hops", "a chain needs at least one hop"));
             }
             let routers: Vec<NodeId> = (0..=*hops).map(|h| net.node(format!("r{h}"))).collect();
             for h in 0..*hops as usize {
-                net.link_from_config(routers[h], routers[h + 1], hop_link, true);
+                net.link_from_config(routers[h], routers[h + 1], link, true);
             }
             let mut k = 0;
             for (g, f) in config.flows.iter().enumerate() {
@@ -190,7 +191,7 @@ pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, Config
                     for i in 0..f.count {
                         let a = net.node(format!("a{k}"));
                         let b = net.node(format!("b{k}"));
-                        net.access(left, a, source_access, &mut rng);
+                        net.access(a, left, source_access, &mut rng);
                         net.access(right, b, sink_access, &mut rng);
                         let (src, dst) = if reverse { (b, a) } else { (a, b) };
                         add_flow(&mut net, g, i, hop, src, dst, f);

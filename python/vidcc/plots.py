@@ -1,0 +1,147 @@
+"""Figures of one run (matplotlib, Agg backend: no display needed).
+
+* ``throughput``: per-flow throughput over time (Mbps against seconds), one line per flow;
+  with many flows the colours and the legend go by label.
+* ``queue``: queue length (packets) over time, one line per monitored link direction.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+if TYPE_CHECKING:
+    from vidcc.runner import Result
+
+__all__ = ["throughput", "queue", "figures", "save", "FIGURES"]
+
+# Up to this many flows, every flow gets its own legend entry.
+MAX_FLOW_LEGEND = 10
+
+
+def _shade_warmup(ax, result: Result) -> None:
+    warmup_s = result.resolved.get("warmup_ns", 0) / 1e9
+    if warmup_s > 0:
+        ax.axvspan(0, warmup_s, color="0.9", zorder=0, label="_warmup")
+
+
+def _legend(ax) -> None:
+    # Outside the axes, on the right: lines are never hidden behind it.
+    n = len(ax.get_legend_handles_labels()[1])
+    if n:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", ncols=2 if n > 16 else 1, frameon=False)
+
+
+def throughput(result: Result) -> Figure | None:
+    samples = result.flow_samples
+    if samples.empty:
+        return None
+    flows = result.flows
+    labels = dict(zip(flows["flow"], flows["label"])) if not flows.empty else {}
+    flow_ids = sorted(samples["flow"].unique())
+    per_flow = len(flow_ids) <= MAX_FLOW_LEGEND
+    label_names = sorted(set(labels.get(f, str(f)) for f in flow_ids))
+    cmap = plt.get_cmap("tab10" if len(label_names) <= 10 else "tab20")
+    colour = {name: cmap(i % cmap.N) for i, name in enumerate(label_names)}
+
+    fig, ax = plt.subplots(figsize=(9, 4.5), layout="constrained")
+    _shade_warmup(ax, result)
+    seen: set[str] = set()
+    for i, fid in enumerate(flow_ids):
+        rows = samples[samples["flow"] == fid]
+        name = labels.get(fid, str(fid))
+        if per_flow:
+            legend = f"{name} #{fid}" if len(flow_ids) > 1 else name
+            kw = {"label": legend, "color": plt.get_cmap("tab10")(i % 10)}
+        else:
+            kw = {"label": name if name not in seen else "_" + name, "color": colour[name], "alpha": 0.7}
+            seen.add(name)
+        ax.plot(rows["t_ns"] / 1e9, rows["throughput_bps"] / 1e6, linewidth=1.0, **kw)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("throughput (Mbps)")
+    ax.set_title("Per-flow throughput")
+    ax.set_xlim(0, result.resolved["duration_ns"] / 1e9)
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    _legend(ax)
+    return fig
+
+
+def queue(result: Result) -> Figure | None:
+    samples = result.queue_samples
+    if samples.empty:
+        return None
+    links = result.links
+    names: dict = {}
+    limits: dict = {}
+    if not links.empty:
+        for row in links.to_dict("records"):
+            names[row["link"]] = str(row.get("name") or f"{row.get('src')}->{row.get('dst')}")
+            limits[row["link"]] = row.get("queue_limit_packets")
+    link_ids = sorted(samples["link"].unique())
+    # Directions whose queue never holds a packet (often the ACK direction) only add clutter.
+    busy = [lid for lid in link_ids if (samples.loc[samples["link"] == lid, "packets"] > 0).any()]
+    link_ids = busy or link_ids[:1]
+    # Up to two directions share one plot; more get one panel each, stacked, same axes.
+    panels = 1 if len(link_ids) <= 2 else len(link_ids)
+    fig, axes = plt.subplots(panels, 1, figsize=(9, 4.5 if panels == 1 else 1.2 + 1.3 * panels), sharex=True,
+                             sharey=True, layout="constrained", squeeze=False)
+    axes = axes[:, 0]
+    cmap = plt.get_cmap("tab10")
+    duration_s = result.resolved["duration_ns"] / 1e9
+    drew_limit = False
+    for i, lid in enumerate(link_ids):
+        ax = axes[0 if panels == 1 else i]
+        rows = samples[samples["link"] == lid]
+        name = names.get(lid, f"link {lid}")
+        colour = cmap(i % 10)
+        ax.plot(rows["t_ns"] / 1e9, rows["packets"], linewidth=0.8, color=colour, label=name)
+        if "average" in rows and rows["average"].notna().any():
+            dark = tuple(0.45 * c for c in colour[:3])
+            ax.plot(rows["t_ns"] / 1e9, rows["average"], linewidth=1.3, color=dark, label=f"{name} RED average")
+        limit = limits.get(lid)
+        if limit and (panels > 1 or len(link_ids) == 1):
+            ax.axhline(limit, color="0.4", linestyle=":", linewidth=1, label="_limit")
+            drew_limit = True
+    for ax in axes:
+        _shade_warmup(ax, result)
+        ax.set_xlim(0, duration_s)
+        ax.set_ylim(bottom=0)
+        ax.grid(True, alpha=0.3)
+        _legend(ax)
+    axes[-1].set_xlabel("time (s)")
+    if panels == 1:
+        axes[0].set_ylabel("queue length (packets)")
+    else:
+        fig.supylabel("queue length (packets)")
+    fig.suptitle("Queue length of monitored links" + (" (dotted: limit)" if drew_limit else ""))
+    return fig
+
+
+# File stem → figure builder (a builder returns None when the run has no data for it).
+FIGURES = {"throughput": throughput, "queue": queue}
+
+
+def figures(result: Result) -> dict[str, Figure]:
+    """Every figure that has data, by file stem."""
+    out = {}
+    for name, make in FIGURES.items():
+        fig = make(result)
+        if fig is not None:
+            out[name] = fig
+    return out
+
+
+def save(fig: Figure, path: str | Path) -> None:
+    """Write a figure as PNG and release it."""
+    try:
+        fig.savefig(path, format="png", dpi=120)
+    finally:
+        plt.close(fig)
