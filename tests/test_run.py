@@ -82,7 +82,7 @@ def test_result_tables_are_dataframes(fake_result):
 
 def test_summary_is_strict_json_in_a_stable_order(fake_result):
     s = fake_result.summary
-    assert list(s) == ["vidcc_version", "source", "seed", "scenario", "resolved", "stats", "wall_seconds", "aggregate", "flows"]
+    assert list(s) == ["vidcc_version", "source", "seed", "scenario", "resolved", "stats", "aggregate", "flows"]
     assert s["seed"] == 5 and s["vidcc_version"] == vidcc.__version__
     assert s["scenario"] == parse_scenario(SHORT).to_dict()
     assert s["stats"]["events"] == 1234 and type(s["stats"]["events"]) is int
@@ -95,7 +95,8 @@ def test_write(fake_result, tmp_path):
     out = fake_result.write(tmp_path / "o")
     names = sorted(p.name for p in out.iterdir())
     assert names == ["aggregate.parquet", "flow_samples.parquet", "flow_summary.parquet", "flows.parquet", "links.parquet",
-                     "queue.png", "queue_samples.parquet", "summary.json", "throughput.png"]  # empty `events` skipped
+                     "queue.png", "queue_samples.parquet", "summary.json", "throughput.png", "timing.json"]  # empty `events` skipped
+    assert json.loads((out / "timing.json").read_text()) == {"wall_seconds": 0.5}
     assert json.loads((out / "summary.json").read_text()) == json.loads(json.dumps(fake_result.summary))
     pd.testing.assert_frame_equal(pd.read_parquet(out / "flows.parquet"), fake_result.flows, check_dtype=False)
 

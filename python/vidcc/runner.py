@@ -202,7 +202,6 @@ class Result:
             "scenario": self.scenario.to_dict(),
             "resolved": self.resolved,
             "stats": self.stats,
-            "wall_seconds": self.wall_seconds,
             "aggregate": _records(self.aggregate),
             "flows": _records(self.per_flow()),
         }
@@ -223,6 +222,9 @@ class Result:
                 fig = make(self)
                 if fig is not None:
                     _atomic(out / f"{name}.png", lambda p, fig=fig: plots.save(fig, p))
+        # Wall time lives apart from the summary, which is a pure function of scenario and seed.
+        timing = json.dumps({"wall_seconds": self.wall_seconds}) + "\n"
+        _atomic(out / "timing.json", lambda p: p.write_text(timing, encoding="utf-8"))
         text = json.dumps(self.summary, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
         _atomic(out / "summary.json", lambda p: p.write_text(text, encoding="utf-8"))
         return out
