@@ -95,13 +95,32 @@ pub enum PacketKind {
 }
 
 /// Driver-visible facts about a packet (never read back by the protocol from the network).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PacketMeta {
     pub kind: PacketKind,
     /// Data sequence number in the flow's own numbering (for per-packet logs).
     pub seq: u64,
     /// True for a retransmitted copy (TCP), so drivers can tell goodput from throughput.
     pub retransmit: bool,
+    /// Which frame, layer and fragment a media packet carries (`MediaTag::NONE` otherwise).
+    pub media: crate::media::MediaTag,
+}
+
+impl PacketMeta {
+    /// A data packet with no media tag.
+    pub fn data(seq: u64) -> Self {
+        PacketMeta { kind: PacketKind::Data, seq, retransmit: false, media: crate::media::MediaTag::NONE }
+    }
+    /// A control packet (feedback, ACK).
+    pub fn control() -> Self {
+        PacketMeta { kind: PacketKind::Control, seq: 0, retransmit: false, media: crate::media::MediaTag::NONE }
+    }
+}
+
+impl Default for PacketMeta {
+    fn default() -> Self {
+        PacketMeta::data(0)
+    }
 }
 
 /// A datagram an endpoint wants sent.

@@ -5,6 +5,7 @@
 
 pub mod endpoint;
 pub mod estimate;
+pub mod media;
 pub mod proto;
 pub mod time;
 pub mod units;

@@ -109,9 +109,7 @@ pub enum QueueLimit {
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum QueueConfig {
     #[serde(rename = "droptail")]
-    DropTail {
-        limit: QueueLimit,
-    },
+    DropTail { limit: QueueLimit },
     /// Floyd–Jacobson RED, gentle by default. Thresholds in packets (or bytes if `bytes`).
     Red {
         limit: QueueLimit,

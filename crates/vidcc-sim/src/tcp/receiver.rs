@@ -19,7 +19,7 @@
 
 use std::collections::VecDeque;
 
-use vidcc_core::endpoint::{Datagram, Endpoint, EndpointStats, PacketKind, PacketMeta, PeerId, Transmit};
+use vidcc_core::endpoint::{Datagram, Endpoint, EndpointStats, PacketMeta, PeerId, Transmit};
 use vidcc_core::wire::WireError;
 use vidcc_core::{Duration, Instant};
 
@@ -158,7 +158,7 @@ impl Endpoint for TcpReceiver {
         let a = self.acks.pop_front()?;
         self.acks_sent += 1;
         let header = TcpHeader::Ack { ack: a.ack, ts_ns: now.as_nanos(), ts_echo_ns: a.ts_echo_ns }.emit();
-        let meta = PacketMeta { kind: PacketKind::Control, seq: a.ack, retransmit: false };
+        let meta = PacketMeta { seq: a.ack, ..PacketMeta::control() };
         Some(Transmit { to: PeerId::PEER, header, payload_len: 0, meta })
     }
 

@@ -44,7 +44,7 @@
 
 use std::collections::VecDeque;
 
-use vidcc_core::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketKind, PacketMeta, PeerId, Transmit};
+use vidcc_core::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
 use vidcc_core::estimate::rtt::Rfc6298;
 use vidcc_core::units::DataSize;
 use vidcc_core::wire::WireError;
@@ -423,7 +423,7 @@ impl<C: CongestionControl> TcpSender<C> {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
         let header = TcpHeader::Data { seq, ts_ns: now.as_nanos() }.emit();
-        let meta = PacketMeta { kind: PacketKind::Data, seq, retransmit };
+        let meta = PacketMeta { retransmit, ..PacketMeta::data(seq) };
         Transmit { to: PeerId::PEER, header, payload_len: self.payload_bytes, meta }
     }
 

@@ -1,5 +1,5 @@
 use super::UdpConfig;
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, PacketKind, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Endpoint, EndpointStats, PacketMeta, PeerId, Transmit};
 use crate::time::{Duration, Instant};
 use crate::wire::{udp::UdpData, udp::HEADER_BYTES, WireError};
 
@@ -66,7 +66,7 @@ impl Endpoint for UdpSender {
             return None;
         }
         let header = UdpData { seq: self.seq, send_time_ns: due.as_nanos() }.emit();
-        let meta = PacketMeta { kind: PacketKind::Data, seq: self.seq as u64, retransmit: false };
+        let meta = PacketMeta::data(self.seq as u64);
         self.seq = self.seq.wrapping_add(1);
         self.sent_in_burst += 1;
         let payload_len = (self.config.packet_size.as_bytes() as usize - header.len()) as u32;
