@@ -633,7 +633,7 @@ mod tests {
         assert_eq!(RedParams::from_config(&cfg), Some(NS2_DEFAULTS));
         let q = Red::from_config(&cfg, Limit::Packets(50), DataRate::from_mbps(10), SimRng::seed_from_u64(1));
         assert_eq!(q.average(), Some(0.0));
-        let dt: QueueConfig = serde_json::from_str(r#"{"kind": "drop_tail", "limit": "bdp"}"#).unwrap();
+        let dt: QueueConfig = serde_json::from_str(r#"{"kind": "droptail", "limit": "bdp"}"#).unwrap();
         assert_eq!(RedParams::from_config(&dt), None);
     }
 
