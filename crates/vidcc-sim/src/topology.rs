@@ -130,6 +130,52 @@ fn draw(s: &Spread, rng: &mut SimRng) -> u64 {
     }
 }
 
+/// Gives every instance of every flow its own pair of edge nodes on a line of routers (a dumbbell
+/// is the one-hop line L–R): end-to-end instances attach at the two ends, per-hop instances
+/// (chains only) at both routers of every hop. The source side's access link is `a_k → router`,
+/// the sink side's `router → b_k`, so that "forward" is left to right on every link.
+fn attach_edge_pairs(
+    net: &mut Network,
+    routers: &[NodeId],
+    config: &SimConfig,
+    source_access: &AccessConfig,
+    sink_access: &AccessConfig,
+    rng: &mut SimRng,
+    add_flow: &mut impl FnMut(&mut Network, usize, u32, u32, NodeId, NodeId, &FlowConfig),
+) -> Result<(), ConfigError> {
+    let hops = routers.len() - 1;
+    let is_chain = !matches!(config.topology, TopologyConfig::Dumbbell { .. });
+    let mut k = 0;
+    for (g, f) in config.flows.iter().enumerate() {
+        let (reverse, spans): (bool, Vec<(u32, NodeId, NodeId)>) = match &f.placement {
+            Placement::EndToEnd { reverse } => (*reverse, vec![(0, routers[0], routers[hops])]),
+            Placement::PerHop { reverse } if is_chain => {
+                (*reverse, (0..hops).map(|h| (h as u32, routers[h], routers[h + 1])).collect())
+            }
+            _ => {
+                let msg = if is_chain {
+                    "a chain flow runs end-to-end or per-hop (named src/dst nodes need a graph)"
+                } else {
+                    "a dumbbell flow runs end to end (per-hop and named nodes need a chain or a graph)"
+                };
+                return Err(config_error(format!("flows[{g}]"), msg));
+            }
+        };
+        for (hop, left, right) in spans {
+            for i in 0..f.count {
+                let a = net.node(format!("a{k}"));
+                let b = net.node(format!("b{k}"));
+                net.access(a, left, source_access, rng);
+                net.access(right, b, sink_access, rng);
+                let (src, dst) = if reverse { (b, a) } else { (a, b) };
+                add_flow(net, g, i, hop, src, dst, f);
+                k += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, ConfigError> {
     let mut rng = streams.stream("topology");
     let mut start_rng = streams.stream("flows/start");
@@ -140,30 +186,9 @@ pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, Config
     };
     match &config.topology {
         TopologyConfig::Dumbbell { bottleneck, source_access, sink_access } => {
-            let l = net.node("L".into());
-            let r = net.node("R".into());
-            net.link_from_config(l, r, bottleneck, true);
-            let mut k = 0;
-            for (g, f) in config.flows.iter().enumerate() {
-                let reverse = match &f.placement {
-                    Placement::EndToEnd { reverse } => *reverse,
-                    _ => {
-                        return Err(config_error(
-                            format!("flows[{g}]"),
-                            "a dumbbell flow runs end to end (per-hop and named nodes need a chain or a graph)",
-                        ))
-                    }
-                };
-                for i in 0..f.count {
-                    let a = net.node(format!("a{k}"));
-                    let b = net.node(format!("b{k}"));
-                    net.access(a, l, source_access, &mut rng);
-                    net.access(r, b, sink_access, &mut rng);
-                    let (src, dst) = if reverse { (b, a) } else { (a, b) };
-                    add_flow(&mut net, g, i, 0, src, dst, f);
-                    k += 1;
-                }
-            }
+            let routers = [net.node("L".into()), net.node("R".into())];
+            net.link_from_config(routers[0], routers[1], bottleneck, true);
+            attach_edge_pairs(&mut net, &routers, config, source_access, sink_access, &mut rng, &mut add_flow)?;
         }
         TopologyConfig::Chain { hops, link, source_access, sink_access } => {
             if *hops == 0 {
@@ -173,32 +198,7 @@ pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, Config
             for h in 0..*hops as usize {
                 net.link_from_config(routers[h], routers[h + 1], link, true);
             }
-            let mut k = 0;
-            for (g, f) in config.flows.iter().enumerate() {
-                let (reverse, spans): (bool, Vec<(u32, NodeId, NodeId)>) = match &f.placement {
-                    Placement::EndToEnd { reverse } => (*reverse, vec![(0, routers[0], routers[*hops as usize])]),
-                    Placement::PerHop { reverse } => {
-                        (*reverse, (0..*hops as usize).map(|h| (h as u32, routers[h], routers[h + 1])).collect())
-                    }
-                    Placement::Nodes { .. } => {
-                        return Err(config_error(
-                            format!("flows[{g}]"),
-                            "src/dst name nodes of a graph topology; a chain flow is end-to-end or per-hop",
-                        ))
-                    }
-                };
-                for (hop, left, right) in spans {
-                    for i in 0..f.count {
-                        let a = net.node(format!("a{k}"));
-                        let b = net.node(format!("b{k}"));
-                        net.access(a, left, source_access, &mut rng);
-                        net.access(right, b, sink_access, &mut rng);
-                        let (src, dst) = if reverse { (b, a) } else { (a, b) };
-                        add_flow(&mut net, g, i, hop, src, dst, f);
-                        k += 1;
-                    }
-                }
-            }
+            attach_edge_pairs(&mut net, &routers, config, source_access, sink_access, &mut rng, &mut add_flow)?;
         }
         TopologyConfig::Graph { nodes, links } => {
             for (i, n) in nodes.iter().enumerate() {
