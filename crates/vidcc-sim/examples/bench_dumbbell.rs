@@ -55,6 +55,7 @@ fn main() {
             stop_ns: None,
             placement: Placement::EndToEnd { reverse: false },
             send_jitter_ns: 0,
+            video: None,
         }],
     };
     let t0 = WallClock::now();

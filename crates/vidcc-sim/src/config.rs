@@ -159,6 +159,59 @@ pub struct FlowConfig {
     /// (Floyd & Jacobson 1992); 0 (the ns-2 default) turns it off.
     #[serde(default)]
     pub send_jitter_ns: u64,
+    /// The flow's application is video (protocols that carry media: `udp`).
+    #[serde(default)]
+    pub video: Option<VideoConfig>,
+}
+
+/// A video source and how its receiver plays it out (docs/video.md).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VideoConfig {
+    pub model: VideoModel,
+    pub fps: f64,
+    /// GOP pattern in display order, e.g. `IBBPBBPBBPBB`.
+    pub gop: String,
+    /// Cumulative layer rates (layered video); empty: one layer.
+    #[serde(default)]
+    pub layers_bps: Vec<u64>,
+    /// Simulcast stream rates; empty: not simulcast. Exclusive with `layers_bps`.
+    #[serde(default)]
+    pub streams_bps: Vec<u64>,
+    pub playout: PlayoutConfigSpec,
+    /// Inter-arrival gap above which a received packet is "delayed" (DVRC digest §4: 75 ms).
+    pub delayed_threshold_ns: u64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", deny_unknown_fields)]
+pub enum VideoModel {
+    /// TES frame sizes per frame type (Matrawy et al. MPEG-4 model), scaled to `rate_bps`.
+    #[serde(rename = "tes-mpeg4")]
+    TesMpeg4 { rate_bps: u64 },
+    /// A frame-size trace, given as its text (`source` names the file for messages).
+    #[serde(rename = "trace")]
+    Trace { text: String, format: TraceFormatSpec, source: String },
+    /// Every frame the same size.
+    #[serde(rename = "cbr")]
+    Cbr { rate_bps: u64 },
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum TraceFormatSpec {
+    Evalvid,
+    Plain,
+}
+
+/// When a frame must be complete to be shown.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum PlayoutConfigSpec {
+    /// Playout starts `delay_ns` after the first packet arrives (Evalvid's playout buffer).
+    FirstArrival { delay_ns: u64 },
+    /// Frame n is due `delay_ns` after it was ready at the sender (a per-frame deadline).
+    ReadyTime { delay_ns: u64 },
 }
 
 /// Where a flow's instances attach.
@@ -189,6 +242,13 @@ pub enum ProtocolConfig {
     /// off periods of the given means.
     #[serde(rename = "udp-pareto")]
     UdpPareto { rate_bps: u64, on_mean_ns: u64, off_mean_ns: u64, shape: f64 },
+    /// Unresponsive UDP carrying the flow's `video`: every frame sent when ready.
+    /// `layers_sent`: cumulative layers (or the 1-based simulcast stream) sent; default all / top.
+    #[serde(rename = "udp")]
+    Udp {
+        #[serde(default)]
+        layers_sent: Option<u8>,
+    },
 }
 
 /// ns-2 one-way TCP agent settings (DVRC digest §1.3: ns-2 defaults of the papers' era).

@@ -12,5 +12,6 @@ pub mod sim;
 pub mod tcp;
 pub mod topology;
 pub mod traffic;
+pub mod video;
 
 pub use sim::{run_config, run_json, RunStats, SimError, SimOutput, Simulation};

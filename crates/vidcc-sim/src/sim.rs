@@ -13,10 +13,11 @@ use crate::rng::{RngStreams, SimRng};
 use crate::routing::Routes;
 use crate::scheduler::Scheduler;
 use crate::topology::{self, config_error, ConfigError, LinkId, Network, NodeId};
+use crate::video::{VideoRecorder, VideoTables};
 use rand::Rng;
 use vidcc_core::endpoint::HeaderBuf;
 use vidcc_core::estimate::jitter::Rfc3550Jitter;
-use vidcc_core::proto::udp::{UdpConfig, UdpReceiver};
+use vidcc_core::proto::udp::{UdpConfig, UdpReceiver, UdpVideoSender};
 use vidcc_core::{
     DataRate, DataSize, Datagram, Duration, Endpoint, EndpointPair, Event, Instant, PacketKind, PacketMeta, PeerId,
 };
@@ -61,6 +62,8 @@ struct Packet {
     sent_at: Instant,
     /// Row in the packet log, if it is on.
     log_row: u32,
+    /// Row in the flow's video record, for media packets of video flows.
+    media_row: u32,
 }
 
 struct LinkState {
@@ -112,6 +115,7 @@ struct FlowState {
     jitter_rng: Option<SimRng>,
     last_inject: Instant,
     m: FlowMetrics,
+    video: Option<VideoRecorder>,
 }
 
 #[derive(Default)]
@@ -188,10 +192,11 @@ fn protocol_name(p: &ProtocolConfig) -> &'static str {
         ProtocolConfig::TcpWestwoodPlus(_) => "tcp-westwood-plus",
         ProtocolConfig::UdpCbr { .. } => "udp-cbr",
         ProtocolConfig::UdpPareto { .. } => "udp-pareto",
+        ProtocolConfig::Udp { .. } => "udp",
     }
 }
 
-fn build_pair(f: &FlowConfig, start: Instant, rng: SimRng) -> EndpointPair {
+fn build_pair(f: &FlowConfig, start: Instant, rng: &dyn Fn(&str) -> SimRng) -> Result<EndpointPair, String> {
     let stop = f.stop_ns.map(Instant::from_nanos);
     let udp = |rate_bps: u64| UdpConfig {
         rate: DataRate::from_bps(rate_bps),
@@ -200,7 +205,7 @@ fn build_pair(f: &FlowConfig, start: Instant, rng: SimRng) -> EndpointPair {
         stop,
     };
     use crate::tcp::TcpVariant;
-    match &f.protocol {
+    Ok(match &f.protocol {
         ProtocolConfig::TcpReno(c) => crate::tcp::pair(TcpVariant::Reno, c, f.packet_size_bytes, start, stop),
         ProtocolConfig::TcpNewReno(c) => crate::tcp::pair(TcpVariant::NewReno, c, f.packet_size_bytes, start, stop),
         ProtocolConfig::TcpWestwoodPlus(c) => {
@@ -213,11 +218,20 @@ fn build_pair(f: &FlowConfig, start: Instant, rng: SimRng) -> EndpointPair {
                 Duration::from_nanos(*on_mean_ns),
                 Duration::from_nanos(*off_mean_ns),
                 *shape,
-                rng,
+                rng("traffic"),
             )),
             receiver: Box::new(UdpReceiver::new()),
         },
-    }
+        ProtocolConfig::Udp { layers_sent } => {
+            let v = f.video.as_ref().ok_or("protocol \"udp\" carries video: the flow needs a video table")?;
+            let stream = crate::video::build_stream(v, start, &|| rng("video"))?;
+            let size = DataSize::from_bytes(f.packet_size_bytes as u64);
+            EndpointPair {
+                sender: Box::new(UdpVideoSender::new(stream, size, *layers_sent, stop)),
+                receiver: Box::new(UdpReceiver::new()),
+            }
+        }
+    })
 }
 
 fn build_queue(q: &QueueConfig, limit: Limit, bandwidth: DataRate, rng: SimRng) -> Result<Box<dyn Queue>, String> {
@@ -359,7 +373,8 @@ impl Simulation {
                 .iter()
                 .map(|&l| net.links[l as usize].bandwidth.as_bps_f64() / data_crossing[l as usize] as f64)
                 .fold(f64::INFINITY, f64::min);
-            let pair = build_pair(f, fi.start, streams_for(format!("traffic/flow{k}")));
+            let pair = build_pair(f, fi.start, &|what| streams_for(format!("{what}/flow{k}")))
+                .map_err(|e| config_error(format!("flows[{}]", fi.group), e))?;
             endpoints.push(pair.sender);
             endpoints.push(pair.receiver);
             let stop = f.stop_ns.map_or(end, |s| Instant::from_nanos(s).min(end));
@@ -373,6 +388,7 @@ impl Simulation {
                 send_jitter: Duration::from_nanos(f.send_jitter_ns),
                 jitter_rng: (f.send_jitter_ns > 0).then(|| streams_for(format!("jitter/flow{k}"))),
                 last_inject: Instant::ZERO,
+                video: f.video.clone().map(VideoRecorder::new),
                 m: FlowMetrics::default(),
             });
         }
@@ -503,7 +519,13 @@ impl Simulation {
         let size = t.wire_size().as_bytes() as u32;
         let is_data = from_sender && t.meta.kind == PacketKind::Data;
         let mut log_row = u32::MAX;
+        let mut media_row = u32::MAX;
         if is_data {
+            if let Some(v) = &mut f.video {
+                if t.meta.media.is_media() {
+                    media_row = v.on_sent(t.meta.media, size, now);
+                }
+            }
             if now >= f.measure_from && now < f.measure_to {
                 f.m.sent += 1;
             }
@@ -528,6 +550,7 @@ impl Simulation {
             meta: t.meta,
             sent_at: now,
             log_row,
+            media_row,
         };
         let id = match self.free.pop() {
             Some(id) => {
@@ -626,8 +649,13 @@ impl Simulation {
         let (flow, header, virtual_payload) = (p.flow as usize, p.header, p.payload_len);
         let ep = 2 * flow + p.to_receiver as usize;
         if p.to_receiver && p.meta.kind == PacketKind::Data {
-            let (size, sent_at, log_row) = (p.size as u64, p.sent_at, p.log_row);
+            let (size, sent_at, log_row, media_row) = (p.size as u64, p.sent_at, p.log_row, p.media_row);
             let f = &mut self.flows[flow];
+            if let Some(v) = &mut f.video {
+                if media_row != u32::MAX {
+                    v.on_arrival(media_row, now);
+                }
+            }
             let delay = now.saturating_since(sent_at).as_nanos();
             f.m.jitter.on_packet(sent_at, now);
             f.m.i_bytes += size;
@@ -654,8 +682,13 @@ impl Simulation {
         self.free.push(pkt);
         let p = &self.packets[pkt as usize];
         if p.to_receiver && p.meta.kind == PacketKind::Data {
-            let log_row = p.log_row;
+            let (log_row, media_row) = (p.log_row, p.media_row);
             let f = &mut self.flows[p.flow as usize];
+            if let Some(v) = &mut f.video {
+                if media_row != u32::MAX {
+                    v.on_dropped(media_row);
+                }
+            }
             f.m.i_dropped += 1;
             if now >= f.measure_from && now < f.measure_to {
                 if why == "queue" {
@@ -874,7 +907,17 @@ impl Simulation {
             .col("side", Column::Str(c.e_side))
             .col("kind", Column::Str(c.e_kind))
             .col("value", Column::F64(c.e_value));
+        let mut video = VideoTables::default();
+        for (k, f) in self.flows.iter().enumerate() {
+            if let Some(v) = &f.video {
+                let (rows, metrics) = v.evaluate(f.measure_from, f.measure_to, self.end);
+                video.add(k as u64, v.is_simulcast(), rows, metrics);
+            }
+        }
         let mut tables = vec![flows, flow_summary, aggregate, flow_samples, queue_samples, links, events];
+        if !video.is_empty() {
+            tables.extend(video.into_tables());
+        }
         if self.config.packet_log {
             tables.push(
                 Table::new("packets")

@@ -2,6 +2,17 @@
 //! and rate-adaptive streams, the packetizer, the sender buffer, and the receiver's playout and
 //! decodability rules with the papers' delivery metrics.
 
+pub mod decodability;
 pub mod frame;
+pub mod gop;
+pub mod layers;
+pub mod metrics;
+pub mod packetizer;
+pub mod playout;
+pub mod sender_buffer;
+pub mod source;
+pub mod stream;
+pub mod tes;
+pub mod trace;
 
 pub use frame::{Frame, FrameType, MediaTag};

@@ -31,6 +31,7 @@ pub fn flow(protocol: ProtocolConfig, count: u32) -> FlowConfig {
         ProtocolConfig::TcpWestwoodPlus(_) => "westwood",
         ProtocolConfig::UdpCbr { .. } => "cbr",
         ProtocolConfig::UdpPareto { .. } => "pareto",
+        ProtocolConfig::Udp { .. } => "video",
     };
     FlowConfig {
         label: label.into(),
@@ -41,6 +42,7 @@ pub fn flow(protocol: ProtocolConfig, count: u32) -> FlowConfig {
         stop_ns: None,
         placement: Placement::EndToEnd { reverse: false },
         send_jitter_ns: 0,
+        video: None,
     }
 }
 

@@ -16,10 +16,12 @@ mod receiver;
 mod sender;
 #[cfg(test)]
 mod tests;
+mod video_sender;
 
 pub use config::UdpConfig;
 pub use receiver::UdpReceiver;
 pub use sender::UdpSender;
+pub use video_sender::UdpVideoSender;
 
 use crate::endpoint::EndpointPair;
 

@@ -1,0 +1,333 @@
+//! Video flows in the simulator: builds a flow's `VideoStream` from its configuration, records
+//! every media packet (send time, arrival), and at the end of the run judges each frame with
+//! `vidcc_core::media::decodability` and computes the delivery metrics of
+//! `vidcc_core::media::metrics` (docs/video.md).
+//!
+//! The frames a sender produced are rebuilt from the media tags of the packets it sent (frame,
+//! type, layer, packets in the frame's layer): every frame the `udp` sender produces is sent, so
+//! nothing is missed. References follow the frames' display-order types: a P frame references the
+//! previous anchor (I or P), a B frame the previous and the next anchor; the last B frames of a
+//! run, whose forward anchor was never sent, are judged on their backward reference alone.
+//!
+//! The end of a run cuts some frames short: packets still in the network, or a playout deadline
+//! after the last instant simulated. Their fate is unknown, so they are neither lost nor late:
+//! the frames table marks them `pending`, and the measurement window ends at the first of them.
+
+use crate::config::{PlayoutConfigSpec, TraceFormatSpec, VideoConfig, VideoModel};
+use crate::metrics::Column;
+use crate::rng::SimRng;
+use rand::Rng;
+use std::collections::BTreeMap;
+use vidcc_core::media::decodability::{evaluate, FrameOutcome, FrameStatus, PacketRecord, SentFrame};
+use vidcc_core::media::gop::GopPattern;
+use vidcc_core::media::layers::{LayerRates, LayeredSource, SimulcastSource};
+use vidcc_core::media::metrics::{video_metrics, MetricsConfig, VideoMetrics};
+use vidcc_core::media::playout::{PlayoutAnchor, PlayoutConfig};
+use vidcc_core::media::source::{frame_interval_for_fps, CbrSource, UniformSource};
+use vidcc_core::media::stream::{BoxedSource, PartKind, VideoStream};
+use vidcc_core::media::tes::{TesModel, TesSource};
+use vidcc_core::media::trace::{FrameOrder, Trace, TraceFormat, TraceSource};
+use vidcc_core::media::{FrameType, MediaTag};
+use vidcc_core::{DataRate, Duration, Instant};
+
+/// The simulator's seeded stream as the uniform source TES needs.
+struct RngUniform(SimRng);
+
+impl UniformSource for RngUniform {
+    fn next_f64(&mut self) -> f64 {
+        self.0.gen::<f64>()
+    }
+}
+
+fn trace_format(f: TraceFormatSpec) -> TraceFormat {
+    match f {
+        TraceFormatSpec::Evalvid => TraceFormat::Evalvid,
+        TraceFormatSpec::Plain => TraceFormat::Plain,
+    }
+}
+
+/// Builds the stream a video flow's sender draws from. `rng` is called once per source, with the
+/// same stream for every simulcast stream so that they code the same content.
+pub fn build_stream(v: &VideoConfig, start: Instant, rng: &dyn Fn() -> SimRng) -> Result<VideoStream, String> {
+    let gop = GopPattern::parse(&v.gop).map_err(|e| format!("gop: {e}"))?;
+    let fps = v.fps;
+    let trace = match &v.model {
+        VideoModel::Trace { text, format, source } => {
+            Some(Trace::parse(text, trace_format(*format)).map_err(|e| format!("trace {source}: {e}"))?)
+        }
+        _ => None,
+    };
+    let source = |rate: DataRate| -> Result<BoxedSource, String> {
+        Ok(match &v.model {
+            VideoModel::TesMpeg4 { .. } => {
+                let models = TesModel::mpeg4_for_rate(&gop, fps, rate).map_err(|e| e.to_string())?;
+                Box::new(
+                    TesSource::new(gop.clone(), fps, models, Box::new(RngUniform(rng())))
+                        .map_err(|e| e.to_string())?
+                        .with_start(start),
+                )
+            }
+            VideoModel::Cbr { .. } => {
+                Box::new(CbrSource::for_rate(rate, fps).map_err(|e| e.to_string())?.with_start(start))
+            }
+            VideoModel::Trace { format, .. } => {
+                let order = FrameOrder::of_format(trace_format(*format));
+                let t = trace.as_ref().expect("parsed above");
+                Box::new(TraceSource::new(t, fps, order).map_err(|e| e.to_string())?.with_start(start))
+            }
+        })
+    };
+    let model_rate = match &v.model {
+        VideoModel::TesMpeg4 { rate_bps } | VideoModel::Cbr { rate_bps } => DataRate::from_bps(*rate_bps),
+        VideoModel::Trace { .. } => DataRate::ZERO,
+    };
+    if !v.layers_bps.is_empty() && !v.streams_bps.is_empty() {
+        return Err("layers and streams exclude each other".into());
+    }
+    if !v.layers_bps.is_empty() {
+        let rates = LayerRates::from_cumulative(v.layers_bps.iter().map(|&b| DataRate::from_bps(b)).collect())
+            .map_err(|e| format!("layers: {e}"))?;
+        // Models with a rate are scaled to the full-quality rate; a trace keeps its own sizes and
+        // is split in the layers' proportions.
+        return Ok(match v.model {
+            VideoModel::Trace { .. } => VideoStream::Layered(LayeredSource::new(source(model_rate)?, rates)),
+            _ => VideoStream::LayeredScaled(
+                LayeredSource::scaled(source(rates.total())?, rates).map_err(|e| format!("layers: {e}"))?,
+            ),
+        });
+    }
+    if !v.streams_bps.is_empty() {
+        let streams = v
+            .streams_bps
+            .iter()
+            .map(|&b| Ok((source(DataRate::from_bps(b))?, DataRate::from_bps(b))))
+            .collect::<Result<Vec<_>, String>>()?;
+        return Ok(VideoStream::Simulcast(SimulcastSource::new(streams).map_err(|e| format!("streams: {e}"))?));
+    }
+    Ok(VideoStream::Single(source(model_rate)?))
+}
+
+/// One video flow's record of its media packets.
+pub struct VideoRecorder {
+    pub config: VideoConfig,
+    kind: PartKind,
+    pub packets: Vec<PacketRecord>,
+    /// Per packet: its fate is known (arrived or dropped) by the end of the run.
+    resolved: Vec<bool>,
+}
+
+impl VideoRecorder {
+    pub fn new(config: VideoConfig) -> Self {
+        let kind = if config.streams_bps.is_empty() { PartKind::Layers } else { PartKind::Streams };
+        VideoRecorder { config, kind, packets: Vec::new(), resolved: Vec::new() }
+    }
+
+    /// Records a sent media packet; returns its row for the arrival.
+    pub fn on_sent(&mut self, tag: MediaTag, size_bytes: u32, now: Instant) -> u32 {
+        self.packets.push(PacketRecord { tag, size_bytes, sent_at: now, arrival: None });
+        self.resolved.push(false);
+        (self.packets.len() - 1) as u32
+    }
+
+    pub fn on_arrival(&mut self, row: u32, now: Instant) {
+        let r = &mut self.packets[row as usize];
+        r.arrival = Some(r.arrival.map_or(now, |a| a.min(now)));
+        self.resolved[row as usize] = true;
+    }
+
+    pub fn on_dropped(&mut self, row: u32) {
+        self.resolved[row as usize] = true;
+    }
+
+    /// Judges every frame and computes the flow's metrics over `[from, until)` (ready times),
+    /// `until` cut back to the first frame whose fate the run's `end` leaves unknown.
+    pub fn evaluate(&self, from: Instant, until: Instant, end: Instant) -> (Vec<FrameRow>, VideoMetrics) {
+        let interval = frame_interval_for_fps(self.config.fps).unwrap_or(Duration::from_millis(40));
+        // Simulcast: the one stream sent is what the receiver decodes; judge it as a single layer
+        // and keep the stream number apart.
+        let packets: Vec<PacketRecord> = match self.kind {
+            PartKind::Layers => self.packets.clone(),
+            PartKind::Streams => {
+                self.packets.iter().map(|p| PacketRecord { tag: MediaTag { layer: 0, ..p.tag }, ..*p }).collect()
+            }
+        };
+        let mut stream_of: BTreeMap<u32, u8> = BTreeMap::new();
+        let mut by_frame: BTreeMap<u32, (FrameType, Instant, Vec<u16>)> = BTreeMap::new();
+        for (p, orig) in packets.iter().zip(&self.packets) {
+            let Some(t) = FrameType::from_code(p.tag.frame_type) else { continue };
+            stream_of.insert(p.tag.frame, orig.tag.layer);
+            let e = by_frame.entry(p.tag.frame).or_insert((t, p.sent_at, Vec::new()));
+            e.1 = e.1.min(p.sent_at);
+            let l = p.tag.layer as usize;
+            if e.2.len() <= l {
+                e.2.resize(l + 1, 0);
+            }
+            e.2[l] = p.tag.count;
+        }
+        let anchors: Vec<u32> = by_frame.iter().filter(|(_, f)| f.0 != FrameType::B).map(|(&id, _)| id).collect();
+        let frames: Vec<SentFrame> = by_frame
+            .iter()
+            .map(|(&id, (t, ready, ppl))| {
+                let at = anchors.partition_point(|&a| a < id);
+                let prev = at.checked_sub(1).map(|i| anchors[i]);
+                let next = anchors.get(if anchors.get(at) == Some(&id) { at + 1 } else { at }).copied();
+                let refs = match t {
+                    FrameType::I => [None, None],
+                    FrameType::P => [prev, None],
+                    FrameType::B => [prev, next],
+                };
+                SentFrame { id, frame_type: *t, refs, ready_at: *ready, packets_per_layer: ppl.clone() }
+            })
+            .collect();
+        let (anchor, delay) = match self.config.playout {
+            PlayoutConfigSpec::FirstArrival { delay_ns } => (PlayoutAnchor::FirstArrival, delay_ns),
+            PlayoutConfigSpec::ReadyTime { delay_ns } => (PlayoutAnchor::ReadyTime, delay_ns),
+        };
+        let playout = PlayoutConfig {
+            anchor,
+            startup_delay: Duration::from_nanos(delay),
+            frame_interval: interval,
+            ..PlayoutConfig::default()
+        };
+        let outcomes = evaluate(&frames, &packets, &playout);
+        let mut unknown: BTreeMap<u32, ()> = BTreeMap::new();
+        for (p, done) in self.packets.iter().zip(&self.resolved) {
+            if !done {
+                unknown.insert(p.tag.frame, ());
+            }
+        }
+        let pending_from = frames
+            .iter()
+            .zip(&outcomes)
+            .filter(|(f, o)| o.deadline > end || unknown.contains_key(&f.id))
+            .map(|(f, _)| f.ready_at)
+            .min()
+            .unwrap_or(Instant::MAX);
+        let until = until.min(pending_from);
+        let layers_sent = frames.first().map_or(0, |f| f.packets_per_layer.len() as u8);
+        let mcfg = MetricsConfig {
+            delayed_threshold: Duration::from_nanos(self.config.delayed_threshold_ns),
+            frame_interval: interval,
+            from,
+            until,
+            ..MetricsConfig::default()
+        };
+        let metrics = video_metrics(&frames, &packets, &outcomes, &[(from, layers_sent)], &mcfg);
+        let rows = frames
+            .iter()
+            .zip(outcomes)
+            .map(|(f, o)| FrameRow {
+                stream: stream_of.get(&f.id).copied().unwrap_or(0),
+                ready_at: f.ready_at,
+                pending: f.ready_at >= pending_from,
+                outcome: o,
+            })
+            .collect();
+        (rows, metrics)
+    }
+
+    pub fn is_simulcast(&self) -> bool {
+        self.kind == PartKind::Streams
+    }
+}
+
+pub struct FrameRow {
+    pub stream: u8,
+    pub ready_at: Instant,
+    /// At or after the first frame whose fate the end of the run left unknown.
+    pub pending: bool,
+    pub outcome: FrameOutcome,
+}
+
+fn status_name(s: FrameStatus) -> &'static str {
+    match s {
+        FrameStatus::Ok => "ok",
+        FrameStatus::Lost => "lost",
+        FrameStatus::Late => "late",
+        FrameStatus::Dependency => "dependency",
+        FrameStatus::Unsent => "unsent",
+    }
+}
+
+/// Column builders for the `frames` and `video_summary` tables.
+#[derive(Default)]
+pub struct VideoTables {
+    f_flow: Vec<u64>,
+    f_frame: Vec<u64>,
+    f_type: Vec<String>,
+    f_encoding: Vec<u64>,
+    f_layers_sent: Vec<u64>,
+    f_layers_dec: Vec<u64>,
+    f_decodable: Vec<bool>,
+    f_status: Vec<String>,
+    f_ready: Vec<u64>,
+    f_complete: Vec<i64>,
+    f_deadline: Vec<u64>,
+    v: Vec<(u64, VideoMetrics)>,
+}
+
+impl VideoTables {
+    pub fn add(&mut self, flow: u64, simulcast: bool, rows: Vec<FrameRow>, m: VideoMetrics) {
+        for r in rows {
+            let o = r.outcome;
+            self.f_flow.push(flow);
+            self.f_frame.push(o.id as u64);
+            self.f_type.push(o.frame_type.as_char().to_string());
+            // Simulcast: the stream sent is the encoding; layered: one encoding per layer count.
+            self.f_encoding.push(if simulcast { r.stream as u64 } else { 0 });
+            self.f_layers_sent.push(o.layers_sent as u64);
+            self.f_layers_dec.push(o.layers_decodable as u64);
+            self.f_decodable.push(o.decodable && !r.pending);
+            self.f_status.push(if r.pending { "pending" } else { status_name(o.status) }.into());
+            self.f_ready.push(r.ready_at.as_nanos());
+            self.f_complete.push(o.complete_at.map_or(-1, |t| t.as_nanos() as i64));
+            self.f_deadline.push(o.deadline.as_nanos());
+        }
+        self.v.push((flow, m));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.v.is_empty()
+    }
+
+    pub fn into_tables(self) -> [crate::metrics::Table; 2] {
+        use crate::metrics::Table;
+        let frames = Table::new("frames")
+            .col("flow", Column::U64(self.f_flow))
+            .col("frame", Column::U64(self.f_frame))
+            .col("frame_type", Column::Str(self.f_type))
+            .col("encoding", Column::U64(self.f_encoding))
+            .col("layers_sent", Column::U64(self.f_layers_sent))
+            .col("layers_decodable", Column::U64(self.f_layers_dec))
+            .col("decodable", Column::Bool(self.f_decodable))
+            .col("status", Column::Str(self.f_status))
+            .col("ready_ns", Column::U64(self.f_ready))
+            .col("complete_ns", Column::I64(self.f_complete))
+            .col("deadline_ns", Column::U64(self.f_deadline));
+        let v = &self.v;
+        let u = |g: &dyn Fn(&VideoMetrics) -> u64| Column::U64(v.iter().map(|(_, m)| g(m)).collect());
+        let f = |g: &dyn Fn(&VideoMetrics) -> f64| Column::F64(v.iter().map(|(_, m)| g(m)).collect());
+        let summary = Table::new("video_summary")
+            .col("flow", Column::U64(v.iter().map(|(k, _)| *k).collect()))
+            .col("frames_sent", u(&|m| m.frames.sent))
+            .col("frames_decodable", u(&|m| m.frames.decodable))
+            .col("frames_lost", u(&|m| m.frames.lost))
+            .col("frames_late", u(&|m| m.frames.late))
+            .col("frames_dependency", u(&|m| m.frames.dependency))
+            .col("frames_unsent", u(&|m| m.frames.unsent))
+            .col("decodable_frame_rate", f(&|m| m.decodable_frame_rate))
+            .col("packets_sent", u(&|m| m.packets_sent))
+            .col("packets_received", u(&|m| m.packets_received))
+            .col("packets_lost", u(&|m| m.packets_lost))
+            .col("packets_delayed", u(&|m| m.packets_delayed))
+            .col("vdi", f(&|m| m.vdi))
+            .col("delayed_packet_rate", f(&|m| m.dpr))
+            .col("packet_drop_rate", f(&|m| m.pdr))
+            .col("jitter_ns", u(&|m| m.jitter.as_nanos()))
+            .col("jitter_mean_ns", u(&|m| m.jitter_mean.as_nanos()))
+            .col("jitter_max_ns", u(&|m| m.jitter_max.as_nanos()))
+            .col("d_over_threshold", u(&|m| m.d_over_threshold))
+            .col("layer_changes", u(&|m| m.layers.changes));
+        [frames, summary]
+    }
+}
