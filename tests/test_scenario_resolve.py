@@ -81,6 +81,7 @@ EXPECTED = {
             "stop_ns": None,
             "placement": {"kind": "end_to_end", "reverse": False},
             "send_jitter_ns": 0,
+        "video": None,
         }
     ],
 }
@@ -169,6 +170,7 @@ def test_units_spreads_and_overrides():
         "stop_ns": 9_000_000_000,
         "placement": {"kind": "end_to_end", "reverse": True},
         "send_jitter_ns": 800_000,
+    "video": None,
     }
 
 

@@ -36,6 +36,8 @@ TABLES = (
     "links",
     "events",
     "packets",
+    "frames",
+    "video_summary",
 )
 
 ProgressArg = bool | Callable[[float], None] | None

@@ -49,7 +49,7 @@ __all__ = [
     "TOPOLOGY_KINDS",
 ]
 
-PROTOCOLS = ("tcp-reno", "tcp-newreno", "tcp-westwood-plus", "udp-cbr", "udp-pareto")
+PROTOCOLS = ("tcp-reno", "tcp-newreno", "tcp-westwood-plus", "udp-cbr", "udp-pareto", "udp")
 TCP_PROTOCOLS = ("tcp-reno", "tcp-newreno", "tcp-westwood-plus")
 TOPOLOGY_KINDS = ("dumbbell", "chain", "graph")
 QUEUE_KINDS = ("droptail", "red")
@@ -403,7 +403,34 @@ class ParetoFlow(_Flow):
     shape: Annotated[float, BeforeValidator(_number(above=1.0))] = 1.5
 
 
-Flow = Annotated[Union[TcpFlow, CbrFlow, ParetoFlow], Field(discriminator="protocol")]
+class Video(_Model):
+    """A flow's video source and its playout (docs/video.md)."""
+
+    model: Literal["tes-mpeg4", "trace", "cbr"]
+    # tes-mpeg4 and cbr: the mean rate (with layers: the full-quality rate, the top layer's).
+    rate: Rate | None = None
+    # trace: a frame-size trace file, relative to the scenario file.
+    trace: Name | None = None
+    trace_format: Literal["evalvid", "plain"] = "evalvid"
+    fps: Annotated[float, BeforeValidator(_number(above=0.0))] = 25.0
+    gop: Name = "IBBPBBPBBPBB"
+    # Cumulative layer rates (layered video) or simulcast stream rates; at most one of the two.
+    layers: Annotated[list[Rate], Field(min_length=1)] | None = None
+    streams: Annotated[list[Rate], Field(min_length=1)] | None = None
+    # Playout: a startup delay after the first packet arrives (Evalvid), or a per-frame deadline
+    # after the frame is ready at the sender; at most one of the two (default: 1 s playout delay).
+    playout_delay: Duration | None = None
+    deadline: PositiveDuration | None = None
+    delayed_threshold: PositiveDuration = 75_000_000
+
+
+class UdpVideoFlow(_Flow):
+    protocol: Literal["udp"]
+    video: Video
+    layers_sent: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=255))] | None = None
+
+
+Flow = Annotated[Union[TcpFlow, CbrFlow, ParetoFlow, UdpVideoFlow], Field(discriminator="protocol")]
 
 
 class _Document(_Model):
@@ -417,6 +444,7 @@ _TAGS: dict[str, tuple[str, type[_Model]]] = {
     **{p: ("protocol", TcpFlow) for p in TCP_PROTOCOLS},
     "udp-cbr": ("protocol", CbrFlow),
     "udp-pareto": ("protocol", ParetoFlow),
+    "udp": ("protocol", UdpVideoFlow),
     "dumbbell": ("topology kind", Dumbbell),
     "chain": ("topology kind", Chain),
     "graph": ("topology kind", Graph),
@@ -591,6 +619,56 @@ def _check(doc: _Document, source: str) -> None:
             fail(f"{here}.start", "must be before scenario.duration")
         if flow.stop is not None and flow.stop <= start_max:
             fail(f"{here}.stop", "must be after start (the latest start when start is a range)")
+        if isinstance(flow, UdpVideoFlow):
+            _check_video(flow, f"{here}", source, fail)
+
+
+def _trace_path(trace: str, source: str) -> Path:
+    """A trace path as written, relative to the scenario file (or the working directory)."""
+    p = Path(trace).expanduser()
+    if p.is_absolute() or source.startswith("<"):
+        return p
+    return Path(source).parent / p
+
+
+def _check_video(flow: "UdpVideoFlow", here: str, source: str, fail) -> None:
+    v, at = flow.video, f"{here}.video"
+    try:
+        _vidcc.parse_gop(v.gop)
+    except ValueError as e:
+        fail(f"{at}.gop", str(e))
+    if v.layers is not None and v.streams is not None:
+        fail(f"{at}.streams", "layers and streams exclude each other")
+    if v.layers is not None and any(b <= a for a, b in zip(v.layers, v.layers[1:])):
+        fail(f"{at}.layers", "layer rates are cumulative: each must exceed the one before")
+    if v.playout_delay is not None and v.deadline is not None:
+        fail(f"{at}.deadline", "playout_delay and deadline exclude each other")
+    if v.model == "trace":
+        if v.trace is None:
+            fail(f"{at}.trace", 'missing required key (model "trace" reads a frame-size trace file)')
+        if v.rate is not None:
+            fail(f"{at}.rate", 'a trace has its own rate; rate is for models "tes-mpeg4" and "cbr"')
+        path = _trace_path(v.trace, source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            fail(f"{at}.trace", f"cannot read {path}: {e.strerror or e}")
+        try:
+            _vidcc.parse_trace(text, v.trace_format)
+        except ValueError as e:
+            fail(f"{at}.trace", f"{path}: {e}")
+    else:
+        if v.trace is not None:
+            fail(f"{at}.trace", f'only for model "trace" (this model is "{v.model}")')
+        if v.streams is not None and v.rate is not None:
+            fail(f"{at}.rate", "simulcast streams each have their own rate (streams); drop rate")
+        if v.layers is not None and v.rate is not None and v.rate != v.layers[-1]:
+            fail(f"{at}.rate", "with layers the rate is the full-quality rate, the last layer's; drop rate or make them equal")
+        if v.rate is None and v.layers is None and v.streams is None:
+            fail(f"{at}.rate", f'missing required key (model "{v.model}" needs a rate, layers or streams)')
+    parts = len(v.layers or v.streams or [0])
+    if flow.layers_sent is not None and flow.layers_sent > parts:
+        fail(f"{here}.layers_sent", f"the video has {parts} layer{'s' if parts > 1 else ''} or streams, got {flow.layers_sent}")
 
 
 def _queues(topo: Dumbbell | Chain | Graph):
@@ -716,12 +794,36 @@ def _resolve_protocol(flow: TcpFlow | CbrFlow | ParetoFlow) -> dict:
         }
     if isinstance(flow, CbrFlow):
         return {"kind": "udp-cbr", "rate_bps": flow.rate}
+    if isinstance(flow, UdpVideoFlow):
+        return {"kind": "udp", "layers_sent": flow.layers_sent}
     return {
         "kind": "udp-pareto",
         "rate_bps": flow.rate,
         "on_mean_ns": flow.on_mean,
         "off_mean_ns": flow.off_mean,
         "shape": flow.shape,
+    }
+
+
+def _resolve_video(v: Video, source: str) -> dict:
+    if v.model == "trace":
+        path = _trace_path(v.trace, source)
+        model = {"kind": "trace", "text": path.read_text(encoding="utf-8"), "format": v.trace_format, "source": str(path)}
+    else:
+        rate = v.rate if v.rate is not None else (v.layers[-1] if v.layers else 0)
+        model = {"kind": v.model, "rate_bps": rate}
+    if v.deadline is not None:
+        playout = {"kind": "ready-time", "delay_ns": v.deadline}
+    else:
+        playout = {"kind": "first-arrival", "delay_ns": v.playout_delay if v.playout_delay is not None else 1_000_000_000}
+    return {
+        "model": model,
+        "fps": v.fps,
+        "gop": v.gop,
+        "layers_bps": list(v.layers or []),
+        "streams_bps": list(v.streams or []),
+        "playout": playout,
+        "delayed_threshold_ns": v.delayed_threshold,
     }
 
 
@@ -791,6 +893,7 @@ class Scenario:
                     "stop_ns": flow.stop,
                     "placement": _resolve_placement(flow, topo),
                     "send_jitter_ns": flow.send_jitter,
+                    "video": _resolve_video(flow.video, self.source) if isinstance(flow, UdpVideoFlow) else None,
                 }
                 for flow in self._doc.flows
             ],

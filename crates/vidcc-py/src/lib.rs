@@ -26,6 +26,27 @@ fn parse_size(s: &str) -> PyResult<u64> {
     vidcc_core::parse_size(s).map(|d| d.as_bytes()).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Parses a frame-size trace (`"evalvid"` or `"plain"`); returns its frame count. Raises
+/// ValueError naming the line.
+#[pyfunction]
+fn parse_trace(text: &str, format: &str) -> PyResult<usize> {
+    use vidcc_core::media::trace::{Trace, TraceFormat};
+    let format = match format {
+        "evalvid" => TraceFormat::Evalvid,
+        "plain" => TraceFormat::Plain,
+        other => {
+            return Err(PyValueError::new_err(format!("unknown trace format {other:?}; expected evalvid or plain")))
+        }
+    };
+    Trace::parse(text, format).map(|t| t.len()).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Validates a GOP pattern (`"IBBPBBPBBPBB"`); returns its length.
+#[pyfunction]
+fn parse_gop(s: &str) -> PyResult<usize> {
+    vidcc_core::media::gop::GopPattern::parse(s).map(|g| g.len()).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 fn column<'py>(py: Python<'py>, c: Column) -> PyResult<Bound<'py, PyAny>> {
     Ok(match c {
         Column::U64(v) => PyArray1::from_vec(py, v).into_any(),
@@ -97,6 +118,8 @@ fn _vidcc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_rate, m)?)?;
     m.add_function(wrap_pyfunction!(parse_duration, m)?)?;
     m.add_function(wrap_pyfunction!(parse_size, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_gop, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     Ok(())
 }

@@ -1,0 +1,115 @@
+"""Video flows in scenario files: validation, resolution, and a run's frame tables."""
+
+from pathlib import Path
+
+import pytest
+
+import vidcc
+from vidcc import ScenarioError, load_scenario, parse_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BASE = """
+[scenario]
+duration = "10s"
+warmup = "1s"
+
+[topology]
+kind = "dumbbell"
+bottleneck = {{ bandwidth = "10Mbps", delay = "20ms" }}
+access = {{ bandwidth = "100Mbps", delay = "1ms" }}
+
+[[flows]]
+protocol = "udp"
+{flow}
+"""
+
+
+def doc(flow: str) -> str:
+    return BASE.format(flow=flow)
+
+
+def error(flow: str, source: str = "<string>") -> ScenarioError:
+    with pytest.raises(ScenarioError) as e:
+        parse_scenario(doc(flow), source=source)
+    assert "\n" not in str(e.value)
+    return e.value
+
+
+@pytest.mark.parametrize(
+    "flow, path, gist",
+    [
+        ("", "flows[0].video", "missing required key"),
+        ('video = { model = "tes-mpeg4" }', "flows[0].video.rate", "needs a rate"),
+        ('video = { model = "tes-mpeg4", rate = "1Mbps", gop = "PBB" }', "flows[0].video.gop", "I"),
+        ('video = { model = "tes-mpeg4", layers = ["256kbps", "128kbps"] }', "flows[0].video.layers", "cumulative"),
+        ('video = { model = "cbr", layers = ["128kbps"], streams = ["1Mbps"] }', "flows[0].video.streams", "exclude"),
+        ('video = { model = "cbr", rate = "1Mbps", layers = ["128kbps", "512kbps"] }', "flows[0].video.rate", "full-quality"),
+        ('video = { model = "cbr", rate = "1Mbps", playout_delay = "1s", deadline = "100ms" }', "flows[0].video.deadline", "exclude"),
+        ('layers_sent = 3\nvideo = { model = "cbr", layers = ["128kbps", "256kbps"] }', "flows[0].layers_sent", "2 layers"),
+        ('video = { model = "trace" }', "flows[0].video.trace", "missing required key"),
+        ('video = { model = "trace", trace = "nope.txt" }', "flows[0].video.trace", "cannot read"),
+        ('video = { model = "cbr", rate = "1Mbps", fps = 0 }', "flows[0].video.fps", ""),
+        ('video = { model = "cbr", rate = "1Mbit" }', "flows[0].video.rate", "unknown unit"),
+        ('video = { model = "mpeg2", rate = "1Mbps" }', "flows[0].video.model", ""),
+        ('video = { model = "cbr", rate = "1Mbps", colour = "red" }', "flows[0].video.colour", "unknown key"),
+    ],
+)
+def test_bad_video_tables(flow, path, gist):
+    e = error(flow)
+    assert e.path == path, str(e)
+    assert gist in e.message, str(e)
+
+
+def test_video_only_on_udp():
+    text = doc('video = { model = "cbr", rate = "1Mbps" }').replace('protocol = "udp"', 'protocol = "tcp-newreno"')
+    with pytest.raises(ScenarioError) as e:
+        parse_scenario(text)
+    assert e.value.path == "flows[0].video" and "unknown key" in e.value.message
+
+
+def test_malformed_trace_names_the_file_and_line(tmp_path):
+    (tmp_path / "t.txt").write_text("I 4000\nP 2000\nX 100\n")
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(doc('video = { model = "trace", trace = "t.txt", trace_format = "plain" }'))
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(scenario)
+    assert e.value.path == "flows[0].video.trace"
+    assert "t.txt" in e.value.message and "line 3" in e.value.message, str(e.value)
+
+
+def test_resolution_reads_the_trace_relative_to_the_scenario():
+    s = load_scenario(ROOT / "scenarios" / "video-trace.toml")
+    v = s.resolve()["flows"][0]["video"]
+    assert v["model"]["kind"] == "trace" and v["model"]["format"] == "plain"
+    assert v["model"]["text"] == (ROOT / "scenarios" / "traces" / "synthetic-cif.txt").read_text()
+    assert v["playout"] == {"kind": "ready-time", "delay_ns": 150_000_000}
+    assert v["fps"] == 25.0 and v["gop"] == "IBBPBBPBBPBB"
+
+
+def test_layered_resolution_defaults():
+    v = parse_scenario(doc('video = { model = "tes-mpeg4", layers = ["128kbps", "1Mbps"] }')).resolve()["flows"][0]
+    assert v["protocol"] == {"kind": "udp", "layers_sent": None}
+    assert v["video"]["model"] == {"kind": "tes-mpeg4", "rate_bps": 1_000_000}  # the top layer
+    assert v["video"]["layers_bps"] == [128_000, 1_000_000]
+    assert v["video"]["playout"] == {"kind": "first-arrival", "delay_ns": 1_000_000_000}
+    assert v["video"]["delayed_threshold_ns"] == 75_000_000
+
+
+def test_layered_run_reports_frames_and_video_metrics():
+    r = vidcc.run(ROOT / "scenarios" / "video-layered.toml")
+    frames, video = r.tables["frames"], r.tables["video_summary"]
+    assert set(frames["status"]) <= {"ok", "lost", "late", "dependency", "unsent", "pending"}
+    assert list(video["flow"]) == [0]
+    row = video.iloc[0]
+    assert row["frames_sent"] > 1000  # about 57 s of 25 fps measured
+    assert abs(row["vdi"] + row["delayed_packet_rate"] + row["packet_drop_rate"] - 1) < 1e-9
+    # 1 Mbps of video against two TCP flows on 2 Mbps: packets drop, the base layer mostly gets through.
+    assert row["packet_drop_rate"] > 0.01
+    assert (frames["layers_decodable"] >= 1).mean() > 0.8
+
+
+def test_trace_run_loses_frames_on_the_lossy_hop():
+    r = vidcc.run(ROOT / "scenarios" / "video-trace.toml")
+    st = r.tables["frames"]["status"].value_counts()
+    assert st.get("lost", 0) > 0 and st.get("ok", 0) > st.get("lost", 0)
