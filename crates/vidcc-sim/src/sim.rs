@@ -18,6 +18,7 @@ use rand::Rng;
 use vidcc_core::endpoint::HeaderBuf;
 use vidcc_core::estimate::jitter::Rfc3550Jitter;
 use vidcc_core::proto::udp::{UdpConfig, UdpReceiver, UdpVideoSender};
+use vidcc_core::proto::Application;
 use vidcc_core::{
     DataRate, DataSize, Datagram, Duration, Endpoint, EndpointPair, Event, Instant, PacketKind, PacketMeta, PeerId,
 };
@@ -205,6 +206,14 @@ fn build_pair(f: &FlowConfig, start: Instant, rng: &dyn Fn(&str) -> SimRng) -> R
         stop,
     };
     use crate::tcp::TcpVariant;
+    let size = DataSize::from_bytes(f.packet_size_bytes as u64);
+    // The flow's application: its video if it has a video table, else bulk data.
+    let app = || -> Result<Application, String> {
+        Ok(match &f.video {
+            Some(v) => Application::Video(crate::video::build_stream(v, start, &|| rng("video"))?),
+            None => Application::Bulk,
+        })
+    };
     Ok(match &f.protocol {
         ProtocolConfig::TcpReno(c) => crate::tcp::pair(TcpVariant::Reno, c, f.packet_size_bytes, start, stop),
         ProtocolConfig::TcpNewReno(c) => crate::tcp::pair(TcpVariant::NewReno, c, f.packet_size_bytes, start, stop),
@@ -223,14 +232,15 @@ fn build_pair(f: &FlowConfig, start: Instant, rng: &dyn Fn(&str) -> SimRng) -> R
             receiver: Box::new(UdpReceiver::new()),
         },
         ProtocolConfig::Udp { layers_sent } => {
-            let v = f.video.as_ref().ok_or("protocol \"udp\" carries video: the flow needs a video table")?;
-            let stream = crate::video::build_stream(v, start, &|| rng("video"))?;
-            let size = DataSize::from_bytes(f.packet_size_bytes as u64);
+            let Application::Video(stream) = app()? else {
+                return Err("protocol \"udp\" carries video: the flow needs a video table".into());
+            };
             EndpointPair {
                 sender: Box::new(UdpVideoSender::new(stream, size, *layers_sent, stop)),
                 receiver: Box::new(UdpReceiver::new()),
             }
-        }
+        } // Protocols of vidcc-core take the flow's application (bulk data or its video) and add
+          // one arm here: `ProtocolConfig::X(c) => vidcc_core::proto::x::pair(c, app()?, size, start, stop)?`.
     })
 }
 

@@ -4,8 +4,9 @@
 //! `vidcc_core::media::metrics` (docs/video.md).
 //!
 //! The frames a sender produced are rebuilt from the media tags of the packets it sent (frame,
-//! type, layer, packets in the frame's layer): every frame the `udp` sender produces is sent, so
-//! nothing is missed. References follow the frames' display-order types: a P frame references the
+//! type, layer, packets in the frame's layer). Frame ids are consecutive, so a frame a sender
+//! dropped whole (at its buffer) shows as a gap and is recorded `unsent`, its type taken from the
+//! trace (display order, looping) or the GOP pattern. References follow the frames' display-order types: a P frame references the
 //! previous anchor (I or P), a B frame the previous and the next anchor; the last B frames of a
 //! run, whose forward anchor was never sent, are judged on their backward reference alone.
 //!
@@ -164,6 +165,15 @@ impl VideoRecorder {
             }
             e.2[l] = p.tag.count;
         }
+        if let (Some(&first), Some(&last)) = (by_frame.keys().next(), by_frame.keys().next_back()) {
+            let type_of = self.frame_types();
+            for id in first..=last {
+                by_frame.entry(id).or_insert_with(|| {
+                    let ready = by_frame_ready(first, id, interval, &self.packets);
+                    (type_of(id), ready, Vec::new())
+                });
+            }
+        }
         let anchors: Vec<u32> = by_frame.iter().filter(|(_, f)| f.0 != FrameType::B).map(|(&id, _)| id).collect();
         let frames: Vec<SentFrame> = by_frame
             .iter()
@@ -226,9 +236,36 @@ impl VideoRecorder {
         (rows, metrics)
     }
 
+    /// The type of display frame `id` as the source makes it.
+    fn frame_types(&self) -> Box<dyn Fn(u32) -> FrameType> {
+        if let VideoModel::Trace { text, format, .. } = &self.config.model {
+            if let Ok(t) = Trace::parse(text, trace_format(*format)) {
+                let types: Vec<FrameType> = t
+                    .in_display_order(FrameOrder::of_format(trace_format(*format)))
+                    .frames
+                    .iter()
+                    .map(|f| f.0)
+                    .collect();
+                if !types.is_empty() {
+                    return Box::new(move |id| types[id as usize % types.len()]);
+                }
+            }
+        }
+        match GopPattern::parse(&self.config.gop) {
+            Ok(g) => Box::new(move |id| g.frame_type(id)),
+            Err(_) => Box::new(|_| FrameType::P),
+        }
+    }
+
     pub fn is_simulcast(&self) -> bool {
         self.kind == PartKind::Streams
     }
+}
+
+/// Ready time of an unsent frame: the first frame's send time plus whole frame intervals.
+fn by_frame_ready(first: u32, id: u32, interval: Duration, packets: &[PacketRecord]) -> Instant {
+    let t0 = packets.iter().filter(|p| p.tag.frame == first).map(|p| p.sent_at).min().unwrap_or(Instant::ZERO);
+    t0 + interval * (id - first) as u64
 }
 
 pub struct FrameRow {
@@ -329,5 +366,44 @@ impl VideoTables {
             .col("d_over_threshold", u(&|m| m.d_over_threshold))
             .col("layer_changes", u(&|m| m.layers.changes));
         [frames, summary]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cbr_config() -> VideoConfig {
+        VideoConfig {
+            model: VideoModel::Cbr { rate_bps: 1_000_000 },
+            fps: 25.0,
+            gop: "IPPP".into(),
+            layers_bps: vec![],
+            streams_bps: vec![],
+            playout: PlayoutConfigSpec::ReadyTime { delay_ns: 200_000_000 },
+            delayed_threshold_ns: 75_000_000,
+        }
+    }
+
+    fn tag(frame: u32, t: FrameType) -> MediaTag {
+        MediaTag { frame, frame_type: t.code(), layer: 0, index: 0, count: 1 }
+    }
+
+    /// Frame 2 never left the sender: it is `unsent`, and P frame 3, which references it, is
+    /// `dependency`; frames 0 and 1 arrived in time.
+    #[test]
+    fn a_frame_missing_between_sent_ones_is_unsent() {
+        let mut r = VideoRecorder::new(cbr_config());
+        let ms = |m: u64| Instant::from_nanos(m * 1_000_000);
+        for (id, t) in [(0, FrameType::I), (1, FrameType::P), (3, FrameType::P)] {
+            let row = r.on_sent(tag(id, t), 1000, ms(40 * id as u64));
+            r.on_arrival(row, ms(40 * id as u64 + 30));
+        }
+        let (rows, m) = r.evaluate(Instant::ZERO, ms(10_000), ms(10_000));
+        let status: Vec<&str> = rows.iter().map(|r| status_name(r.outcome.status)).collect();
+        assert_eq!(status, ["ok", "ok", "unsent", "dependency"]);
+        assert_eq!(rows[2].outcome.frame_type, FrameType::P, "type from the GOP pattern IPPP");
+        assert_eq!(rows[2].ready_at, ms(80));
+        assert_eq!((m.frames.sent, m.frames.unsent, m.frames.decodable), (4, 1, 2));
     }
 }
