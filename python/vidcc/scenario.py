@@ -430,7 +430,23 @@ class UdpVideoFlow(_Flow):
     layers_sent: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=255))] | None = None
 
 
-Flow = Annotated[Union[TcpFlow, CbrFlow, ParetoFlow, UdpVideoFlow], Field(discriminator="protocol")]
+class CoreFlow(_Flow):
+    """Base of the flow models of vidcc-core protocols (see `vidcc.protocols`): a flow that may
+    carry a `video` table (bulk data without one)."""
+
+    video: Video | None = None
+
+
+# The protocol modules use the base types above, so they are imported here, not at the top.
+from vidcc import protocols as _protocols  # noqa: E402
+
+_CORE = {spec.name: spec for spec in _protocols.SPECS}
+PROTOCOLS = PROTOCOLS + tuple(_CORE)
+
+Flow = Annotated[
+    Union[(TcpFlow, CbrFlow, ParetoFlow, UdpVideoFlow, *(spec.model for spec in _protocols.SPECS))],
+    Field(discriminator="protocol"),
+]
 
 
 class _Document(_Model):
@@ -445,6 +461,7 @@ _TAGS: dict[str, tuple[str, type[_Model]]] = {
     "udp-cbr": ("protocol", CbrFlow),
     "udp-pareto": ("protocol", ParetoFlow),
     "udp": ("protocol", UdpVideoFlow),
+    **{name: ("protocol", spec.model) for name, spec in _CORE.items()},
     "dumbbell": ("topology kind", Dumbbell),
     "chain": ("topology kind", Chain),
     "graph": ("topology kind", Graph),
@@ -619,7 +636,15 @@ def _check(doc: _Document, source: str) -> None:
             fail(f"{here}.start", "must be before scenario.duration")
         if flow.stop is not None and flow.stop <= start_max:
             fail(f"{here}.stop", "must be after start (the latest start when start is a range)")
-        if isinstance(flow, UdpVideoFlow):
+        spec = _CORE.get(flow.protocol)
+        if spec is not None:
+            if spec.video == "required" and flow.video is None:
+                fail(f"{here}.video", f'missing required key (protocol "{flow.protocol}" carries video)')
+            if spec.video == "none" and flow.video is not None:
+                fail(f"{here}.video", f'protocol "{flow.protocol}" carries bulk data, not video')
+            if spec.check is not None:
+                spec.check(flow, here, fail)
+        if getattr(flow, "video", None) is not None:
             _check_video(flow, f"{here}", source, fail)
 
 
@@ -631,7 +656,7 @@ def _trace_path(trace: str, source: str) -> Path:
     return Path(source).parent / p
 
 
-def _check_video(flow: "UdpVideoFlow", here: str, source: str, fail) -> None:
+def _check_video(flow: "UdpVideoFlow | CoreFlow", here: str, source: str, fail) -> None:
     v, at = flow.video, f"{here}.video"
     try:
         _vidcc.parse_gop(v.gop)
@@ -667,8 +692,9 @@ def _check_video(flow: "UdpVideoFlow", here: str, source: str, fail) -> None:
         if v.rate is None and v.layers is None and v.streams is None:
             fail(f"{at}.rate", f'missing required key (model "{v.model}" needs a rate, layers or streams)')
     parts = len(v.layers or v.streams or [0])
-    if flow.layers_sent is not None and flow.layers_sent > parts:
-        fail(f"{here}.layers_sent", f"the video has {parts} layer{'s' if parts > 1 else ''} or streams, got {flow.layers_sent}")
+    layers_sent = getattr(flow, "layers_sent", None)
+    if layers_sent is not None and layers_sent > parts:
+        fail(f"{here}.layers_sent", f"the video has {parts} layer{'s' if parts > 1 else ''} or streams, got {layers_sent}")
 
 
 def _queues(topo: Dumbbell | Chain | Graph):
@@ -796,6 +822,9 @@ def _resolve_protocol(flow: TcpFlow | CbrFlow | ParetoFlow) -> dict:
         return {"kind": "udp-cbr", "rate_bps": flow.rate}
     if isinstance(flow, UdpVideoFlow):
         return {"kind": "udp", "layers_sent": flow.layers_sent}
+    spec = _CORE.get(flow.protocol)
+    if spec is not None:
+        return {"kind": flow.protocol, **spec.resolve(flow)}
     return {
         "kind": "udp-pareto",
         "rate_bps": flow.rate,
@@ -893,7 +922,7 @@ class Scenario:
                     "stop_ns": flow.stop,
                     "placement": _resolve_placement(flow, topo),
                     "send_jitter_ns": flow.send_jitter,
-                    "video": _resolve_video(flow.video, self.source) if isinstance(flow, UdpVideoFlow) else None,
+                    "video": _resolve_video(flow.video, self.source) if getattr(flow, "video", None) is not None else None,
                 }
                 for flow in self._doc.flows
             ],
