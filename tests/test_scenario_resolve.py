@@ -240,7 +240,7 @@ def test_graph_links_and_placements():
                                           "loss": None, "reverse_loss": None, "monitor": False}},
         ],
     }
-    assert r["flows"][0]["placement"] == {"kind": "nodes", "src": "B", "dst": "A"}
+    assert r["flows"][0]["placement"] == {"kind": "nodes", "src": "B", "dst": "A", "source_access": None, "sink_access": None}
     assert r["flows"][0]["protocol"] == {
         "kind": "udp-pareto", "rate_bps": 1_000_000, "on_mean_ns": 500_000_000, "off_mean_ns": 500_000_000, "shape": 1.5,
     }

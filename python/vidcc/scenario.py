@@ -377,6 +377,9 @@ class _Flow(_Model):
     span: Literal["end-to-end", "per-hop"] | None = None
     src: Name | None = None
     dst: Name | None = None
+    # Graph only: private access links per instance, joining an edge node to src / dst.
+    source_access: Access | None = None
+    sink_access: Access | None = None
 
 
 class TcpFlow(_Flow):
@@ -613,11 +616,19 @@ def _check(doc: _Document, source: str) -> None:
             "span": isinstance(topo, Chain),
             "src": isinstance(topo, Graph),
             "dst": isinstance(topo, Graph),
+            "source_access": isinstance(topo, Graph),
+            "sink_access": isinstance(topo, Graph),
         }
         for key, ok in allowed.items():
             if not ok and getattr(flow, key) is not None:
-                where = {"direction": '"dumbbell" or "chain"', "span": '"chain"', "src": '"graph"', "dst": '"graph"'}[key]
+                where = '"dumbbell" or "chain"' if key == "direction" else '"chain"' if key == "span" else '"graph"' 
                 fail(f"{here}.{key}", f'only allowed with topology kind {where} (this topology is "{topo.kind}")')
+        for side in ("source_access", "sink_access"):
+            table = getattr(flow, side)
+            if table is not None:
+                for key in ("bandwidth", "delay"):
+                    if getattr(table, key) is None:
+                        fail(f"{here}.{side}.{key}", "missing required key")
         if isinstance(topo, Graph):
             for key in ("src", "dst"):
                 name = getattr(flow, key)
@@ -858,7 +869,9 @@ def _resolve_video(v: Video, source: str) -> dict:
 
 def _resolve_placement(flow: _Flow, topo: Dumbbell | Chain | Graph) -> dict:
     if isinstance(topo, Graph):
-        return {"kind": "nodes", "src": flow.src, "dst": flow.dst}
+        access = {side: _resolve_access(None, getattr(flow, side)) if getattr(flow, side) is not None else None
+                  for side in ("source_access", "sink_access")}
+        return {"kind": "nodes", "src": flow.src, "dst": flow.dst, **access}
     reverse = flow.direction == "reverse"
     if isinstance(topo, Chain) and flow.span == "per-hop":
         return {"kind": "per_hop", "reverse": reverse}

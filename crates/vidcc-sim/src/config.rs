@@ -7,6 +7,10 @@
 
 use serde::Deserialize;
 
+/// The TCP agents live in `vidcc_core::proto::tcp` (their window machinery is shared with GAIMD);
+/// re-exported here so the resolved configuration keeps its shape.
+pub use vidcc_core::proto::tcp::TcpConfig;
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimConfig {
@@ -223,8 +227,18 @@ pub enum Placement {
     EndToEnd { reverse: bool },
     /// Chain only: `count` instances on every hop.
     PerHop { reverse: bool },
-    /// Graph only: between two named nodes.
-    Nodes { src: String, dst: String },
+    /// Graph only: between two named nodes. With `source_access` (`sink_access`), each instance
+    /// gets a private edge node joined to `src` (`dst`) by its own access link, drawn per
+    /// instance: `loss` on such a link is the direction away from the core on the sink side and
+    /// towards it on the source side, i.e. the direction the flow's data travels.
+    Nodes {
+        src: String,
+        dst: String,
+        #[serde(default)]
+        source_access: Option<AccessConfig>,
+        #[serde(default)]
+        sink_access: Option<AccessConfig>,
+    },
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -249,33 +263,4 @@ pub enum ProtocolConfig {
         #[serde(default)]
         layers_sent: Option<u8>,
     },
-}
-
-/// ns-2 one-way TCP agent settings (DVRC digest §1.3: ns-2 defaults of the papers' era).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct TcpConfig {
-    /// Maximum congestion window in bytes (64 KB in every paper).
-    pub max_window_bytes: u64,
-    /// Initial congestion window in segments.
-    pub initial_window: u32,
-    pub min_rto_ns: u64,
-    pub initial_rto_ns: u64,
-    pub delayed_ack: bool,
-    /// Bytes of application data to send, then stop (`None`: FTP, always backlogged).
-    #[serde(default)]
-    pub transfer_bytes: Option<u64>,
-}
-
-impl Default for TcpConfig {
-    fn default() -> Self {
-        TcpConfig {
-            max_window_bytes: 64_000,
-            initial_window: 2,
-            min_rto_ns: 200_000_000,
-            initial_rto_ns: 1_000_000_000,
-            delayed_ack: false,
-            transfer_bytes: None,
-        }
-    }
 }

@@ -9,7 +9,6 @@ pub mod rng;
 pub mod routing;
 pub mod scheduler;
 pub mod sim;
-pub mod tcp;
 pub mod topology;
 pub mod traffic;
 pub mod video;

@@ -205,7 +205,7 @@ fn build_pair(f: &FlowConfig, start: Instant, rng: &dyn Fn(&str) -> SimRng) -> R
         start,
         stop,
     };
-    use crate::tcp::TcpVariant;
+    use vidcc_core::proto::tcp::{self, TcpVariant};
     let size = DataSize::from_bytes(f.packet_size_bytes as u64);
     // The flow's application: its video if it has a video table, else bulk data.
     let app = || -> Result<Application, String> {
@@ -215,10 +215,10 @@ fn build_pair(f: &FlowConfig, start: Instant, rng: &dyn Fn(&str) -> SimRng) -> R
         })
     };
     Ok(match &f.protocol {
-        ProtocolConfig::TcpReno(c) => crate::tcp::pair(TcpVariant::Reno, c, f.packet_size_bytes, start, stop),
-        ProtocolConfig::TcpNewReno(c) => crate::tcp::pair(TcpVariant::NewReno, c, f.packet_size_bytes, start, stop),
+        ProtocolConfig::TcpReno(c) => tcp::pair(TcpVariant::Reno, c, f.packet_size_bytes, start, stop),
+        ProtocolConfig::TcpNewReno(c) => tcp::pair(TcpVariant::NewReno, c, f.packet_size_bytes, start, stop),
         ProtocolConfig::TcpWestwoodPlus(c) => {
-            crate::tcp::pair(TcpVariant::WestwoodPlus, c, f.packet_size_bytes, start, stop)
+            tcp::pair(TcpVariant::WestwoodPlus, c, f.packet_size_bytes, start, stop)
         }
         ProtocolConfig::UdpCbr { rate_bps } => vidcc_core::proto::udp::pair(&udp(*rate_bps)),
         ProtocolConfig::UdpPareto { rate_bps, on_mean_ns, off_mean_ns, shape } => EndpointPair {

@@ -218,19 +218,37 @@ pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, Config
                 }
                 net.link_from_config(a, b, &l.link, l.link.monitor);
             }
+            let mut k = 0;
             for (g, f) in config.flows.iter().enumerate() {
-                let Placement::Nodes { src, dst } = &f.placement else {
+                let Placement::Nodes { src, dst, source_access, sink_access } = &f.placement else {
                     return Err(config_error(format!("flows[{g}]"), "a graph flow names its src and dst nodes"));
                 };
-                let s = find(src)
-                    .ok_or_else(|| config_error(format!("flows[{g}].src"), format!("unknown node {src:?}")))?;
-                let d = find(dst)
-                    .ok_or_else(|| config_error(format!("flows[{g}].dst"), format!("unknown node {dst:?}")))?;
+                let s = find(src).ok_or_else(|| config_error(format!("flows[{g}].src"), format!("unknown node {src:?}")))?;
+                let d = find(dst).ok_or_else(|| config_error(format!("flows[{g}].dst"), format!("unknown node {dst:?}")))?;
                 if s == d {
                     return Err(config_error(format!("flows[{g}]"), "src and dst are the same node"));
                 }
                 for i in 0..f.count {
-                    add_flow(&mut net, g, i, 0, s, d, f);
+                    // Private edge nodes, when asked for: data runs edge → src … dst → edge, so the
+                    // access links are oriented that way and `loss` hits the data direction.
+                    let src_node = match source_access {
+                        Some(a) => {
+                            let e = net.node(format!("a{k}"));
+                            net.access(e, s, a, &mut rng);
+                            e
+                        }
+                        None => s,
+                    };
+                    let dst_node = match sink_access {
+                        Some(a) => {
+                            let e = net.node(format!("b{k}"));
+                            net.access(d, e, a, &mut rng);
+                            e
+                        }
+                        None => d,
+                    };
+                    add_flow(&mut net, g, i, 0, src_node, dst_node, f);
+                    k += 1;
                 }
             }
         }

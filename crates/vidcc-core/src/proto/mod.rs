@@ -3,6 +3,7 @@
 //! (or a fixed-application variant of it), which drivers call to build a flow.
 
 pub mod app;
+pub mod tcp;
 pub mod udp;
 
 pub use app::Application;

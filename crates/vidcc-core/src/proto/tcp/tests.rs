@@ -4,13 +4,13 @@
 
 use std::collections::VecDeque;
 
+use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, HeaderBuf, PacketKind, PeerId, Transmit};
+use crate::units::DataSize;
+use crate::{Duration, Instant};
 use proptest::prelude::*;
-use vidcc_core::endpoint::{Datagram, Endpoint, EndpointStats, Event, HeaderBuf, PacketKind, PeerId, Transmit};
-use vidcc_core::units::DataSize;
-use vidcc_core::{Duration, Instant};
 
+use super::config::TcpConfig;
 use super::*;
-use crate::config::TcpConfig;
 
 const PKT: u32 = 1000;
 const PAYLOAD: u64 = 960;
@@ -414,7 +414,7 @@ fn delayed_ack_every_second_segment_or_after_100_ms() {
 struct Boxed(Box<dyn Endpoint + Send>);
 
 impl Endpoint for Boxed {
-    fn handle_datagram(&mut self, now: Instant, d: Datagram<'_>) -> Result<(), vidcc_core::wire::WireError> {
+    fn handle_datagram(&mut self, now: Instant, d: Datagram<'_>) -> Result<(), crate::wire::WireError> {
         self.0.handle_datagram(now, d)
     }
     fn handle_timeout(&mut self, now: Instant) {

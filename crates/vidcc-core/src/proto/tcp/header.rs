@@ -27,8 +27,8 @@
 //! Deviation from real TCP: no options, checksum, ports or receive window; the timestamp pair
 //! plays the role of RFC 7323's TSval/TSecr but only for RTT sampling.
 
-use vidcc_core::endpoint::HeaderBuf;
-use vidcc_core::wire::WireError;
+use crate::endpoint::HeaderBuf;
+use crate::wire::WireError;
 
 pub const VERSION: u8 = 1;
 /// Bytes on the wire for every header, data or ACK (ns-2's TCP/IP header size).

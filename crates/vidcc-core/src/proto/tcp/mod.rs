@@ -3,8 +3,12 @@
 //!
 //! Like ns-2's `Agent/TCP/*` + `Agent/TCPSink`, a flow is a one-way sender of fixed-size
 //! segments and a sink that returns one cumulative ACK per segment: no handshake, no FIN, no
-//! receive window, no SACK. Both are sans-IO [`vidcc_core::Endpoint`]s; the simulator carries
+//! receive window, no SACK. Both are sans-IO [`crate::Endpoint`]s; the simulator carries
 //! the 40-byte header ([`header`]) plus a virtual payload.
+//!
+//! The agents live in vidcc-core (they started in vidcc-sim) because the window machinery of
+//! [`sender`] is shared: GAIMD (`proto::gaimd`) is a [`CongestionControl`] of the same sender,
+//! and QoS-AIMD's window may reuse it; a sans-IO TCP also runs over real sockets.
 //!
 //! - [`sender`]: the shared machinery (slow start, congestion avoidance, fast retransmit and
 //!   recovery, RFC 6298 timer with Karn's rule and backoff, window limit), generic over a
@@ -17,6 +21,7 @@
 //! maximum window, initial window 2, min RTO 200 ms, initial RTO 1 s, no delayed ACK, FTP
 //! always backlogged). Each module's docs list its deviations from ns-2 and the RFCs.
 
+pub mod config;
 pub mod header;
 pub mod newreno;
 pub mod receiver;
@@ -26,6 +31,7 @@ pub mod sender;
 mod tests;
 pub mod westwood_plus;
 
+pub use config::TcpConfig;
 pub use header::{TcpHeader, HEADER_BYTES};
 pub use newreno::NewReno;
 pub use receiver::TcpReceiver;
@@ -33,9 +39,7 @@ pub use reno::Reno;
 pub use sender::{AckSample, CongestionControl, PartialAck, SenderCounters, TcpSender, Window};
 pub use westwood_plus::WestwoodPlus;
 
-use vidcc_core::{EndpointPair, Instant};
-
-use crate::config::TcpConfig;
+use crate::{EndpointPair, Instant};
 
 /// Which congestion control a TCP flow runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +59,7 @@ pub fn pair(
     start: Instant,
     stop: Option<Instant>,
 ) -> EndpointPair {
-    let sender: Box<dyn vidcc_core::Endpoint + Send> = match variant {
+    let sender: Box<dyn crate::Endpoint + Send> = match variant {
         TcpVariant::Reno => Box::new(TcpSender::new(Reno, config, packet_size_bytes, start, stop)),
         TcpVariant::NewReno => Box::new(TcpSender::new(NewReno, config, packet_size_bytes, start, stop)),
         TcpVariant::WestwoodPlus => {

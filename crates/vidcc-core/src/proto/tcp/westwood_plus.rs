@@ -31,7 +31,7 @@
 //! recovery completes (`CA_EVENT_COMPLETE_CWR`), which the paper's algorithm and the digest do
 //! not, so it is not done here; the c3lab ns-2 code's constants may differ (digest A10).
 
-use vidcc_core::{Duration, Instant};
+use crate::{Duration, Instant};
 
 use super::reno::Reno;
 use super::sender::{AckSample, CongestionControl, PartialAck, Window};

@@ -15,7 +15,7 @@
 //!   inflation (+3, then +1 per further duplicate). Multiple fast retransmits for losses of one
 //!   window are prevented by `recover` (RFC 6582 §3.2 step 2, ns-2 `bugfix_ 1`, for all variants).
 //! - Retransmission timeout per RFC 6298 with the shared estimator
-//!   ([`vidcc_core::estimate::rtt::Rfc6298`]): min RTO from the config (0.2 s), initial 1 s,
+//!   ([`crate::estimate::rtt::Rfc6298`]): min RTO from the config (0.2 s), initial 1 s,
 //!   max 60 s, clock granularity G = 10 ms (ns-2 `tcpTick_`). On expiry: the variant sets
 //!   ssthresh and cwnd (1), the RTO backs off ×2, and the sender goes back to the first unacked
 //!   segment (go-back-N, as ns-2 rewinds `t_seqno_`).
@@ -25,7 +25,7 @@
 //! - ns-2 restarts the retransmission timer on fast retransmit (`reset_rtx_timer(1,0)`), and on
 //!   every new ACK while data is outstanding (RFC 6298 §5.3); so does this sender.
 //!
-//! Parameters ([`crate::config::TcpConfig`], defaults in brackets): `max_window_bytes` [64 000],
+//! Parameters ([`super::config::TcpConfig`], defaults in brackets): `max_window_bytes` [64 000],
 //! `initial_window` [2], `min_rto_ns` [200 ms], `initial_rto_ns` [1 s], `transfer_bytes`
 //! [None = FTP, always backlogged]; plus `start` and `stop` (no new data from `stop` on;
 //! outstanding data is still retransmitted until acknowledged).
@@ -44,14 +44,14 @@
 
 use std::collections::VecDeque;
 
-use vidcc_core::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
-use vidcc_core::estimate::rtt::Rfc6298;
-use vidcc_core::units::DataSize;
-use vidcc_core::wire::WireError;
-use vidcc_core::{Duration, Instant};
+use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
+use crate::estimate::rtt::Rfc6298;
+use crate::units::DataSize;
+use crate::wire::WireError;
+use crate::{Duration, Instant};
 
+use super::config::TcpConfig;
 use super::header::{TcpHeader, HEADER_BYTES};
-use crate::config::TcpConfig;
 
 /// Duplicate ACKs that trigger fast retransmit (ns-2 `numdupacks_`, RFC 5681 §3.2).
 pub const DUPACK_THRESHOLD: u32 = 3;

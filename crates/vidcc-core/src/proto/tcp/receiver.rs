@@ -12,16 +12,16 @@
 //!   or the timer, sends one ACK for both. Out-of-order segments, duplicates and segments that
 //!   fill a gap are acknowledged at once (ns-2 `RFC2581_immediate_ack_ 1`).
 //!
-//! Parameters: `delayed_ack` [false] from [`crate::config::TcpConfig`]; the reassembly buffer
+//! Parameters: `delayed_ack` [false] from [`super::config::TcpConfig`]; the reassembly buffer
 //! holds `buffer_segments` segments past `rcv_nxt` (the pair uses the sender's window limit,
 //! which the sender can never exceed). Deviations: none intended; a segment beyond the buffer
 //! (impossible with the paired sender) is discarded and answered with a duplicate ACK.
 
 use std::collections::VecDeque;
 
-use vidcc_core::endpoint::{Datagram, Endpoint, EndpointStats, PacketMeta, PeerId, Transmit};
-use vidcc_core::wire::WireError;
-use vidcc_core::{Duration, Instant};
+use crate::endpoint::{Datagram, Endpoint, EndpointStats, PacketMeta, PeerId, Transmit};
+use crate::wire::WireError;
+use crate::{Duration, Instant};
 
 use super::header::{TcpHeader, HEADER_BYTES};
 
