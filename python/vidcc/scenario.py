@@ -425,6 +425,9 @@ class Video(_Model):
     playout_delay: Duration | None = None
     deadline: PositiveDuration | None = None
     delayed_threshold: PositiveDuration = 75_000_000
+    # Frames leave in decode order (an anchor before the B frames it closes), as encoders and
+    # Evalvid send them; "display" sends them as the source makes them.
+    send_order: Literal["decode", "display"] = "decode"
 
 
 class UdpVideoFlow(_Flow):
@@ -864,6 +867,7 @@ def _resolve_video(v: Video, source: str) -> dict:
         "streams_bps": list(v.streams or []),
         "playout": playout,
         "delayed_threshold_ns": v.delayed_threshold,
+        "display_order": v.send_order == "display",
     }
 
 

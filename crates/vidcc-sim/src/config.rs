@@ -185,6 +185,9 @@ pub struct VideoConfig {
     pub playout: PlayoutConfigSpec,
     /// Inter-arrival gap above which a received packet is "delayed" (DVRC digest §4: 75 ms).
     pub delayed_threshold_ns: u64,
+    /// Send frames in display order instead of decode order (media/stream.rs).
+    #[serde(default)]
+    pub display_order: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -25,7 +25,7 @@ use vidcc_core::media::layers::{LayerRates, LayeredSource, SimulcastSource};
 use vidcc_core::media::metrics::{video_metrics, MetricsConfig, VideoMetrics};
 use vidcc_core::media::playout::{PlayoutAnchor, PlayoutConfig};
 use vidcc_core::media::source::{frame_interval_for_fps, CbrSource, UniformSource};
-use vidcc_core::media::stream::{BoxedSource, PartKind, VideoStream};
+use vidcc_core::media::stream::{BoxedSource, PartKind, SendOrder, StreamSource, VideoStream};
 use vidcc_core::media::tes::{TesModel, TesSource};
 use vidcc_core::media::trace::{FrameOrder, Trace, TraceFormat, TraceSource};
 use vidcc_core::media::{FrameType, MediaTag};
@@ -52,6 +52,8 @@ fn trace_format(f: TraceFormatSpec) -> TraceFormat {
 pub fn build_stream(v: &VideoConfig, start: Instant, rng: &dyn Fn() -> SimRng) -> Result<VideoStream, String> {
     let gop = GopPattern::parse(&v.gop).map_err(|e| format!("gop: {e}"))?;
     let fps = v.fps;
+    let order = if v.display_order { SendOrder::Display } else { SendOrder::Decode };
+    let wrap = |s: StreamSource| VideoStream::new(s, order);
     let trace = match &v.model {
         VideoModel::Trace { text, format, source } => {
             Some(Trace::parse(text, trace_format(*format)).map_err(|e| format!("trace {source}: {e}"))?)
@@ -90,12 +92,12 @@ pub fn build_stream(v: &VideoConfig, start: Instant, rng: &dyn Fn() -> SimRng) -
             .map_err(|e| format!("layers: {e}"))?;
         // Models with a rate are scaled to the full-quality rate; a trace keeps its own sizes and
         // is split in the layers' proportions.
-        return Ok(match v.model {
-            VideoModel::Trace { .. } => VideoStream::Layered(LayeredSource::new(source(model_rate)?, rates)),
-            _ => VideoStream::LayeredScaled(
+        return Ok(wrap(match v.model {
+            VideoModel::Trace { .. } => StreamSource::Layered(LayeredSource::new(source(model_rate)?, rates)),
+            _ => StreamSource::LayeredScaled(
                 LayeredSource::scaled(source(rates.total())?, rates).map_err(|e| format!("layers: {e}"))?,
             ),
-        });
+        }));
     }
     if !v.streams_bps.is_empty() {
         let streams = v
@@ -103,9 +105,9 @@ pub fn build_stream(v: &VideoConfig, start: Instant, rng: &dyn Fn() -> SimRng) -
             .iter()
             .map(|&b| Ok((source(DataRate::from_bps(b))?, DataRate::from_bps(b))))
             .collect::<Result<Vec<_>, String>>()?;
-        return Ok(VideoStream::Simulcast(SimulcastSource::new(streams).map_err(|e| format!("streams: {e}"))?));
+        return Ok(wrap(StreamSource::Simulcast(SimulcastSource::new(streams).map_err(|e| format!("streams: {e}"))?)));
     }
-    Ok(VideoStream::Single(source(model_rate)?))
+    Ok(wrap(StreamSource::Single(source(model_rate)?)))
 }
 
 /// One video flow's record of its media packets.
@@ -175,9 +177,14 @@ impl VideoRecorder {
             }
         }
         let anchors: Vec<u32> = by_frame.iter().filter(|(_, f)| f.0 != FrameType::B).map(|(&id, _)| id).collect();
+        // Every frame is judged against its display slot: the first frame's send time plus whole
+        // frame intervals (frames leave in decode order, so a send time is not a display time).
+        let t_first = by_frame.values().next().map(|f| f.1);
+        let first_id = by_frame.keys().next().copied().unwrap_or(0);
         let frames: Vec<SentFrame> = by_frame
             .iter()
-            .map(|(&id, (t, ready, ppl))| {
+            .map(|(&id, (t, _sent, ppl))| {
+                let ready = t_first.map_or(Instant::ZERO, |t0| t0 + interval * (id - first_id) as u64);
                 let at = anchors.partition_point(|&a| a < id);
                 let prev = at.checked_sub(1).map(|i| anchors[i]);
                 let next = anchors.get(if anchors.get(at) == Some(&id) { at + 1 } else { at }).copied();
@@ -186,7 +193,7 @@ impl VideoRecorder {
                     FrameType::P => [prev, None],
                     FrameType::B => [prev, next],
                 };
-                SentFrame { id, frame_type: *t, refs, ready_at: *ready, packets_per_layer: ppl.clone() }
+                SentFrame { id, frame_type: *t, refs, ready_at: ready, packets_per_layer: ppl.clone() }
             })
             .collect();
         let (anchor, delay) = match self.config.playout {
@@ -382,6 +389,7 @@ mod tests {
             streams_bps: vec![],
             playout: PlayoutConfigSpec::ReadyTime { delay_ns: 200_000_000 },
             delayed_threshold_ns: 75_000_000,
+            display_order: false,
         }
     }
 

@@ -15,6 +15,7 @@ fn video(model: VideoModel, layers_kbps: &[u64], playout: PlayoutConfigSpec) -> 
         streams_bps: vec![],
         playout,
         delayed_threshold_ns: 75 * MS,
+        display_order: false,
     }
 }
 
@@ -131,10 +132,15 @@ fn trace_driven_video_replays_its_frames() {
     let out = run_config(cfg).unwrap();
     // 10 s at 25 fps; the 12-frame trace loops: 250 frames of 1.5 kB on average → 300 kbps.
     // The last second's frames have deadlines after the end of the run: pending, not measured.
-    // Frames at 0, 40 ms, ..., 10 s: the end instant is simulated too, so 251 frames.
-    assert_eq!(out.table("frames").rows(), 251);
+    // 251 sends (0, 40 ms, ..., 10 s; the end instant is simulated too), in decode order: the
+    // last anchor sent (display 252) is ahead of the B frames still held, which are pending.
+    assert_eq!(out.table("frames").rows(), 253);
+    let st = statuses(&out);
+    assert!(!st.iter().any(|s| s == "unsent"), "plain UDP drops nothing at the sender");
+    assert!(st[250..].iter().all(|s| s == "pending"));
     let sent = summary(&out, "frames_sent");
     assert!((220.0..250.0).contains(&sent), "frames measured {sent}");
+    // The frames table is in display order whatever the send order.
     let Some(Column::Str(types)) = out.table("frames").get("frame_type") else { panic!() };
     assert_eq!(types[..4].join(""), "IBBP");
     let bytes = out.table("flow_summary").u64s("delivered_bytes")[0];

@@ -8,15 +8,25 @@
 //!
 //! Every video-carrying protocol (unresponsive UDP now; DVRC, SSVP, TFRC, the multicast schemes
 //! later) takes a `VideoStream` and decides how many parts, or which one, to send.
+//!
+//! **Send order.** Sources make frames in display order. An encoder with B frames transmits them
+//! in decode order — an anchor before the B frames that precede it on screen — and Evalvid's
+//! sender sends the k-th frame of the bitstream at k/fps. `SendOrder::Decode` (the default) does
+//! the same: B frames are held until their forward anchor has been emitted, and the k-th frame
+//! emitted is ready at `t0 + k·interval` (`t0`: the first frame's ready time). This is stored-video
+//! timing, as in Evalvid: the anchor is not delayed by its capture time. `SendOrder::Display`
+//! emits frames as the source makes them (a B frame then leaves before its forward anchor).
 
-use super::layers::{LayerSizes, LayeredSource, ScaledSource, SimulcastSource};
+use super::layers::{LayerRates, LayerSizes, LayeredSource, ScaledSource, SimulcastSource};
 use super::source::FrameSource;
-use super::Frame;
-use crate::time::Duration;
+use super::{Frame, FrameType};
+use crate::time::{Duration, Instant};
+use std::collections::VecDeque;
 
 pub type BoxedSource = Box<dyn FrameSource + Send>;
 
-pub enum VideoStream {
+/// Where a stream's frames come from (display order).
+pub enum StreamSource {
     Single(BoxedSource),
     /// Layers split a source's frames (scaled to the full-quality rate, or as is for traces).
     Layered(LayeredSource<BoxedSource>),
@@ -41,23 +51,112 @@ pub enum PartKind {
     Streams,
 }
 
+/// The order in which frames leave the sender (module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SendOrder {
+    #[default]
+    Decode,
+    Display,
+}
+
+/// A stream source with its send order: what a video-carrying sender draws from.
+pub struct VideoStream {
+    source: StreamSource,
+    order: SendOrder,
+    /// Frames ready to emit, in send order.
+    queue: VecDeque<StreamFrame>,
+    /// B frames waiting for their forward anchor.
+    held: Vec<StreamFrame>,
+    emitted: u64,
+    t0: Option<Instant>,
+}
+
 impl VideoStream {
+    pub fn new(source: StreamSource, order: SendOrder) -> Self {
+        VideoStream { source, order, queue: VecDeque::new(), held: Vec::new(), emitted: 0, t0: None }
+    }
+    pub fn single(source: BoxedSource) -> Self {
+        Self::new(StreamSource::Single(source), SendOrder::Decode)
+    }
+    pub fn with_order(mut self, order: SendOrder) -> Self {
+        self.order = order;
+        self
+    }
+    pub fn order(&self) -> SendOrder {
+        self.order
+    }
+
+    /// The next frame in send order.
+    pub fn next_frame(&mut self) -> StreamFrame {
+        if self.order == SendOrder::Display {
+            return self.source.next_frame();
+        }
+        while self.queue.is_empty() {
+            let f = self.source.next_frame();
+            if f.frame.frame_type == FrameType::B {
+                self.held.push(f);
+            } else {
+                self.queue.push_back(f);
+                self.queue.extend(self.held.drain(..));
+            }
+        }
+        let mut f = self.queue.pop_front().expect("filled above");
+        let t0 = *self.t0.get_or_insert(f.frame.ready_at);
+        f.frame.ready_at = t0 + self.source.frame_interval() * self.emitted;
+        self.emitted += 1;
+        f
+    }
+
+    pub fn parts(&self) -> u8 {
+        self.source.parts()
+    }
+    pub fn kind(&self) -> PartKind {
+        self.source.kind()
+    }
+    pub fn frame_interval(&self) -> Duration {
+        self.source.frame_interval()
+    }
+    pub fn source(&self) -> &StreamSource {
+        &self.source
+    }
+    /// Mean rate of the full-quality video: the whole frame (all layers), or the top simulcast
+    /// stream.
+    pub fn mean_rate(&self) -> crate::units::DataRate {
+        match &self.source {
+            StreamSource::Single(s) => s.mean_rate(),
+            StreamSource::Layered(l) => l.source().mean_rate(),
+            StreamSource::LayeredScaled(l) => l.source().mean_rate(),
+            StreamSource::Simulcast(s) => s.rate(s.count() - 1),
+        }
+    }
+    /// The cumulative layer rates of a layered stream (`None` for single and simulcast streams).
+    pub fn layer_rates(&self) -> Option<&LayerRates> {
+        match &self.source {
+            StreamSource::Layered(l) => Some(l.rates()),
+            StreamSource::LayeredScaled(l) => Some(l.rates()),
+            StreamSource::Single(_) | StreamSource::Simulcast(_) => None,
+        }
+    }
+}
+
+impl StreamSource {
+    /// The next frame in display order.
     pub fn next_frame(&mut self) -> StreamFrame {
         let from_layers = |frame: Frame, layers: LayerSizes| StreamFrame { frame, parts: layers.as_slice().to_vec() };
         match self {
-            VideoStream::Single(s) => {
+            StreamSource::Single(s) => {
                 let frame = s.next_frame();
                 StreamFrame { frame, parts: vec![frame.size_bytes] }
             }
-            VideoStream::Layered(l) => {
+            StreamSource::Layered(l) => {
                 let f = l.next_layered();
                 from_layers(f.frame, f.layers)
             }
-            VideoStream::LayeredScaled(l) => {
+            StreamSource::LayeredScaled(l) => {
                 let f = l.next_layered();
                 from_layers(f.frame, f.layers)
             }
-            VideoStream::Simulcast(s) => {
+            StreamSource::Simulcast(s) => {
                 let frames = s.next_frames();
                 StreamFrame { frame: frames[0], parts: frames.iter().map(|f| f.size_bytes).collect() }
             }
@@ -67,26 +166,72 @@ impl VideoStream {
     /// Number of parts per frame (layers or streams).
     pub fn parts(&self) -> u8 {
         match self {
-            VideoStream::Single(_) => 1,
-            VideoStream::Layered(l) => l.rates().count() as u8,
-            VideoStream::LayeredScaled(l) => l.rates().count() as u8,
-            VideoStream::Simulcast(s) => s.count() as u8,
+            StreamSource::Single(_) => 1,
+            StreamSource::Layered(l) => l.rates().count() as u8,
+            StreamSource::LayeredScaled(l) => l.rates().count() as u8,
+            StreamSource::Simulcast(s) => s.count() as u8,
         }
     }
 
     pub fn kind(&self) -> PartKind {
         match self {
-            VideoStream::Simulcast(_) => PartKind::Streams,
+            StreamSource::Simulcast(_) => PartKind::Streams,
             _ => PartKind::Layers,
         }
     }
 
     pub fn frame_interval(&self) -> Duration {
         match self {
-            VideoStream::Single(s) => s.frame_interval(),
-            VideoStream::Layered(l) => l.source().frame_interval(),
-            VideoStream::LayeredScaled(l) => l.source().frame_interval(),
-            VideoStream::Simulcast(s) => s.frame_interval(),
+            StreamSource::Single(s) => s.frame_interval(),
+            StreamSource::Layered(l) => l.source().frame_interval(),
+            StreamSource::LayeredScaled(l) => l.source().frame_interval(),
+            StreamSource::Simulcast(s) => s.frame_interval(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::media::gop::GopPattern;
+    use crate::media::source::{FrameClock, FrameSource};
+    use crate::units::DataRate;
+
+    /// Frames of a GOP pattern, 1000 B each.
+    struct Pattern(GopPattern, FrameClock);
+    impl FrameSource for Pattern {
+        fn next_frame(&mut self) -> Frame {
+            let (id, ready_at) = self.1.tick();
+            Frame { id, frame_type: self.0.frame_type(id), size_bytes: 1000, ready_at }
+        }
+        fn frame_interval(&self) -> Duration {
+            Duration::from_millis(40)
+        }
+        fn mean_rate(&self) -> DataRate {
+            DataRate::from_kbps(200)
+        }
+        fn fps(&self) -> f64 {
+            25.0
+        }
+    }
+
+    fn stream(order: SendOrder) -> VideoStream {
+        let src = Pattern(GopPattern::parse("IBBPBBPBBPBB").unwrap(), FrameClock::new(Duration::from_millis(40)));
+        VideoStream::single(Box::new(src)).with_order(order)
+    }
+
+    #[test]
+    fn decode_order_sends_anchors_before_their_b_frames_one_per_interval() {
+        let mut s = stream(SendOrder::Decode);
+        let sent: Vec<(u32, u64)> = (0..8).map(|_| s.next_frame().frame).map(|f| (f.id, f.ready_at.as_nanos() / 1_000_000)).collect();
+        // I0 P3 B1 B2 P6 B4 B5 P9, at 0, 40, 80, ... ms.
+        assert_eq!(sent, [(0, 0), (3, 40), (1, 80), (2, 120), (6, 160), (4, 200), (5, 240), (9, 280)]);
+    }
+
+    #[test]
+    fn display_order_is_the_source_order() {
+        let mut s = stream(SendOrder::Display);
+        let ids: Vec<u32> = (0..4).map(|_| s.next_frame().frame.id).collect();
+        assert_eq!(ids, [0, 1, 2, 3]);
     }
 }

@@ -100,6 +100,7 @@ mod tests {
     use crate::media::layers::LayerRates;
     use crate::media::layers::LayeredSource;
     use crate::media::source::CbrSource;
+    use crate::media::stream::{SendOrder, StreamSource};
     use crate::units::DataRate;
 
     fn drain(s: &mut UdpVideoSender, now: Instant) -> Vec<Transmit> {
@@ -113,7 +114,7 @@ mod tests {
         let src: Box<dyn crate::media::source::FrameSource + Send> =
             Box::new(CbrSource::for_rate(DataRate::from_mbps(1), 25.0).unwrap());
         let rates = LayerRates::dvrc_default();
-        let stream = VideoStream::Layered(LayeredSource::new(src, rates));
+        let stream = VideoStream::new(StreamSource::Layered(LayeredSource::new(src, rates)), SendOrder::Decode);
         let mut s = UdpVideoSender::new(stream, DataSize::from_bytes(1000), Some(3), None);
         assert_eq!(s.poll_timeout(), Some(Instant::ZERO));
         let t = drain(&mut s, Instant::ZERO);
@@ -135,7 +136,7 @@ mod tests {
         let src: Box<dyn crate::media::source::FrameSource + Send> =
             Box::new(CbrSource::for_rate(DataRate::from_kbps(400), 25.0).unwrap());
         let stop = Some(Instant::from_nanos(100_000_000));
-        let mut s = UdpVideoSender::new(VideoStream::Single(src), DataSize::from_bytes(1000), None, stop);
+        let mut s = UdpVideoSender::new(VideoStream::single(src), DataSize::from_bytes(1000), None, stop);
         // Frames at 0, 40, 80 ms; the one at 120 ms is past the stop.
         // 2000 B frames at 984 B of payload per packet: 3 packets each, 3 frames.
         assert_eq!(drain(&mut s, Instant::from_nanos(1_000_000_000)).len(), 9);
