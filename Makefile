@@ -35,6 +35,9 @@ test: test-rust test-python
 
 bench: develop
 	$(PY) benches/simulator.py
+	cargo run --release --quiet -p vidcc-core --example bench_tes
+	$(PY) benches/video_quality.py
+	$(PY) benches/sweep.py
 
 lint:
 	cargo clippy --workspace --all-targets -- -D warnings

@@ -42,6 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-figures", action="store_true", help="do not draw PNG figures")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
     p.set_defaults(func=_cmd_run)
+    _add_sweep_commands(sub)
+    _add_reproduce_command(sub)
+    from vidcc.video.cli import add_video_parser  # vidcc video clip|prepare|quality (python/vidcc/video/cli.py)
+
+    add_video_parser(sub)
     return parser
 
 
@@ -102,6 +107,25 @@ def _print_summary(result, console) -> None:
                 _fmt(row.get("normalized_throughput_mean"), 1, 4),
             )
         console.print(t)
+    video = result.tables.get("video_summary")
+    if video is not None and not video.empty:
+        t = Table(title="Video (measured frames)", title_justify="left", box=box.SIMPLE_HEAD)
+        for col in ("flow", "frames", "decodable\n%", "lost", "late", "VDI", "delayed\n%", "drop\n%", "jitter\nms"):
+            t.add_column(col, justify="right", min_width=max(map(len, col.split("\n"))))
+        for row in video.to_dict("records"):
+            sent = row.get("frames_sent") or 0
+            t.add_row(
+                str(row.get("flow", "")),
+                str(sent),
+                _fmt(row.get("frames_decodable", 0) / sent if sent else float("nan"), 100, 1),
+                str(row.get("frames_lost", "")),
+                str(row.get("frames_late", "")),
+                _fmt(row.get("vdi"), 1, 4),
+                _fmt(row.get("delayed_packet_rate"), 100, 2),
+                _fmt(row.get("packet_drop_rate"), 100, 2),
+                _fmt(row.get("jitter_mean_ns"), 1e-6, 2),
+            )
+        console.print(t)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -125,6 +149,178 @@ def _cmd_run(args: argparse.Namespace) -> int:
             highlight=False,
         )
     return 0
+
+
+# --------------------------------------------------------------------------------------------
+# vidcc sweep / vidcc results  (python/vidcc/sweep.py, results.py, cluster.py)
+
+
+def _add_sweep_commands(sub) -> None:
+    p = sub.add_parser(
+        "sweep",
+        help="run a parameter sweep into the results database",
+        description="Run the cross product of a sweep file's axes and seeds, in parallel, recording every run in the "
+        "results database; runs already recorded are skipped (format: docs/experiments.md).",
+    )
+    p.add_argument("sweep", metavar="SWEEP.toml", help="sweep file")
+    p.add_argument("--db", metavar="PATH", help="results database (default: $VIDCC_DB or results/vidcc.duckdb)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", "-j", type=_jobs, metavar="N", help="local worker processes (default: all cores)")
+    where.add_argument("--cluster", metavar="ADDRESS", help="run on a Dask scheduler, e.g. tcp://HOST:8786")
+    p.add_argument("--force", action="store_true", help="run every point again, even those already recorded")
+    p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
+    p.set_defaults(func=_cmd_sweep)
+
+    p = sub.add_parser("results", help="query the results database", description="Read the results database.")
+    rsub = p.add_subparsers(dest="results_command", metavar="ACTION", parser_class=_Parser)
+    rsub.required = True
+    q = rsub.add_parser("query", help="run SQL and print the result", description=(
+        "Run read-only SQL. Tables: runs, run_flows, run_aggregate, sweep_runs, sweeps; views over the runs' "
+        "Parquet files: flow_samples, queue_samples, events, links, packets."))
+    q.add_argument("sql", metavar="SQL")
+    q.add_argument("--db", metavar="PATH", help="results database (default: $VIDCC_DB or results/vidcc.duckdb)")
+    q.add_argument("--format", "-f", choices=("table", "csv", "json"), default="table", help="output format (default: table)")
+    q.set_defaults(func=_cmd_results_query)
+    c = rsub.add_parser("check", help="verify the database's integrity", description=(
+        "Check that every recorded run has its Parquet files and rows, and that no row is partial."))
+    c.add_argument("--db", metavar="PATH", help="results database (default: $VIDCC_DB or results/vidcc.duckdb)")
+    c.set_defaults(func=_cmd_results_check)
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number of jobs {text!r}: expected an integer >= 1") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"invalid number of jobs {text!r}: expected an integer >= 1")
+    return value
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from vidcc.results import ResultsError, default_db
+    from vidcc.sweep import SweepInterrupted, describe, load_sweep, run_sweep
+
+    spec = load_sweep(args.sweep)
+    db = Path(args.db) if args.db else default_db()
+    progress = not args.quiet and sys.stderr.isatty()
+    try:
+        outcome = run_sweep(spec, db=db, jobs=args.jobs, cluster=args.cluster, force=args.force, progress=progress)
+    except SweepInterrupted as e:
+        if not args.quiet:
+            print(describe(e.outcome, spec.name, db), file=sys.stderr)
+        return 130
+    except ResultsError as e:
+        _error(e)
+        return 1
+    if not args.quiet:
+        print(describe(outcome, spec.name, db))
+        for i, (run_id, error) in enumerate(outcome.errors.items()):
+            if i == 5:
+                print(f"  ... and {len(outcome.errors) - 5} more failed runs (vidcc results query \"SELECT run_id, error FROM runs WHERE status = 'failed'\")", file=sys.stderr)
+                break
+            print(f"  failed {run_id[:12]}: {error}", file=sys.stderr)
+    return 1 if outcome.failed else 0
+
+
+def _cmd_results_query(args: argparse.Namespace) -> int:
+    from vidcc.results import ResultsError, query
+
+    try:
+        df = query(args.sql, db=args.db)
+    except ResultsError as e:
+        _error(e)
+        return 1
+    if args.format == "csv":
+        df.to_csv(sys.stdout, index=False)
+    elif args.format == "json":
+        sys.stdout.write(df.to_json(orient="records", date_format="iso", force_ascii=False) + "\n")
+    else:
+        from rich import box
+        from rich.console import Console
+        from rich.table import Table
+
+        t = Table(box=box.SIMPLE_HEAD)
+        for col in df.columns:
+            t.add_column(str(col), overflow="fold")
+        for row in df.itertuples(index=False, name=None):
+            t.add_row(*("" if v is None else str(v) for v in row))
+        Console().print(t)
+        print(f"{len(df)} row{'s' if len(df) != 1 else ''}", file=sys.stderr)
+    return 0
+
+
+def _cmd_results_check(args: argparse.Namespace) -> int:
+    from vidcc.results import check, default_db
+
+    db = Path(args.db) if args.db else default_db()
+    report = check(db)
+    for problem in report.problems:
+        _error(problem)
+    if report.ok:
+        extra = f", {len(report.orphans)} run directories without a row (harmless; rewritten when run again)" if report.orphans else ""
+        print(f"{db}: ok: {report.runs_ok} runs ok, {report.runs_failed} failed{extra}")
+    return 0 if report.ok else 1
+
+
+# --------------------------------------------------------------------------------------------
+# vidcc reproduce  (python/vidcc/papers/, analysis.py, report.py)
+
+
+def _add_reproduce_command(sub) -> None:
+    from vidcc.papers import PAPERS
+
+    p = sub.add_parser(
+        "reproduce",
+        help="reproduce a paper's figures and check its claims",
+        description="Run the sweeps behind a paper's figures (reusing runs already in the results database), draw the "
+        "figures, check the paper's claims, and write a self-contained report.html and claims.json "
+        "(docs/experiments.md, \"Reproducing the papers\"). Exits 0 whenever the reproduction ran, whatever the claims' "
+        "statuses; 1 if runs or checks failed with errors.",
+    )
+    p.add_argument("paper", choices=[*PAPERS, "all"], metavar="PAPER", help=f"one of: {', '.join(PAPERS)}, all")
+    p.add_argument("--scale", choices=("quick", "full"), default="quick",
+                   help="quick: fewer flows, points, seeds and seconds (minutes on 2 cores); full: the paper's size (default: quick)")
+    p.add_argument("--out", metavar="DIR", help="output directory (default: out/reproduce/<paper>-<scale>)")
+    p.add_argument("--db", metavar="PATH", help="results database (default: $VIDCC_DB or results/vidcc.duckdb)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", "-j", type=_jobs, metavar="N", help="local worker processes (default: all cores)")
+    where.add_argument("--cluster", metavar="ADDRESS", help="run on a Dask scheduler, e.g. tcp://HOST:8786")
+    p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors and the final summary")
+    p.set_defaults(func=_cmd_reproduce)
+
+
+def _cmd_reproduce(args: argparse.Namespace) -> int:
+    from vidcc.papers import reproduce
+    from vidcc.results import ResultsError
+    from vidcc.sweep import SweepInterrupted
+
+    def log(line: str) -> None:
+        if not args.quiet:
+            print(line, file=sys.stderr, flush=True)
+
+    progress = not args.quiet and sys.stderr.isatty()
+    try:
+        runs = reproduce(args.paper, scale=args.scale, out=args.out, db=args.db, jobs=args.jobs, cluster=args.cluster,
+                         progress=progress, log=log)
+    except SweepInterrupted:
+        _error("interrupted; the runs that finished are in the database, run the command again to finish")
+        return 130
+    except ResultsError as e:
+        _error(e)
+        return 1
+    counts = {"PASS": 0, "FAIL": 0, "NOT-YET": 0}
+    errors = []
+    for run in runs:
+        for k, v in run.counts().items():
+            counts[k] += v
+        errors += run.errors
+    out = args.out or f"out/reproduce/{args.paper}-{args.scale}"
+    print(f"{args.paper} ({args.scale}): {counts['PASS']} PASS, {counts['FAIL']} FAIL, {counts['NOT-YET']} NOT-YET; "
+          f"report: {Path(out) / 'report.html'}")
+    for e in errors:
+        _error(e)
+    return 1 if errors else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,66 @@
+"""Paper reproduction suites (``vidcc reproduce PAPER``).
+
+One package per paper, each exposing ``SUITE`` (a :class:`vidcc.papers.framework.Suite`);
+:data:`PAPERS` maps the CLI names to the packages. The framework is in
+:mod:`vidcc.papers.framework`; the HTML report and ``claims.json`` in :mod:`vidcc.report`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__all__ = ["PAPERS", "load_suite", "suites"]
+
+# CLI name → package under vidcc.papers.
+PAPERS = {
+    "dvrc": "dvrc",
+    "ssvp": "ssvp",
+    "asmp-tfmcc": "asmp_tfmcc",
+    "qos-aimd": "qos_aimd",
+    "sramt": "sramt",
+}
+
+
+def load_suite(name: str):
+    """The suite of one paper by its CLI name (``dvrc``, ``asmp-tfmcc``, ...)."""
+    if name not in PAPERS:
+        raise KeyError(f"unknown paper {name!r}; expected one of: {', '.join(PAPERS)}")
+    return importlib.import_module(f"vidcc.papers.{PAPERS[name]}").SUITE
+
+
+def suites(names=None) -> list:
+    return [load_suite(n) for n in (names or PAPERS)]
+
+
+def reproduce(paper: str, *, scale: str = "quick", out=None, db=None, jobs=None, cluster=None,
+              progress: bool = True, log=print):
+    """Run one paper's suite (or ``"all"``), write ``report.html`` and ``claims.json`` into
+    ``out`` (default ``out/reproduce/<paper>-<scale>``; with ``all``, one directory per paper
+    inside it plus the combined files) and return the list of
+    :class:`vidcc.papers.framework.SuiteRun`."""
+    from pathlib import Path
+
+    from vidcc import report, results
+    from vidcc.papers.framework import SCALES, run_suite
+
+    if scale not in SCALES:
+        raise ValueError(f"unknown scale {scale!r}; expected one of: {', '.join(SCALES)}")
+    names = list(PAPERS) if paper == "all" else [paper]
+    if paper != "all":
+        load_suite(paper)  # an unknown name fails before anything runs
+    out = Path(out) if out is not None else Path("out") / "reproduce" / f"{paper}-{scale}"
+    db = Path(db) if db is not None else results.default_db()
+    runs = []
+    for name in names:
+        suite = load_suite(name)
+        where = out / name if paper == "all" else out
+        log(f"[{name}] {suite.title} — {scale} scale, {len(suite.figures)} figures, {len(suite.claims)} claims")
+        run = run_suite(suite, scale, db=db, out_dir=where, jobs=jobs, cluster=cluster, progress=progress, log=log)
+        page, _ = report.write_suite(run, where)
+        c = run.counts()
+        log(f"[{name}] claims: {c['PASS']} PASS, {c['FAIL']} FAIL, {c['NOT-YET']} NOT-YET — {page}")
+        runs.append(run)
+    if paper == "all":
+        page, _ = report.write_all(runs, out, scale)
+        log(f"[all] report: {page}")
+    return runs

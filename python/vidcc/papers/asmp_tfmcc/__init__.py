@@ -1,0 +1,287 @@
+"""TFMCC versus ASMP: Kioumourtzis, Bouras, Gkamas, Int. J. Communication Systems, 2012.
+Scenarios S1–S7 and claims C1–C35 of ``specs/002-asmp-tfmcc.md``.
+
+Reconstruction notes (digest tags [P]/[X]/[C]; ours are marked "suite"):
+
+* Every run is single-rate multicast video (the ``multicast`` and ``video`` features, protocols
+  ``asmp`` and ``tfmcc``): nothing of the paper's own runs can execute before they exist.
+  Multicast flows are written as a graph flow whose ``dst`` lists the receivers (the expected
+  shape; the multicast issue fixes the syntax here and in the framework's probe).
+* Parking lot (S1/S2/S4, Fig. 2): S –A–B–C– {R1, R2}; access links 5 Mbit/s, 20 ms [P]; two
+  bottlenecks A–B and B–C of 2 Mbit/s, 20 ms each (suite: capacities are not given [C]; 2 Mbit/s
+  keeps the per-flow share below the q = 2 clip's 1.64 Mbit/s so that the protocols, not the
+  frame sizes, decide losses); DropTail 50 packets [P]; TCP1 crosses A–B, TCP2 crosses B–C [C].
+  One-way source→receiver delay 80 ms [P].
+* S2's error model is periodic [P]; the simulator has Bernoulli loss, used instead (suite [I]).
+* S4 varies the RTT through both bottleneck delays; it is one part per RTT (tag ``rtt_ms``),
+  RTT ∈ {80, 120, 160, 200, 240, 320, 400, 500} ms (the digest's 40 ms is below the 80 ms the
+  access links alone take).
+* S5 (Fig. 19): R1–R2–R3–R4 with the shared bottleneck R2–R3 (2 Mbit/s, 20 ms, suite), both
+  sources the same way across it [C, AMB-17]; access 5 Mbit/s / 20 ms like S1 (suite).
+* S6/S7: dumbbell 4 Mbit/s, 10 ms [P]; a 2 Mbit/s CBR (S6) or two TCP flows (S7, suite count)
+  switched on for 20 s and off for 20 s over the whole run [C].
+* Packets: video 1018 B on the wire [P]; TCP NewReno FTP, 1000 B [C]. Runs 408 s [P] (quick:
+  60 s); statistics after the first 10 % [C]; 5 seeds [C].
+* Baseline run today: two TCP NewReno flows across the S5 bottleneck (C23's Jain ≥ 0.99 test
+  applied to TCP).
+"""
+
+from __future__ import annotations
+
+from vidcc.papers.framework import (
+    Axis,
+    Claim,
+    Figure,
+    Part,
+    Plot,
+    Q,
+    Suite,
+    all_of,
+    bound,
+    droptail,
+    flow,
+    glink,
+    graph,
+    ordering,
+    scenario,
+)
+
+SEEDS = Q([1, 2], [1, 2, 3, 4, 5])
+DURATION = Q("60s", "408s")
+WARMUP = Q("6s", "40.8s")
+PROTOS = ("asmp", "tfmcc")
+NEEDS = ("multicast", "video")
+RTTS = [80, 120, 160, 200, 240, 320, 400, 500]
+
+
+def video(proto: str, src: str, receivers: list[str], **keys) -> dict:
+    return flow(proto, label=proto, src=src, dst=receivers, packet_size="1018B", **keys)
+
+
+def tcp(label: str, src: str, dst: str, **keys) -> dict:
+    return flow("tcp-newreno", label=label, src=src, dst=dst, start=["0s", "1s"], send_jitter="4ms", **keys)
+
+
+def parking_lot(bottleneck_delay: str = "20ms", loss: dict | None = None) -> dict:
+    acc = dict(bandwidth="5Mbps", delay="20ms", monitor=False)
+    return graph(
+        ["S", "A", "B", "C", "R1", "R2", "T1", "T1s", "T2", "T2s"],
+        [
+            glink("S", "A", **acc),
+            glink("A", "B", "2Mbps", bottleneck_delay, queue=droptail(50), loss=loss),
+            glink("B", "C", "2Mbps", bottleneck_delay, queue=droptail(50)),
+            glink("C", "R1", **acc),
+            glink("C", "R2", **acc),
+            glink("T1", "A", **acc),
+            glink("B", "T1s", **acc),
+            glink("T2", "B", **acc),
+            glink("C", "T2s", **acc),
+        ],
+    )
+
+
+def s1(proto: str, *, tcp_flows: bool = True, bottleneck_delay: str = "20ms", loss: dict | None = None) -> dict:
+    flows = [video(proto, "S", ["R1", "R2"])]
+    if tcp_flows:
+        flows += [tcp("tcp", "T1", "T1s"), tcp("tcp", "T2", "T2s")]
+    return scenario(DURATION, parking_lot(bottleneck_delay, loss), flows, warmup=WARMUP, sample_interval="1s")
+
+
+def s5_topo() -> dict:
+    acc = dict(bandwidth="5Mbps", delay="20ms", monitor=False)
+    return graph(
+        ["S1", "S2", "R1", "R2", "R3", "R4", "D1", "D2"],
+        [glink("S1", "R1", **acc), glink("S2", "R1", **acc),
+         glink("R1", "R2", "10Mbps", "10ms"), glink("R2", "R3", "2Mbps", "20ms", queue=droptail(50)),
+         glink("R3", "R4", "10Mbps", "10ms"), glink("R4", "D1", **acc), glink("R4", "D2", **acc)],
+    )
+
+
+def square_wave(make, duration_s: int, period_s: int = 20) -> list[dict]:
+    """Flows switched on during [20, 40), [60, 80), ... s: one flow entry per on period."""
+    return [make(f"{t}s", f"{t + period_s}s") for t in range(period_s, duration_s - 1, 2 * period_s)]
+
+
+S6_TOPO = graph(
+    ["S", "L", "R", "V", "US", "UD"],
+    [glink("S", "L", "100Mbps", "1ms", monitor=False), glink("US", "L", "100Mbps", "1ms", monitor=False),
+     glink("L", "R", "4Mbps", "10ms", queue=droptail(50)),
+     glink("R", "V", "100Mbps", "1ms", monitor=False), glink("R", "UD", "100Mbps", "1ms", monitor=False)],
+)
+
+
+def s6(proto: str, background: str) -> dict:
+    def cbr(start, stop):
+        return flow("udp-cbr", label="udp", rate="2Mbps", src="US", dst="UD", start=start, stop=stop)
+
+    def tcps(start, stop):
+        return flow("tcp-newreno", label="tcp", count=2, src="US", dst="UD", start=start, stop=stop, send_jitter="2ms")
+
+    make = cbr if background == "udp" else tcps
+    return scenario(DURATION, S6_TOPO, Q([video(proto, "S", ["V"])] + square_wave(make, 60),
+                                         [video(proto, "S", ["V"])] + square_wave(make, 408)),
+                    warmup=WARMUP, sample_interval="1s")
+
+
+def both(build, **kw) -> list[Part]:
+    return [Part(p, build(p), seeds=SEEDS, needs=NEEDS, **kw) for p in PROTOS]
+
+
+def thr_plot(pid: str, title: str) -> Plot:
+    return Plot(pid, title, "throughput_bps", kind="series", table="flow_samples", parts=["asmp"], ylabel="throughput (Mbit/s)", scale=1e-6)
+
+
+FIGURES = [
+    Figure("fig3-6", "ASMP and TFMCC against TCP in the parking lot (S1)", "Fig. 3, 4, 5, 6",
+           "One multicast video crossing both bottlenecks, two TCP flows each crossing one: throughput over time, "
+           "per-frame PSNR and the MOS distribution.",
+           parts=both(lambda p: s1(p)), plots=[thr_plot("throughput", "Throughput (1 s bins)")]),
+    Figure("fig7", "PSNR against the packet error rate (S2)", "Fig. 7",
+           "S1 without TCP; packet error rate 0.05 %–10 % on the first bottleneck (Bernoulli in place of the paper's periodic model).",
+           parts=[Part(p, s1(p, tcp_flows=False, loss={"kind": "bernoulli", "p": 0.0005}),
+                       axes=[Axis("topology.links[1].loss.p", Q([0.0005, 0.01, 0.1], [0.0005, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1]), "error_rate")],
+                       seeds=SEEDS, needs=NEEDS) for p in PROTOS],
+           plots=[Plot("loss", "Packet loss ratio against the error rate", "drop_rate", axis="error_rate", where={"label": list(PROTOS)},
+                       xlabel="packet error rate", ylabel="loss ratio", logx=True)]),
+    Figure("fig10-12", "Video with a 150 ms playout deadline on a dumbbell (S3)", "Fig. 10, 11, 12",
+           "The 1753-frame News/Akiyo/Stefan/Paris sequence alone on a 2 Mbit/s (suite), 20 ms dumbbell; PSNR without and "
+           "with the 150 ms playout deadline; one-way delay.",
+           parts=both(lambda p: scenario(Q("71s", "71s"), graph(["S", "L", "R", "V"], [
+               glink("S", "L", "100Mbps", "1ms", monitor=False), glink("L", "R", "2Mbps", "20ms", queue=droptail(50)),
+               glink("R", "V", "100Mbps", "1ms", monitor=False)]), [video(p, "S", ["V"])], warmup="0s", sample_interval="1s"))),
+    Figure("fig13-18", "Fairness, utilisation, loss, CoV, PSNR and MOS against the RTT (S4)", "Fig. 13–18",
+           "S1 with both bottleneck delays scaled to set the source→receiver RTT (one part per RTT, column rtt_ms).",
+           parts=[Part(f"{p}-rtt{r}", s1(p, bottleneck_delay=f"{(r // 2 - 40) // 2}ms"), seeds=SEEDS, needs=NEEDS, tags={"rtt_ms": r})
+                  for p in PROTOS for r in RTTS],
+           plots=[Plot("loss", "Packet loss ratio against the RTT", "drop_rate", axis="rtt_ms", where={"label": list(PROTOS)},
+                       xlabel="RTT (ms)", ylabel="loss ratio"),
+                  Plot("cov", "Throughput CoV against the RTT", "cov", axis="rtt_ms", where={"label": list(PROTOS)},
+                       xlabel="RTT (ms)", ylabel="CoV")]),
+    Figure("fig19-23", "Intra-protocol fairness: two sessions of one protocol (S5)", "Fig. 19–23",
+           "Two sources of the same protocol, two multicast groups, sharing the R2–R3 bottleneck. Baseline part "
+           "tcp-pair: two TCP NewReno flows on the same path.",
+           parts=[*[Part(p, scenario(DURATION, s5_topo(), [video(p, "S1", ["D1"]), video(p, "S2", ["D2"])], warmup=WARMUP,
+                                     sample_interval="1s"), seeds=SEEDS, needs=NEEDS) for p in PROTOS],
+                  Part("tcp-pair", scenario(DURATION, s5_topo(), [tcp("tcp", "S1", "D1"), tcp("tcp", "S2", "D2")], warmup=WARMUP,
+                                            sample_interval="1s"), seeds=SEEDS, kind="baseline",
+                       note="TCP NewReno in place of the two video sessions")],
+           plots=[Plot("throughput-tcp-pair", "Throughput of the two TCP flows (1 s bins)", "throughput_bps", kind="series",
+                       table="flow_samples", parts=["tcp-pair"], ylabel="throughput (Mbit/s)", scale=1e-6)]),
+    Figure("fig24-25", "Reaction to a 2 Mbit/s UDP CBR switched on and off (S6)", "Fig. 24, 25",
+           "Video on a 4 Mbit/s, 10 ms dumbbell with a 2 Mbit/s CBR on for 20 s, off for 20 s: throughput over time and MOS.",
+           parts=both(lambda p: s6(p, "udp")), plots=[thr_plot("throughput", "Throughput (1 s bins)")]),
+    Figure("fig26-28", "Reaction to TCP traffic switched on and off (S7)", "Fig. 26, 27, 28",
+           "As S6 with two TCP flows as the on/off background: throughput over time and MOS.",
+           parts=both(lambda p: s6(p, "tcp")), plots=[thr_plot("throughput", "Throughput (1 s bins)")]),
+]
+
+
+# ---- checks (those that use the per-flow metrics that exist; the rest wait for video/multicast results)
+
+
+def _by_label(d, metric, part=None, by=None, labels=PROTOS, **kw):
+    return d.summary(metric, by=by, part=part, where={"label": list(labels)}, **kw)
+
+
+def c_order(metric: str, hi: str, lo: str, name: str, by: str | None = None):
+    return lambda d: ordering(_by_label(d, metric, by=by), hi, lo, by=by, name=name)
+
+
+def c4(d):
+    s = d.summary("throughput_bps", part="asmp", where={"label": ["asmp", "tcp"]})
+    return ordering(s, "tcp", "asmp", name="throughput (ASMP receivers vs TCP flows)")
+
+
+def c16(d):
+    f = d.flows([f"asmp-rtt{r}" for r in RTTS], {"label": ["asmp", "tcp"]})
+    from vidcc.analysis import summarize
+
+    s = summarize(f, "throughput_bps", by="rtt_ms")
+    return ordering(s, "tcp", "asmp", by="rtt_ms", margin=-1e-9, name="throughput (TCP ≥ ASMP)")
+
+
+def b_pair(d):
+    s = d.summary("jain", table="run_aggregate", part="tcp-pair", where={"label": "tcp"})
+    v = bound(s, ">=", 0.99, name="Jain of the two TCP flows")
+    per_seed = d.aggregate("tcp-pair", {"label": "tcp"}).sort_values("seed")
+    v.measured.update({f"Jain, seed {seed}": float(j) for seed, j in zip(per_seed["seed"], per_seed["jain"])})
+    if v.status != "PASS" and len(per_seed):
+        worst = per_seed.loc[per_seed["jain"].idxmin()]
+        v.explanation += f" (seed {worst['seed']}: {worst['jain']:.3f}; the other seeds ≥ {per_seed['jain'].drop(worst.name).min():.4f})" \
+            if len(per_seed) > 1 else ""
+    return v
+
+
+def pending(why: str) -> dict:
+    return {"pending": why}
+
+
+VQ = "needs the video pipeline (per-frame PSNR/MOS)"
+MC = "needs multicast results (which receiver, which bottleneck: AMB-19)"
+DELAY = "needs per-packet/per-frame one-way delays of the video flow"
+SERIES = "needs rate-trace measures (overshoot, time to peak, reaction time)"
+
+
+def C(cid, text, fig, check=None, protos=PROTOS, why=None, ref=""):
+    kw = {"pending": why} if check is None else {}
+    return Claim(cid, text, fig, protos, check, needs=NEEDS, ref=ref, **kw)
+
+
+CLAIMS = [
+    C("C1", "S1: mean video throughput TFMCC > ASMP.", "fig3-6", c_order("throughput_bps", "tfmcc", "asmp", "throughput"), ref="§6.1, Fig. 3–4"),
+    C("C2", "S1 packet loss ratio: ASMP 0.16 %, TFMCC 0.67%: loss(TFMCC) > loss(ASMP).", "fig3-6",
+      c_order("drop_rate", "tfmcc", "asmp", "loss ratio"), ref="§6.1"),
+    C("C3", "S1 Jain's index (video vs TCP): TFMCC > ASMP; both high.", "fig3-6", why=MC, ref="§6.1"),
+    C("C4", "S1: ASMP takes less than the competing TCP (thr_ASMP < thr_TCP).", "fig3-6", c4, protos=("asmp",), ref="§6.1"),
+    C("C5", "S1: mean per-frame PSNR ASMP > TFMCC.", "fig3-6", why=VQ, ref="§6.2, Fig. 5"),
+    C("C6", "S1: frames with MOS ≥ 3: ASMP ≈ 50 %, TFMCC ≈ 30 %; TFMCC mostly MOS 1–2.", "fig3-6", why=VQ, ref="§6.2, Fig. 6"),
+    C("C7", "S2: mean PSNR falls monotonically as the error rate rises from 0.05 % to 10 %.", "fig7", why=VQ, ref="§6.3, Fig. 7"),
+    C("C8", "S2: at 0.05 % errors PSNR is ≈ 14 dB below the loss-free run (test ≥ 5 dB).", "fig7", why=VQ, ref="§6.3"),
+    C("C9", "S2: ASMP and TFMCC PSNR curves are similar (|ΔPSNR| small against the loss effect).", "fig7", why=VQ, ref="§6.3"),
+    C("C10", "S3 without deadline: ASMP segment mean PSNR > 30 dB.", "fig10-12", protos=("asmp",), why=VQ, ref="§6.5, Fig. 10"),
+    C("C11", "S3: TFMCC > 30 dB in Akiyo; in Stefan TFMCC drops ≈ 15 dB, ASMP ≈ 10 dB; mean PSNR ASMP > TFMCC.", "fig10-12", why=VQ, ref="§6.5, Fig. 10"),
+    C("C12", "S3 with a 150 ms deadline: TFMCC PSNR falls a further ≈ 5 dB; ASMP essentially unchanged.", "fig10-12", why=VQ, ref="§6.5, Fig. 11"),
+    C("C13", "S3: TFMCC one-way delay exceeds 150 ms at times; ASMP < 150 ms always and < 50 ms at equilibrium.", "fig10-12", why=DELAY,
+      ref="§6.5, Fig. 12"),
+    C("C14", "S4: Jain's index vs TCP TFMCC > ASMP for RTT < 160 ms.", "fig13-18", why=MC, ref="§6.6, Fig. 13"),
+    C("C15", "S4: for RTT > 200 ms TFMCC takes more than TCP; its share rises with the RTT.", "fig13-18", protos=("tfmcc",), why=MC,
+      ref="§6.6, Fig. 13"),
+    C("C16", "S4: ASMP stays TCP-friendly (throughput ≤ TCP's) at every RTT.", "fig13-18", c16, protos=("asmp",), ref="§6.6, Fig. 13"),
+    C("C17", "S4: link utilisation TFMCC > ASMP at every RTT.", "fig13-18", c_order("throughput_bps", "tfmcc", "asmp", "video throughput", "rtt_ms"),
+      ref="§6.6, Fig. 14"),
+    C("C18", "S4: packet loss TFMCC > ASMP at every RTT.", "fig13-18", c_order("drop_rate", "tfmcc", "asmp", "loss ratio", "rtt_ms"),
+      ref="§6.6, Fig. 15"),
+    C("C19", "S4: throughput CoV ASMP < TFMCC.", "fig13-18", c_order("cov", "tfmcc", "asmp", "CoV", "rtt_ms"), ref="§6.6, Fig. 16"),
+    C("C20", "S4: mean PSNR of TFMCC ≈ 5 dB below ASMP at every RTT.", "fig13-18", why=VQ, ref="§6.6, Fig. 17"),
+    C("C21", "S4: MOS ASMP > TFMCC at every RTT.", "fig13-18", why=VQ, ref="§6.6, Fig. 18"),
+    C("C22", "S4: the protocol with lower throughput (ASMP) has the lower loss and the higher PSNR.", "fig13-18", why=VQ, ref="§6.6"),
+    C("C23", "S5: Jain's index between the two same-protocol sessions = 0.99 for ASMP and for TFMCC.", "fig19-23", why=MC, ref="§6.7, Fig. 20–21"),
+    C("C24", "S5: link utilisation of the TFMCC pair > the ASMP pair; TFMCC loss higher.", "fig19-23",
+      lambda d: all_of(ordering(_by_label(d, "throughput_bps", within_run="sum"), "tfmcc", "asmp", name="pair throughput"),
+                       ordering(_by_label(d, "drop_rate"), "tfmcc", "asmp", name="loss ratio")), ref="§6.7"),
+    C("C25", "S5: mean PSNR ASMP ≈ 5 dB above TFMCC; TFMCC per-frame PSNR variance higher.", "fig19-23", why=VQ, ref="§6.7, Fig. 22"),
+    C("C26", "S5: TFMCC ≈ 70 % of frames MOS 1–2; ASMP ≈ 50 % MOS 5 and ≈ 90 % MOS ≥ 3.", "fig19-23", why=VQ, ref="§6.7, Fig. 23"),
+    C("C27", "S6: TFMCC has higher mean throughput, reacts faster to the UDP steps and overshoots at start.", "fig24-25", why=SERIES, ref="§6.8, Fig. 24"),
+    C("C28", "S6: ASMP does not overshoot; it ramps ≈ 0.9·P/RTT per report and takes longer to reach its top rate.", "fig24-25",
+      protos=("asmp",), why=SERIES, ref="§6.8"),
+    C("C29", "S6 packet loss: TFMCC 0.92 %, ASMP 0.046 % (ordering).", "fig24-25", c_order("drop_rate", "tfmcc", "asmp", "loss ratio"), ref="§6.8"),
+    C("C30", "S6: ≈ 75 % of ASMP's frames MOS ≥ 3; ASMP's MOS distribution better than TFMCC's.", "fig24-25", why=VQ, ref="§6.8, Fig. 25"),
+    C("C31", "S7: ASMP's rate smoother than TFMCC's with TCP on/off (CoV_ASMP < CoV_TFMCC).", "fig26-28",
+      c_order("cov", "tfmcc", "asmp", "CoV"), ref="§6.8, Fig. 26–27"),
+    C("C32", "S7 packet loss: ASMP 0.037 %, TFMCC 0.92 % (ordering).", "fig26-28", c_order("drop_rate", "tfmcc", "asmp", "loss ratio"), ref="§6.8"),
+    C("C33", "S7: MOS ASMP > TFMCC.", "fig26-28", why=VQ, ref="§6.8, Fig. 28"),
+    C("C34", "Network-centric ranking favours TFMCC, video-centric ranking favours ASMP, in S1, S3, S4, S5, S6 and S7.", None, why=VQ, ref="§7"),
+    C("C35", "ASMP's cumulative jitter and delay stay small compared with TFMCC's (S1/S3).", "fig10-12", why=DELAY, ref="§7"),
+    Claim("B1", "Baseline: two TCP NewReno flows sharing the S5 bottleneck (2 Mbit/s, 50 packets) reach Jain ≥ 0.99 (C23's bound, for TCP).",
+          "fig19-23", ("tcp-newreno",), b_pair, kind="baseline", parts=("tcp-pair",)),
+]
+
+SUITE = Suite(
+    name="asmp-tfmcc",
+    title="TFMCC versus ASMP: lessons learned from performance evaluation",
+    citation="Kioumourtzis, Bouras, Gkamas, Int. J. Communication Systems, 2012",
+    digest="specs/002-asmp-tfmcc.md",
+    figures=FIGURES,
+    claims=CLAIMS,
+    notes=[__doc__.split("Reconstruction notes", 1)[1].split("\n", 1)[1].strip()],
+)

@@ -1,0 +1,429 @@
+"""SSVP (AIMD through the inter-packet gap) and its receiver-buffered layered adaptation:
+Papadimitriou & Tsaoussidis, Computer Networks, 2007. Scenarios D1–D4, X1–X3 and claims
+C1–C22 of ``specs/001-ssvp.md``.
+
+Reconstruction notes (digest tags [P]/[I]/[U]; ours are marked "suite"):
+
+* Dumbbell (Fig. 6a): 1 Mbit/s bottleneck, 20 ms one way, access 10 Mbit/s / 1 ms (RTT 44 ms)
+  [P/U]; drop-tail buffer = BDP = 6 packets [I]. 60 s runs, 2 s warm-up [P]; 5 seeds [U].
+* Cross-traffic topology (Fig. 6b) [U]: chain R1–R2–R3–R4, R1–R2 10 Mbit/s, R2–R3 5 Mbit/s (the
+  main bottleneck; R2's queue is measured, 50 packets [I]), R3–R4 10 Mbit/s, all 10 ms; 10 FTP
+  flows, 5 from R1 to R4 and 5 entering at R2 and leaving at R3. Every flow has its own access
+  links [P]: U[5, 15] ms, U[2, 10] Mbit/s [P ranges, U uniform]; MPEG sinks 2 Mbit/s with 1 %
+  Bernoulli packet errors, data direction [P/U]; start times U[0, 1] s [U].
+* MPEG flows carry the TES MPEG-4 video at 380 kbit/s mean [U] (GOP IBBPBBPBBPBB, 25 fps);
+  plain UDP sends it as it comes; TCPW+ carrying video needs the ``video-over-tcp`` feature;
+  SSVP-LA's n = 4 equal layers (95 kbit/s each [U]) and SSVP's own keys are added by the SSVP
+  issue.
+* TCP Reno FTP, 1000 B, 64 kB window [P] (scenario defaults); Reno flows of equal RTT get
+  one bottleneck packet time of send jitter (suite).
+* Runs today: plain UDP video in X1/X2 (paper runs), and as a baseline the D2 dumbbell with a
+  plain UDP 380 kbit/s video in place of SSVP.
+"""
+
+from __future__ import annotations
+
+import math
+
+from vidcc.papers.framework import (
+    FAIL,
+    PASS,
+    Axis,
+    Claim,
+    Figure,
+    Part,
+    Plot,
+    Q,
+    Suite,
+    Verdict,
+    all_of,
+    direction,
+    bound,
+    droptail,
+    dumbbell,
+    flow,
+    glink,
+    graph,
+    number,
+    ordering,
+    per_run,
+    queue_stats,
+    scenario,
+    video_flows,
+)
+
+SEEDS = Q([1, 2], [1, 2, 3, 4, 5])
+DURATION = Q("30s", "60s")
+M_AXIS = Q([1, 20, 50], [1, 5, 10, 20, 30, 40, 50])
+N_AXIS = Q([1, 5, 15], list(range(1, 31)))
+TARGET = 380_000  # bit/s: the MPEG rate of §6.1 [P]
+CAPACITY = 1_000_000
+
+PROTOCOL = {"ssvp": "ssvp", "ssvp-la": "ssvp-layered", "tfrc": "tfrc", "tcpw+": "tcp-westwood-plus", "udp": "udp"}
+VIDEO = {"model": "tes-mpeg4", "rate": "380kbps"}
+LAYERED = {"model": "tes-mpeg4", "layers": ["95kbps", "190kbps", "285kbps", "380kbps"]}
+NEEDS = {"tcpw+": ("video-over-tcp",)}
+
+DUMBBELL = dumbbell("1Mbps", "20ms", access={"bandwidth": "10Mbps", "delay": "1ms"}, queue=droptail(6))
+
+
+def mpeg(name: str, count=1, *, video: dict | None = None, **keys) -> dict:
+    video = video or (LAYERED if name == "ssvp-la" else VIDEO)
+    return flow(PROTOCOL[name], label=name, count=count, video=video, **keys)
+
+
+def needs(name: str) -> tuple:
+    return NEEDS.get(name, ())
+
+
+def ftp(count, label="ftp", **keys) -> dict:
+    return flow("tcp-reno", label=label, count=count, **keys)
+
+
+CROSS_TOPO = graph(["R1", "R2", "R3", "R4"], [
+    glink("R1", "R2", "10Mbps", "10ms"),
+    glink("R2", "R3", "5Mbps", "10ms", queue=droptail(50)),
+    glink("R3", "R4", "10Mbps", "10ms"),
+])
+ACCESS = {"bandwidth": ["2Mbps", "10Mbps"], "delay": ["5ms", "15ms"]}
+
+
+def cross(name: str, count=1, *, errors: bool = True, **keys) -> dict:
+    sink = {"bandwidth": "2Mbps", "delay": ["5ms", "15ms"]}
+    if errors:
+        sink["loss"] = {"kind": "bernoulli", "p": 0.01}
+    return scenario(DURATION, CROSS_TOPO, [
+        mpeg(name, count, src="R1", dst="R4", source_access=ACCESS, sink_access=sink, start=["0s", "1s"]),
+        ftp(5, label="ftp", src="R1", dst="R4", source_access=ACCESS, sink_access=ACCESS, start=["0s", "1s"]),
+        ftp(5, label="ftp-r2r3", src="R2", dst="R3", source_access=ACCESS, sink_access=ACCESS, start=["0s", "1s"]),
+    ], **keys)
+
+
+def m_axis() -> Axis:
+    return Axis("flows[0].count", M_AXIS, "m")
+
+
+def d2(name: str) -> dict:
+    return scenario(DURATION, DUMBBELL, [mpeg(name), ftp(1, send_jitter="8ms")])
+
+
+# ---- derived columns ------------------------------------------------------------------------
+
+
+def tcp_nt(df):
+    """Normalized throughput of the FTP flows against the max-min share of §4 [U]: with the
+    video's demand d = 380 kbit/s, each of N TCP flows' share is (C − min(d, C/(N+1)))/N."""
+    df = df.copy()
+    n = df["n"].astype(float)
+    share = (CAPACITY - (CAPACITY / (n + 1)).clip(upper=TARGET)) / n
+    df["nt_maxmin"] = df["throughput_bps"] / share
+    return df
+
+
+def utilisation(df):
+    r = per_run(df[["run_id", "part", "seed", "n", "label", "throughput_bps"]].assign(label="all"), "throughput_bps", "sum")
+    r["utilisation"] = r["throughput_bps"] / CAPACITY
+    return r
+
+
+rate_plot = lambda part, sel=None: Plot(f"rate-{part}", "Throughput, 150 ms samples", "throughput_bps", kind="series",  # noqa: E731
+                                        table="flow_samples", parts=[part], select=sel or {}, ylabel="throughput (Mbit/s)", scale=1e-6)
+
+
+def versus_m(pid, title, metric, ylabel, *, within="mean", scale=1.0, table="run_flows"):
+    return Plot(pid, title, metric, axis="m", table=table, where={"label": ["ssvp", "ssvp-la", "tfrc", "tcpw+", "udp"]},
+                within_run=within, xlabel="MPEG flows M", ylabel=ylabel, scale=scale)
+
+
+def queue_plot(part: str) -> Plot:
+    return Plot(f"queue-{part}", "Queue at R2 (towards R3)", "packets", kind="series", table="queue_samples", parts=[part],
+                line="link", only=["R2->R3"], ylabel="packets")
+
+
+FIGURES = [
+    Figure(
+        "fig7-9", "SSVP against two FTP flows on the 1 Mbit/s dumbbell (D1)", "Fig. 7, 8, 9",
+        "One SSVP flow carrying MPEG-4 (380 kbit/s target) and two FTP/Reno flows: sending rates, packet jitter "
+        "and per-frame PSNR.",
+        parts=[Part("ssvp", scenario(DURATION, DUMBBELL, [mpeg("ssvp"), ftp(2, send_jitter="8ms")]), seeds=SEEDS)],
+        plots=[rate_plot("ssvp"),
+               Plot("jitter-ssvp", "Packet jitter (RFC 3550 estimate)", "jitter_ns", kind="series", table="flow_samples",
+                    parts=["ssvp"], ylabel="jitter (ms)", scale=1e-6, hlines=[(75.0, "75 ms")])],
+    ),
+    Figure(
+        "fig10", "Normalized throughput of N FTP flows against one SSVP flow (D2)", "Fig. 10",
+        "One SSVP flow (380 kbit/s target) and N = 1..30 FTP/Reno flows: the FTP flows' throughput over their max-min "
+        "fair share, and the bottleneck utilisation. Baseline part udp: plain (unresponsive) UDP sending the "
+        "380 kbit/s video in place of SSVP.",
+        parts=[
+            Part("ssvp", d2("ssvp"), axes=[Axis("flows[1].count", N_AXIS, "n")], seeds=SEEDS),
+            Part("udp", d2("udp"), axes=[Axis("flows[1].count", N_AXIS, "n")], seeds=SEEDS, kind="baseline",
+                 note="plain UDP video (380 kbit/s) in place of SSVP"),
+        ],
+        plots=[
+            Plot("nt", "FTP flows: throughput / max-min fair share", "nt_maxmin", axis="n", group="part", where={"label": "ftp"},
+                 prepare=tcp_nt, xlabel="FTP flows N", ylabel="normalized throughput", hlines=[(1.0, "fair share")]),
+            Plot("utilisation", "Bottleneck utilisation", "utilisation", axis="n", group="part", prepare=utilisation,
+                 xlabel="FTP flows N", ylabel="utilisation", hlines=[(0.8, "0.8")]),
+        ],
+    ),
+    Figure(
+        "fig11", "SSVP (1 Mbit/s target) joining an FTP flow at 20 s (D3)", "Fig. 11",
+        "One FTP flow from 0 s; one SSVP flow with a 1 Mbit/s target joins at 20 s and competes for 40 s.",
+        parts=[Part("ssvp", scenario("60s", DUMBBELL, [ftp(1), mpeg("ssvp", start="20s", video={"model": "tes-mpeg4", "rate": "1Mbps"})]),
+                    seeds=SEEDS)],
+        plots=[rate_plot("ssvp")],
+    ),
+    Figure(
+        "fig12", "Cross-traffic topology: goodput, VDI, delayed packets vs M (X1)", "Fig. 12a,b,c",
+        "M = 1..50 MPEG flows of one protocol (SSVP, TFRC, TCP Westwood+ or UDP) and 10 FTP flows; 1 % packet errors "
+        "on the MPEG sinks' links. Parts *-noerr: the same without the error model (claim C18).",
+        parts=[*[Part(n, cross(n), axes=[m_axis()], seeds=SEEDS, needs=needs(n)) for n in ("ssvp", "tfrc", "tcpw+", "udp")],
+               *[Part(f"{n}-noerr", cross(n, errors=False), axes=[m_axis()], seeds=SEEDS, needs=needs(n), tags={"errors": False})
+                 for n in ("ssvp", "tcpw+")]],
+        plots=[versus_m("goodput", "Goodput per MPEG flow", "goodput_bps", "goodput (kbit/s)", scale=1e-3),
+               versus_m("drops", "Drop rate of the MPEG flows", "drop_rate", "drop rate")],
+    ),
+    Figure(
+        "fig13", "Queue at R2 with 40 MPEG + 10 FTP flows (X2)", "Fig. 13a,b, Table 2",
+        "R2's queue over time (10 ms samples) with 40 MPEG flows of each protocol; Table 2 gives the mean queue.",
+        parts=[Part(n, cross(n, 40, queue_sample_interval="10ms"), seeds=SEEDS, needs=needs(n)) for n in ("ssvp", "tfrc", "tcpw+", "udp")],
+        plots=[queue_plot(n) for n in ("udp", "ssvp", "tfrc", "tcpw+")],
+    ),
+    Figure(
+        "fig14", "Layered SSVP: rate and active layers (D4)", "Fig. 14",
+        "One SSVP-LA flow (n = 4 layers) and two FTP flows on the dumbbell: rate and layer count over time.",
+        parts=[Part("ssvp-la", scenario(DURATION, DUMBBELL, [mpeg("ssvp-la"), ftp(2, send_jitter="8ms")]), seeds=SEEDS)],
+        plots=[rate_plot("ssvp-la")],
+    ),
+    Figure(
+        "fig15", "SSVP vs SSVP-LA in the cross-traffic topology (X3)", "Fig. 15a,b",
+        "M MPEG flows of SSVP (single layer, full quality) or SSVP-LA, with the 10 FTP flows: goodput and VDI.",
+        parts=[Part(n, cross(n), axes=[m_axis()], seeds=SEEDS) for n in ("ssvp", "ssvp-la")],
+        plots=[versus_m("goodput", "Goodput per MPEG flow", "goodput_bps", "goodput (kbit/s)", scale=1e-3)],
+    ),
+]
+
+
+# ---- checks ---------------------------------------------------------------------------------
+
+
+def c8(d):
+    worst = []
+    for r in d.runs("ssvp").to_dict("records"):
+        s = d.series(r["run_id"], "flow_samples")
+        f = d.flows("ssvp", {"label": "ssvp"})
+        ids = f[f["run_id"] == r["run_id"]]["flow"]
+        s = s[s["flow"].isin(ids) & (s["t_ns"] >= 2_000_000_000)]
+        worst.append(float(s["jitter_ns"].max()) / 1e6)
+    if not worst:
+        return Verdict(FAIL, {}, "no SSVP runs")
+    m = max(worst)
+    return Verdict(PASS if m < 75 else FAIL, {"max jitter over 2–60 s, all seeds (ms)": m},
+                   f"maximum jitter {m:.1f} ms {'<' if m < 75 else '≥'} 75 ms")
+
+
+def c10(d):
+    nt = d.summary("nt_maxmin", by="n", part="ssvp", where={"label": "ftp"}, prepare=tcp_nt)
+    util = d.summary("utilisation", by="n", group=None, part="ssvp", prepare=utilisation)
+    from vidcc.papers.framework import within
+
+    return all_of(within(nt, 0.8, 1.25, name="FTP normalized throughput"), bound(util, ">", 0.8, name="utilisation"))
+
+
+def b_util(d):
+    return bound(d.summary("utilisation", by="n", group=None, part="udp", prepare=utilisation), ">", 0.8,
+                 name="utilisation with a 380 kbit/s plain UDP video")
+
+
+def _goodput(d, parts, labels=None):
+    return d.summary("goodput_bps", by="m", part=list(parts), where={"label": list(labels or parts)})
+
+
+def c12(d):
+    s = _goodput(d, ("udp", "ssvp", "tfrc", "tcpw+"))
+    hi = [m for m in s["m"].unique() if m >= 30]
+    lo = [m for m in s["m"].unique() if m <= 20]
+    checks = [ordering(s, a, b, by="m", at=hi, name="goodput (M ≥ 30)") for a, b in (("udp", "ssvp"), ("ssvp", "tfrc"), ("tfrc", "tcpw+"))]
+    checks += [ordering(s, a, "tcpw+", by="m", at=lo, name="goodput (M ≤ 20)") for a in ("ssvp", "tfrc")]
+    ss, tf = s[s["label"] == "ssvp"].set_index("m")["mean"], s[s["label"] == "tfrc"].set_index("m")["mean"]
+    gaps = {m: abs(tf[m] - ss[m]) / ss[m] for m in lo if m in ss and m in tf}
+    ok = bool(gaps) and all(g < 0.15 for g in gaps.values())
+    checks.append(Verdict(PASS if ok else FAIL, {f"|TFRC − SSVP|/SSVP [m={m}]": g for m, g in gaps.items()},
+                          "TFRC within 15 % of SSVP at M ≤ 20" if ok else "TFRC not within 15 % of SSVP at some M ≤ 20"))
+    return all_of(*checks)
+
+
+def c18(d):
+    from vidcc.analysis import summarize
+
+    f = d.flows(["ssvp", "ssvp-noerr", "tcpw+", "tcpw+-noerr"], {"label": ["ssvp", "tcpw+"]})
+    g = summarize(f, "goodput_bps", by="part", group=None)
+    mean = dict(zip(g["part"], g["mean"]))
+    r_ssvp = mean["ssvp"] / mean["ssvp-noerr"]
+    r_tcpw = mean["tcpw+"] / mean["tcpw+-noerr"]
+    ok = r_ssvp > r_tcpw
+    return Verdict(PASS if ok else FAIL, {"goodput ratio with/without errors (SSVP)": r_ssvp, "goodput ratio with/without errors (TCPW+)": r_tcpw},
+                   f"SSVP keeps {r_ssvp:.3f} of its error-free goodput, TCPW+ {r_tcpw:.3f}")
+
+
+def _queues(d):
+    q = queue_stats(d, [p for p in ("udp", "ssvp", "tfrc", "tcpw+") if p in d.ran], "R2->R3")
+    q["label"] = q["part"]
+    return q
+
+
+def c15(d):
+    from vidcc.analysis import summarize
+
+    s = summarize(_queues(d), "mean_queue")
+    mean = dict(zip(s["label"], s["mean"]))
+    return all_of(ordering(s, "tfrc", "udp", name="mean R2 queue"), ordering(s, "udp", "ssvp", name="mean R2 queue"),
+                  ordering(s, "ssvp", "tcpw+", name="mean R2 queue"),
+                  number(mean["ssvp"] / mean["tfrc"], 0.55, 0.15, name="mean queue SSVP/TFRC (paper 15.3/27.8)"))
+
+
+def _excursions(d, run_id, limit):
+    """Full → low excursions of R2's queue: reaching ≥ 90 % of the buffer, then ≤ 20 %."""
+    links = d.series(run_id, "links")
+    lid = links[links["name"] == "R2->R3"]["link"].iloc[0]
+    q = d.series(run_id, "queue_samples")
+    q = q[q["link"] == lid]["packets"].to_numpy()
+    count, high = 0, False
+    for x in q:
+        if x >= 0.9 * limit:
+            high = True
+        elif x <= 0.2 * limit and high:
+            count, high = count + 1, False
+    return count
+
+
+def c16(d):
+    from vidcc.analysis import summarize
+
+    q = _queues(d)
+    full = summarize(q, "frac_full")
+    ss = q[q["part"] == "ssvp"]
+    exc = [_excursions(d, r, lim) for r, lim in zip(ss["run_id"], ss["queue_limit"])]
+    mean_exc = sum(exc) / len(exc) if exc else math.nan
+    return all_of(ordering(full, "udp", "ssvp", name="time at ≥90 % of R2's buffer"),
+                  Verdict(PASS if mean_exc >= 2 else FAIL, {"SSVP full→low queue excursions per run": mean_exc},
+                          f"{mean_exc:.1f} full→low excursions per SSVP run (want ≥ 2)"))
+
+
+def c17(d):
+    from vidcc.analysis import summarize
+
+    q = _queues(d)
+    return all_of(ordering(summarize(q, "mean_queue"), "tfrc", "ssvp", name="mean R2 queue"),
+                  ordering(summarize(q, "link_drops"), "tfrc", "ssvp", name="drops at R2"))
+
+
+def c20(d):
+    s = _goodput(d, ("ssvp", "ssvp-la"))
+    return ordering(s, "ssvp", "ssvp-la", by="m", margin=-1e-9, name="goodput (SSVP ≥ SSVP-LA)")
+
+
+def b_udp_queue(d):
+    from vidcc.analysis import summarize
+
+    q = queue_stats(d, "udp", "R2->R3")
+    return all_of(bound(summarize(q, "frac_full", group=None), ">=", 0.9, name="share of time at ≥90 % of R2's buffer"),
+                  Verdict(PASS, {"mean R2 queue (packets)": float(q["mean_queue"].mean()), "R2 buffer (packets)": float(q["queue_limit"].iloc[0])},
+                          "queue reported"))
+
+
+def _video(d, metric, labels):
+    from vidcc.analysis import summarize
+
+    return summarize(video_flows(d, list(labels), {"label": list(labels)}), metric, by="m")
+
+
+def c13(d):
+    s = _video(d, "vdi", ("ssvp", "tfrc", "tcpw+", "udp"))
+    return all_of(*[ordering(s, "ssvp", other, by="m", margin=-1e-9, name="VDI (SSVP ≥ other)") for other in ("tfrc", "tcpw+", "udp")],
+                  direction(s, "m", increasing=False, group="label", of="ssvp", name="VDI of SSVP"))
+
+
+def c14(d):
+    s = _video(d, "delayed_packet_rate", ("ssvp", "tfrc", "tcpw+"))
+    return all_of(ordering(s, "tcpw+", "ssvp", by="m", most=True, name="delayed-packet rate"),
+                  ordering(s, "tcpw+", "tfrc", by="m", most=True, name="delayed-packet rate"))
+
+
+def c21(d):
+    s = _video(d, "vdi", ("ssvp", "ssvp-la"))
+    ms = sorted(m for m in s["m"].unique() if m >= 10)
+    v = ordering(s, "ssvp-la", "ssvp", by="m", at=ms, margin=-1e-9, name="VDI (SSVP-LA ≥ SSVP)")
+    if len(ms) < 2:
+        return v
+    la, ss = s[s["label"] == "ssvp-la"].set_index("m")["mean"], s[s["label"] == "ssvp"].set_index("m")["mean"]
+    g0, g1 = la[ms[0]] - ss[ms[0]], la[ms[-1]] - ss[ms[-1]]
+    grows = Verdict(PASS if g1 > g0 else FAIL, {f"VDI gap at m={ms[0]}": g0, f"VDI gap at m={ms[-1]}": g1},
+                    f"the VDI advantage of SSVP-LA {'grows' if g1 > g0 else 'does not grow'} from M = {ms[0]} to {ms[-1]}")
+    return all_of(v, grows)
+
+
+def pending(why: str) -> dict:
+    return {"pending": why}
+
+
+UNIT = "unit-level claim: checked against the SSVP implementation (its Python bindings) once it exists"
+SSVP = ("ssvp",)
+
+CLAIMS = [
+    Claim("C1", "alpha = 4(1 − beta²)/3; beta = 0.875 gives 0.31 (config alpha = 0.31).", None, SSVP, ref="§3.2 Eq. 7", **pending(UNIT)),
+    Claim("C2", "Sender delay D = d(1/beta − 1): beta 0.875 → d/7; beta 0.5 → d; strictly decreasing in beta.", None, SSVP, ref="§3.2 Eq. 6", **pending(UNIT)),
+    Claim("C3", "Required buffer P = [(k+1)c̄ − (1−beta)R]²/(2λ), clamped at 0; worked example ≈ 17 packets.", None, ("ssvp-layered",),
+          ref="§4 Eq. 15–17", **pending(UNIT)),
+    Claim("C4", "At most one rate change per adjustment period; decrease ×beta; hold if 0 < ratio ≤ 0.005; increase only without marks.",
+          None, SSVP, ref="§3.2 Alg. 2", **pending(UNIT)),
+    Claim("C5", "Per-ACK increases during startup ramp faster than the per-RTT rule; startup ends at the first congestion signal.",
+          None, SSVP, ref="§3.2 startup", **pending(UNIT + " (time to 80 % of a free 1 Mbit/s link, with and without startup)")),
+    Claim("C6", "RTT from the echoed timestamp with γ = 0.9, ε = 0.25, δ = 4; STO ≥ EstimatedRTT always.", None, SSVP, ref="§3.1 Eq. 2–5",
+          **pending(UNIT)),
+    Claim("C7", "SSVP's rate is regular with gentle reductions (every per-RTT decrease ≥ 0.85× the previous rate) and reacts more slowly than TCP to freed bandwidth; CoV(SSVP) < CoV of each FTP flow.",
+          "fig7-9", SSVP, ref="Fig. 7, §6.1", **pending("needs SSVP's per-RTT rate events")),
+    Claim("C8", "SSVP packet jitter never exceeds 75 ms (max J(t) over 2–60 s < 75 ms).", "fig7-9", SSVP, c8, ref="Fig. 8"),
+    Claim("C9", "Every received frame is MOS good or excellent (≥ 95 % of frames ≥ 31 dB PSNR).", "fig7-9", SSVP, ref="Fig. 9",
+          **pending("needs the PSNR/MOS pipeline")),
+    Claim("C10", "TCP flows get ≈ their fair share for every N = 1..30 (mean FTP NT ∈ [0.8, 1.25]) and bottleneck utilisation > 80 %.",
+          "fig10", SSVP, c10, ref="Fig. 10"),
+    Claim("C11", "After SSVP joins at 20 s TCP is not starved; over 30–60 s the TCP/SSVP throughput ratio ∈ [0.5, 2]; TCP reaches steady state faster.",
+          "fig11", SSVP, ref="Fig. 11", **pending("needs windowed throughput and settling-time measures of the D3 series")),
+    Claim("C12", "Goodput: for M ≥ 30 UDP > SSVP > TFRC > TCPW+; for M ≤ 20 TFRC within 15 % of SSVP and TCPW+ lowest.", "fig12",
+          ("ssvp", "tfrc", "tcp-westwood-plus"), c12, needs=("video-over-tcp",), ref="Fig. 12a"),
+    Claim("C13", "VDI: SSVP best at every M (esp. M ≥ 30); VDI non-increasing in M.", "fig12", ("ssvp", "tfrc", "tcp-westwood-plus"), c13,
+          needs=("video-over-tcp",), ref="Fig. 12b"),
+    Claim("C14", "Delayed-packet rate of SSVP and TFRC below TCPW+'s for most M.", "fig12", ("ssvp", "tfrc", "tcp-westwood-plus"), c14,
+          needs=("video-over-tcp",), ref="Fig. 12c"),
+    Claim("C15", "Mean R2 queue (40 MPEG + 10 FTP): TFRC 27.8 > UDP 23.6 > SSVP 15.3 > TCPW+ 12.2; SSVP/TFRC ≈ 0.55 (± 0.15, suite tolerance).",
+          "fig13", ("ssvp", "tfrc", "tcp-westwood-plus"), c15, needs=("video-over-tcp",), ref="Table 2"),
+    Claim("C16", "UDP's queue grows fast and overflows; SSVP's shows repeated draining phases: time near full UDP > SSVP; ≥ 2 full→low excursions per SSVP run.",
+          "fig13", SSVP, c16, ref="Fig. 13"),
+    Claim("C17", "SSVP backs off more sharply than TFRC: mean queue and drops at R2 lower with SSVP than with TFRC.", "fig13", ("ssvp", "tfrc"),
+          c17, ref="§6.2"),
+    Claim("C18", "SSVP is less susceptible to 1 % random link errors: goodput(with errors)/goodput(without) higher for SSVP than for TCPW+.",
+          "fig12", ("ssvp", "tcp-westwood-plus"), c18, needs=("video-over-tcp",), ref="§6.2"),
+    Claim("C19", "Layered SSVP: fewer layer changes than immediate adaptation; layer 4 reached; some rate rises without a layer add.", "fig14",
+          ("ssvp-layered",), ref="Fig. 14", **pending("needs SSVP-LA's layer events and an immediate-adaptation run")),
+    Claim("C20", "SSVP-LA goodput ≤ SSVP goodput for every M.", "fig15", ("ssvp", "ssvp-layered"), c20, ref="Fig. 15a"),
+    Claim("C21", "SSVP-LA VDI ≥ SSVP VDI for M ≥ 10, the gap growing with M.", "fig15", ("ssvp", "ssvp-layered"), c21,
+          ref="Fig. 15b"),
+    Claim("C22", "TFRC increases by ≤ 0.14 pkt/RTT (0.28 with history discounting) and needs ≈ 5 RTTs to halve (± 30 %).", None, ("tfrc",),
+          ref="§2, [9]", **pending("baseline-sanity test of the TFRC implementation, written with TFRC")),
+    Claim("B1", "Baseline: with plain UDP sending the 380 kbit/s video in place of SSVP and N = 1..30 FTP flows, the 6-packet-buffer dumbbell stays > 80 % utilised (C10's utilisation half, with unresponsive video).",
+          "fig10", ("udp", "tcp-reno"), b_util, kind="baseline", parts=("udp",)),
+    Claim("B2", "Baseline (the UDP half of C16): 40 plain UDP flows sending the 380 kbit/s video (15.2 Mbit/s offered to the 5 Mbit/s R2–R3 link) keep R2's 50-packet queue ≥ 90 % full ≥ 90 % of the time.",
+          "fig13", ("udp", "tcp-reno"), b_udp_queue, kind="baseline", parts=("udp",)),
+]
+
+SUITE = Suite(
+    name="ssvp",
+    title="SSVP: a congestion control scheme for real-time video streaming",
+    citation="Papadimitriou & Tsaoussidis, Computer Networks, 2007",
+    digest="specs/001-ssvp.md",
+    figures=FIGURES,
+    claims=CLAIMS,
+    notes=[__doc__.split("Reconstruction notes", 1)[1].split("\n", 1)[1].strip()],
+)

@@ -1,0 +1,288 @@
+"""The output of ``vidcc reproduce``: a self-contained HTML report and ``claims.json``.
+
+``report.html`` needs nothing but itself: figures are embedded as base64 PNG (``data:`` URIs;
+each also links its SVG as a ``data:`` URI), the style sheet is inline, there are no scripts
+and no external references. It opens with the summary count of claim statuses, then one
+section per figure of the paper (caption, what was run, the plots, the claims that read it),
+then the claims without a figure.
+
+``claims.json`` is the machine-readable twin: paper, scale, vidcc version, and per claim its
+id, kind (``paper`` or ``baseline``), text, status (PASS / FAIL / NOT-YET), the measured
+values that decided it and a one-line explanation. For ``vidcc reproduce all`` the top-level
+files hold every paper (``papers``), and each paper also gets its own directory.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import math
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Sequence
+
+from vidcc import __version__
+from vidcc.papers.framework import FAIL, NOT_YET, PASS, STATUSES, ClaimResult, FigureRun, SuiteRun
+
+__all__ = ["suite_document", "write_suite", "write_all", "render_html"]
+
+
+def _json_value(x: Any) -> Any:
+    if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
+        return None
+    if isinstance(x, dict):
+        return {str(k): _json_value(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_json_value(v) for v in x]
+    if hasattr(x, "item"):  # numpy scalars
+        return _json_value(x.item())
+    return x
+
+
+def _claim_doc(c: ClaimResult) -> dict[str, Any]:
+    cl = c.claim
+    return {
+        "id": cl.id,
+        "kind": cl.kind,
+        "text": cl.text,
+        "ref": cl.ref,
+        "figure": cl.figure,
+        "protocols": list(cl.protocols),
+        "needs": list(cl.needs),
+        "status": c.status,
+        "measured": _json_value(c.measured),
+        "explanation": c.explanation,
+    }
+
+
+def _part_doc(p) -> dict[str, Any]:
+    return {
+        "name": p.part.name,
+        "kind": p.part.kind,
+        "status": p.status,
+        "protocols": p.part.protocols(),
+        "reasons": list(p.reasons),
+        "note": p.part.note,
+        "sweep": p.sweep,
+        "axes": _json_value(p.axes),
+        "seeds": list(p.seeds),
+        "runs": p.total,
+        "ran": p.ran,
+        "reused": p.skipped,
+        "failed": p.failed,
+        "errors": list(p.errors),
+    }
+
+
+def suite_document(run: SuiteRun) -> dict[str, Any]:
+    """The ``claims.json`` document of one paper."""
+    s = run.suite
+    return {
+        "paper": s.name,
+        "title": s.title,
+        "citation": s.citation,
+        "digest": s.digest,
+        "scale": run.scale,
+        "vidcc_version": __version__,
+        "summary": run.counts(),
+        "figures": [
+            {
+                "id": f.figure.id,
+                "title": f.figure.title,
+                "ref": f.figure.ref,
+                "status": f.status,
+                "parts": [_part_doc(p) for p in f.parts],
+                "images": [Path(i.png).name for i in f.images],
+            }
+            for f in run.figures
+        ],
+        "claims": [_claim_doc(c) for c in run.claims],
+    }
+
+
+def _dump(path: Path, doc: dict) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(_json_value(doc), indent=2, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def write_suite(run: SuiteRun, out_dir: str | Path) -> tuple[Path, Path]:
+    """Write ``report.html`` and ``claims.json`` of one paper into ``out_dir``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    _dump(out / "claims.json", suite_document(run))
+    page = out / "report.html"
+    tmp = page.with_name(".report.html.tmp")
+    tmp.write_text(render_html([run], title=f"vidcc reproduce {run.suite.name} ({run.scale})"), encoding="utf-8")
+    tmp.replace(page)
+    return page, out / "claims.json"
+
+
+def write_all(runs: Sequence[SuiteRun], out_dir: str | Path, scale: str) -> tuple[Path, Path]:
+    """The combined report of ``vidcc reproduce all`` (each paper's own files are written by
+    :func:`write_suite` into ``out_dir/<paper>``)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    total = {s: 0 for s in STATUSES}
+    for r in runs:
+        for k, v in r.counts().items():
+            total[k] += v
+    _dump(out / "claims.json", {"paper": "all", "scale": scale, "vidcc_version": __version__, "summary": total,
+                                "papers": [suite_document(r) for r in runs]})
+    page = out / "report.html"
+    tmp = page.with_name(".report.html.tmp")
+    tmp.write_text(render_html(runs, title=f"vidcc reproduce all ({scale})"), encoding="utf-8")
+    tmp.replace(page)
+    return page, out / "claims.json"
+
+
+# --------------------------------------------------------------------------------------------
+# HTML
+
+_CSS = """
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #1d1d1f; }
+h1 { font-size: 1.6em; margin-bottom: .2em; } h2 { margin-top: 2.2em; border-bottom: 1px solid #ddd; padding-bottom: .2em; }
+h3 { margin-top: 1.6em; } .meta { color: #555; font-size: .9em; }
+table { border-collapse: collapse; margin: .6em 0; font-size: .9em; } td, th { border: 1px solid #ddd; padding: .25em .5em; vertical-align: top; text-align: left; }
+th { background: #f4f4f6; } .num { text-align: right; font-variant-numeric: tabular-nums; }
+.badge { display: inline-block; min-width: 5.5em; text-align: center; font-weight: 600; border-radius: .3em; padding: .05em .4em; font-size: .85em; }
+.PASS { background: #d8f5dd; color: #0b6b1d; } .FAIL { background: #fde0e0; color: #9b1111; } .NOT-YET { background: #ececf0; color: #555; }
+.summary .badge { font-size: 1.1em; padding: .3em .8em; margin-right: .6em; }
+.claim { border-left: 4px solid #ccc; padding: .3em .8em; margin: .8em 0; } .claim.PASS { border-color: #2c9b45; background: none; }
+.claim.FAIL { border-color: #c62828; background: none; } .claim.NOT-YET { border-color: #aaa; background: none; }
+.explain { font-style: italic; } figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
+figcaption { font-size: .85em; color: #555; } .kind { color: #777; font-size: .85em; } code { font-size: .9em; }
+.notes { font-size: .88em; color: #333; white-space: pre-wrap; background: #fafafa; border: 1px solid #eee; padding: .6em; }
+"""
+
+
+def _e(x: Any) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _badge(status: str) -> str:
+    return f'<span class="badge {_e(status)}">{_e(status)}</span>'
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    if v is None:
+        return "–"
+    return str(v)
+
+
+def _data_uri(path: Path, mime: str) -> str:
+    return f"data:{mime};base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
+
+
+def _claim_html(c: ClaimResult, anchor_prefix: str) -> str:
+    cl = c.claim
+    kind = "baseline check" if cl.kind == "baseline" else "paper claim"
+    refs = " · ".join(x for x in (cl.ref, ", ".join(cl.protocols) and "needs " + ", ".join(cl.protocols)) if x)
+    out = [f'<div class="claim {_e(c.status)}" id="{_e(anchor_prefix + cl.id)}">',
+           f"<p>{_badge(c.status)} <b>{_e(cl.id)}</b> <span class='kind'>({kind}{'; ' + _e(refs) if refs else ''})</span><br>{_e(cl.text)}</p>",
+           f"<p class='explain'>{_e(c.explanation)}</p>"]
+    if c.measured:
+        out.append("<table><tr><th>measured</th><th>value</th></tr>")
+        for k, v in c.measured.items():
+            out.append(f"<tr><td>{_e(k)}</td><td class='num'>{_e(_fmt(v))}</td></tr>")
+        out.append("</table>")
+    out.append("</div>")
+    return "\n".join(out)
+
+
+def _axes_text(axes: dict) -> str:
+    return "; ".join(f"{k} ∈ {{{', '.join(map(_fmt, v))}}}" for k, v in axes.items()) or "–"
+
+
+def _figure_html(run: SuiteRun, f: FigureRun, prefix: str) -> str:
+    fig = f.figure
+    state = {"ran": PASS, "partial": "partial", NOT_YET: NOT_YET, "failed": FAIL}[f.status]
+    label = {"ran": "ran", "partial": "partly ran", NOT_YET: "NOT-YET", "failed": "runs failed"}[f.status]
+    out = [f'<h3 id="{_e(prefix + "fig-" + fig.id)}">{_e(fig.title)} <span class="kind">— paper {_e(fig.ref)}</span> '
+           f'<span class="badge {_e(state if state in STATUSES else "NOT-YET")}">{_e(label)}</span></h3>',
+           f"<p>{_e(fig.caption)}</p>"]
+    for note in fig.notes:
+        out.append(f"<p class='kind'>{_e(note)}</p>")
+    out.append("<table><tr><th>part</th><th>kind</th><th>status</th><th>protocols</th><th>axes</th><th>seeds</th>"
+               "<th class='num'>runs</th><th class='num'>ran now</th><th class='num'>reused</th><th class='num'>failed</th><th>notes</th></tr>")
+    for p in f.parts:
+        notes = "; ".join([*p.reasons, *([p.part.note] if p.part.note else []), *p.errors[:3]])
+        out.append(
+            f"<tr><td>{_e(p.part.name)}</td><td>{_e(p.part.kind)}</td><td>{_e(p.status)}</td><td>{_e(', '.join(p.part.protocols()))}</td>"
+            f"<td>{_e(_axes_text(p.axes))}</td><td>{_e(', '.join(map(str, p.seeds)))}</td><td class='num'>{p.total}</td>"
+            f"<td class='num'>{p.ran}</td><td class='num'>{p.skipped}</td><td class='num'>{p.failed}</td><td>{_e(notes)}</td></tr>")
+    out.append("</table>")
+    for img in f.images:
+        out.append(f"<figure><img alt='{_e(img.plot.title)}' src='{_data_uri(img.png, 'image/png')}'>"
+                   f"<figcaption>{_e(img.plot.title)} — mean over seeds, bars: 95 % CI (Student t) · "
+                   f"<a download='{_e(Path(img.svg).name)}' href='{_data_uri(img.svg, 'image/svg+xml')}'>SVG</a></figcaption></figure>")
+    for n in f.notes:
+        out.append(f"<p class='kind'>{_e(n)}</p>")
+    claims = [c for c in run.claims if c.claim.figure == fig.id]
+    if claims:
+        out.append("<h4>Claims</h4>")
+        out.extend(_claim_html(c, prefix) for c in claims)
+    return "\n".join(out)
+
+
+def _suite_html(run: SuiteRun, prefix: str, level: int) -> str:
+    s = run.suite
+    h = f"h{level}"
+    counts = run.counts()
+    out = [f"<{h} id='{_e(prefix + 'top')}'>{_e(s.title)}</{h}>",
+           f"<p class='meta'>{_e(s.citation)} · digest <code>{_e(s.digest)}</code> · paper <code>{_e(s.name)}</code> · scale "
+           f"<b>{_e(run.scale)}</b> · {run.wall_seconds:.1f} s</p>",
+           "<p class='summary'>" + "".join(f"{_badge(k)}{counts[k]} " for k in STATUSES) + "</p>",
+           "<table><tr><th>claim</th><th>kind</th><th>status</th><th>figure</th><th>explanation</th></tr>"]
+    for c in run.claims:
+        fig = c.claim.figure or "–"
+        link = f"<a href='#{_e(prefix + 'fig-' + fig)}'>{_e(fig)}</a>" if c.claim.figure else "–"
+        out.append(f"<tr><td><a href='#{_e(prefix + c.claim.id)}'>{_e(c.claim.id)}</a></td><td>{_e(c.claim.kind)}</td>"
+                   f"<td>{_badge(c.status)}</td><td>{link}</td><td>{_e(c.explanation)}</td></tr>")
+    out.append("</table>")
+    if s.notes:
+        out.append("<details><summary>Reconstruction notes</summary>")
+        out.extend(f"<div class='notes'>{_e(n)}</div>" for n in s.notes)
+        out.append("</details>")
+    out.append(f"<h{level + 1}>Figures</h{level + 1}>")
+    out.extend(_figure_html(run, f, prefix) for f in run.figures)
+    loose = [c for c in run.claims if c.claim.figure is None]
+    if loose:
+        out.append(f"<h{level + 1}>Claims without a figure (analytic or unit-level)</h{level + 1}>")
+        out.extend(_claim_html(c, prefix) for c in loose)
+    return "\n".join(out)
+
+
+def render_html(runs: Sequence[SuiteRun], title: str) -> str:
+    total = {s: 0 for s in STATUSES}
+    for r in runs:
+        for k, v in r.counts().items():
+            total[k] += v
+    scale = runs[0].scale if runs else ""
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    head = [
+        "<!DOCTYPE html>",
+        "<html lang='en'><head><meta charset='utf-8'>",
+        f"<title>{_e(title)}</title>",
+        f"<style>{_CSS}</style></head><body>",
+        f"<h1>{_e(title)}</h1>",
+        f"<p class='meta'>vidcc {_e(__version__)} · scale {_e(scale)} · generated {now} · results database "
+        f"<code>{_e(runs[0].db if runs else '')}</code></p>",
+        "<p class='summary'>" + "".join(f"{_badge(k)}{total[k]} " for k in STATUSES) + f"({sum(total.values())} claims)</p>",
+        "<p class='meta'>PASS: the measured values satisfy the claim's test. FAIL: they do not (the explanation says by how "
+        "much). NOT-YET: a protocol, feature or metric the claim needs does not exist yet — never a PASS. Baseline checks "
+        "(kind <i>baseline</i>) are sanity checks on what exists today, not claims of the paper.</p>",
+    ]
+    body = []
+    if len(runs) == 1:
+        body.append(_suite_html(runs[0], "", 2))
+    else:
+        body.append("<ul>" + "".join(
+            f"<li><a href='#{_e(r.suite.name)}-top'>{_e(r.suite.title)}</a>: "
+            + " ".join(f"{_badge(k)}{r.counts()[k]}" for k in STATUSES) + "</li>" for r in runs) + "</ul>")
+        for r in runs:
+            body.append(_suite_html(r, f"{r.suite.name}-", 2))
+    return "\n".join(head + body + ["</body></html>", ""])
