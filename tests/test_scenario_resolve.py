@@ -41,6 +41,7 @@ ACCESS = {
     "queue": {"kind": "droptail", "limit": "bdp"},
     "loss": None,
     "reverse_loss": None,
+    "arq": None,
 }
 
 EXPECTED = {
@@ -58,6 +59,7 @@ EXPECTED = {
             "queue": {"kind": "droptail", "limit": "bdp"},
             "loss": None,
             "reverse_loss": None,
+            "arq": None,
             "monitor": True,
         },
         "source_access": ACCESS,
@@ -234,10 +236,10 @@ def test_graph_links_and_placements():
         "links": [
             {"a": "A", "b": "R", "link": {"bandwidth_bps": 5_000_000, "delay_ns": 2_000_000,
                                           "queue": {"kind": "droptail", "limit": "bdp"},
-                                          "loss": None, "reverse_loss": None, "monitor": True}},
+                                          "loss": None, "reverse_loss": None, "arq": None, "monitor": True}},
             {"a": "R", "b": "B", "link": {"bandwidth_bps": 1_000_000, "delay_ns": 3_000_000,
                                           "queue": {"kind": "droptail", "limit": {"packets": 7}},
-                                          "loss": None, "reverse_loss": None, "monitor": False}},
+                                          "loss": None, "reverse_loss": None, "arq": None, "monitor": False}},
         ],
     }
     assert r["flows"][0]["placement"] == {"kind": "nodes", "src": "B", "dst": "A", "source_access": None, "sink_access": None}

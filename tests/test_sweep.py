@@ -85,7 +85,9 @@ count = 50
 max_window = "640KB"
 """
 
-TIMING = ["started_at", "finished_at", "wall_seconds", "sim_seconds", "worker"]
+# Columns that describe when and where a run ran, not what it computed. (git_commit too: a commit
+# made while the tests run must not make two databases differ.)
+TIMING = ["started_at", "finished_at", "wall_seconds", "sim_seconds", "worker", "git_commit"]
 
 
 def write(path: Path, text: str) -> Path:

@@ -332,13 +332,16 @@ class Store:
             con.execute(f"DELETE FROM {table} WHERE run_id = ?", [run_id])
 
     def _insert(self, con: duckdb.DuckDBPyConnection, table: str, tbl) -> None:
-        """INSERT BY NAME, adding the columns the table does not have yet."""
+        """Append an Arrow table's rows, adding the columns the table does not have yet."""
+        have = self._columns.get(table)
+        if have is None:
+            have = [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
+            self._columns[table] = have
+        if tbl.column_names == have:  # the usual case, and the cheapest insert
+            con.from_arrow(tbl).insert_into(table)
+            return
         con.register("_new", tbl)
         try:
-            have = self._columns.get(table)
-            if have is None:
-                have = [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
-                self._columns[table] = have
             if any(name not in have for name in tbl.column_names):
                 for name, typ, *_ in con.execute("DESCRIBE _new").fetchall():
                     if name not in have:

@@ -300,6 +300,20 @@ class CorrelatedBernoulli(_Model):
 Loss = Annotated[Union[Bernoulli, GilbertElliott, CorrelatedBernoulli], Field(discriminator="kind")]
 
 
+class PersistentArq(_Model):
+    """Link-level ARQ: a failed transmission is repeated in the next slot until it succeeds."""
+
+    kind: Literal["persistent"]
+
+
+class LimitedArq(_Model):
+    kind: Literal["limited"]
+    attempts: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=U32_MAX))]
+
+
+Arq = Annotated[Union[PersistentArq, LimitedArq], Field(discriminator="kind")]
+
+
 class Link(_Model):
     """A core link (dumbbell bottleneck, chain hop)."""
 
@@ -308,6 +322,7 @@ class Link(_Model):
     queue: Queue = Field(default_factory=lambda: DropTail(kind="droptail"))
     loss: Loss | None = None
     reverse_loss: Loss | None = None
+    arq: Arq | None = None
 
 
 class GraphLink(Link):
@@ -326,6 +341,7 @@ class Access(_Model):
     queue: Queue | None = None
     loss: Loss | None = None
     reverse_loss: Loss | None = None
+    arq: Arq | None = None
 
 
 class Dumbbell(_Model):
@@ -476,6 +492,8 @@ _TAGS: dict[str, tuple[str, type[_Model]]] = {
     "bernoulli": ("loss kind", Bernoulli),
     "gilbert-elliott": ("loss kind", GilbertElliott),
     "correlated-bernoulli": ("loss kind", CorrelatedBernoulli),
+    "persistent": ("arq kind", PersistentArq),
+    "limited": ("arq kind", LimitedArq),
 }
 
 
@@ -789,8 +807,17 @@ def _resolve_link(link: Link, monitor: bool) -> dict:
         "queue": _resolve_queue(link.queue),
         "loss": _resolve_loss(link.loss),
         "reverse_loss": _resolve_loss(link.reverse_loss),
+        "arq": _resolve_arq(link.arq),
         "monitor": monitor,
     }
+
+
+def _resolve_arq(arq: PersistentArq | LimitedArq | None) -> dict | None:
+    if arq is None:
+        return None
+    if isinstance(arq, LimitedArq):
+        return {"kind": "limited", "attempts": arq.attempts}
+    return {"kind": "persistent"}
 
 
 def _resolve_access(common: Access | None, side: Access | None) -> dict:
@@ -802,6 +829,7 @@ def _resolve_access(common: Access | None, side: Access | None) -> dict:
         "queue": _resolve_queue(m["queue"] if m["queue"] is not None else DropTail(kind="droptail")),
         "loss": _resolve_loss(m["loss"]),
         "reverse_loss": _resolve_loss(m["reverse_loss"]),
+        "arq": _resolve_arq(m["arq"]),
     }
 
 

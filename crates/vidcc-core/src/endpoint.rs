@@ -170,6 +170,9 @@ pub enum Event {
     Timeout,
     /// The number of video layers (or the simulcast stream) in use changed.
     LayersChanged { layers: u8 },
+    /// A loss event was classified (DVRC's AIAMD): `congestion` = true for a multiplicative
+    /// decrease (congestive loss), false for an additive decrease (random loss).
+    LossClassified { congestion: bool },
 }
 
 /// Counters a driver can read at any time (used for goodput: application bytes, not wire bytes).

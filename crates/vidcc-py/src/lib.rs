@@ -112,6 +112,66 @@ fn simulate<'py>(py: Python<'py>, config_json: &str, progress: Option<PyObject>)
     Ok(d)
 }
 
+/// QoS-AIMD cross-layer parameter selection (vidcc-core `proto::qos_aimd::model::select`):
+/// W_max (one flow) or the eq. (4) windows (several), the BS buffer, α from β by eq. (10), and
+/// the model's predictions. `rtt_slots` has one entry per flow; `burst_slots` switches from an
+/// i.i.d. channel to a Gilbert channel with that mean bad burst. Raises ValueError on
+/// out-of-range inputs.
+#[pyfunction]
+#[pyo3(signature = (error_rate, rtt_slots, delay_bound, outage_target=0.01, beta=0.875, burst_slots=None, shares=None, rounding="nearest"))]
+#[allow(clippy::too_many_arguments)]
+fn qos_aimd_select<'py>(
+    py: Python<'py>,
+    error_rate: f64,
+    rtt_slots: Vec<u32>,
+    delay_bound: u32,
+    outage_target: f64,
+    beta: f64,
+    burst_slots: Option<f64>,
+    shares: Option<Vec<f64>>,
+    rounding: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    use vidcc_core::proto::qos_aimd::model::{select, Channel, Rounding, SelectRequest};
+    let err = |e: String| PyValueError::new_err(e);
+    let channel = match burst_slots {
+        None => Channel::Iid { error_rate },
+        Some(b) => Channel::Gilbert { error_rate, mean_burst_slots: b },
+    };
+    let req = SelectRequest {
+        channel,
+        rtt_slots: rtt_slots.clone(),
+        shares,
+        delay_bound_slots: delay_bound,
+        outage_target,
+        beta,
+        rounding: Rounding::parse(rounding).map_err(err)?,
+    };
+    let s = py.allow_threads(|| select(&req)).map_err(err)?;
+    let d = PyDict::new(py);
+    d.set_item("channel", if burst_slots.is_some() { "gilbert" } else { "iid" })?;
+    d.set_item("error_rate", s.error_rate)?;
+    d.set_item("burst_slots", burst_slots)?;
+    d.set_item("rtt_slots", rtt_slots)?;
+    d.set_item("delay_bound_slots", delay_bound)?;
+    d.set_item("outage_target", outage_target)?;
+    d.set_item("rounding", req.rounding.name())?;
+    d.set_item("alpha", s.alpha)?;
+    d.set_item("beta", s.beta)?;
+    d.set_item("windows", s.windows)?;
+    d.set_item("exact_windows", s.exact_windows)?;
+    d.set_item("shares", s.shares)?;
+    d.set_item("max_window_sum", s.max_window_sum)?;
+    d.set_item("window_sum", s.window_sum)?;
+    d.set_item("buffer_packets", s.buffer_packets)?;
+    d.set_item("outage", s.outage)?;
+    d.set_item("outage_next", s.outage_next)?;
+    d.set_item("overflow_loss", s.overflow_loss)?;
+    d.set_item("throughput_pkt_per_slot", s.throughput_pkt_per_slot)?;
+    d.set_item("full_utilization", s.full_utilization)?;
+    d.set_item("wired_loss_window", s.wired_loss_window)?;
+    Ok(d)
+}
+
 #[pymodule]
 fn _vidcc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -121,5 +181,6 @@ fn _vidcc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_trace, m)?)?;
     m.add_function(wrap_pyfunction!(parse_gop, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(qos_aimd_select, m)?)?;
     Ok(())
 }

@@ -26,6 +26,7 @@ fn main() {
         queue: QueueConfig::DropTail { limit: QueueLimit::Bdp },
         loss: None,
         reverse_loss: None,
+        arq: None,
     };
     let config = SimConfig {
         duration_ns: duration_s * 1_000_000_000,
@@ -41,6 +42,7 @@ fn main() {
                 queue: QueueConfig::DropTail { limit: QueueLimit::Bdp },
                 loss: None,
                 reverse_loss: None,
+                arq: None,
                 monitor: true,
             },
             source_access: access.clone(),

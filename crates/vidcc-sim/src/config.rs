@@ -70,9 +70,23 @@ pub struct LinkConfig {
     /// Loss on the reverse direction.
     #[serde(default)]
     pub reverse_loss: Option<LossConfig>,
+    /// Link-level retransmission: a lost transmission is repeated at once instead of dropped.
+    #[serde(default)]
+    pub arq: Option<ArqConfig>,
     /// Sample this link's queues (both directions).
     #[serde(default)]
     pub monitor: bool,
+}
+
+/// Link-level ARQ (the QoS-AIMD digest's wireless hop, §2.2): each transmission attempt of a
+/// packet occupies the link for one packet time ("slot") and meets the link's loss model (its
+/// channel, advanced once per attempt); a failed attempt is repeated in the next slot, until
+/// success (`persistent`) or `attempts` tries (`limited`, then the packet is lost).
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ArqConfig {
+    Persistent,
+    Limited { attempts: u32 },
 }
 
 /// Access links, one per flow instance: bandwidth and delay may be spread per instance.
@@ -89,6 +103,8 @@ pub struct AccessConfig {
     /// Loss on the reverse direction (right to left).
     #[serde(default)]
     pub reverse_loss: Option<LossConfig>,
+    #[serde(default)]
+    pub arq: Option<ArqConfig>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -238,9 +254,9 @@ pub enum Placement {
         src: String,
         dst: String,
         #[serde(default)]
-        source_access: Option<AccessConfig>,
+        source_access: Option<Box<AccessConfig>>,
         #[serde(default)]
-        sink_access: Option<AccessConfig>,
+        sink_access: Option<Box<AccessConfig>>,
     },
 }
 
@@ -266,4 +282,24 @@ pub enum ProtocolConfig {
         #[serde(default)]
         layers_sent: Option<u8>,
     },
+    /// DVRC: receiver-driven AIAMD with layered video (vidcc_core::proto::dvrc).
+    #[serde(rename = "dvrc")]
+    Dvrc(vidcc_core::proto::dvrc::DvrcConfig),
+    /// RTP/UDP layered video adapted from RTCP receiver reports (vidcc_core::proto::rtcp_udp).
+    #[serde(rename = "rtcp-udp")]
+    RtcpUdp(vidcc_core::proto::rtcp_udp::RtcpUdpConfig),
+    #[serde(rename = "qos-aimd")]
+    QosAimd(vidcc_core::proto::qos_aimd::QosAimdConfig),
+    /// SSVP: inter-packet-gap AIMD carrying bulk data or video (vidcc_core::proto::ssvp).
+    #[serde(rename = "ssvp")]
+    Ssvp(vidcc_core::proto::ssvp::SsvpConfig),
+    /// SSVP with the receiver-buffered layered adaptation (layered video).
+    #[serde(rename = "ssvp-layered")]
+    SsvpLayered(vidcc_core::proto::ssvp::SsvpLayeredConfig),
+    /// TFRC, RFC 5348, carrying bulk data or full-quality video (vidcc_core::proto::tfrc).
+    #[serde(rename = "tfrc")]
+    Tfrc(vidcc_core::proto::tfrc::TfrcConfig),
+    /// GAIMD(α, β) on the TCP agents' window machinery, bulk data (vidcc_core::proto::gaimd).
+    #[serde(rename = "gaimd")]
+    Gaimd(vidcc_core::proto::gaimd::GaimdConfig),
 }

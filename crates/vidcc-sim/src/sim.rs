@@ -6,7 +6,7 @@
 //! starts the next packet). Packets live in an arena and move by index; payloads are lengths.
 //! Nothing protocol-specific lives here: every flow is an `EndpointPair`.
 
-use crate::config::{FlowConfig, LossConfig, ProtocolConfig, QueueConfig, QueueLimit, SimConfig};
+use crate::config::{ArqConfig, FlowConfig, LossConfig, ProtocolConfig, QueueConfig, QueueLimit, SimConfig};
 use crate::metrics::{jain, worst_case_fairness, Column, Moments, Table};
 use crate::queue::{Enqueue, Limit, Queue, QueuedPacket};
 use crate::rng::{RngStreams, SimRng};
@@ -73,6 +73,8 @@ struct LinkState {
     delay: Duration,
     queue: Box<dyn Queue>,
     loss: Option<Box<dyn crate::loss::LossModel>>,
+    /// Most transmission attempts per packet (1: no link-level ARQ).
+    max_attempts: u32,
     busy_until: Instant,
     tx_pending: bool,
     limit: Limit,
@@ -80,7 +82,13 @@ struct LinkState {
     delivered: u64,
     dropped_queue: u64,
     dropped_loss: u64,
+    retransmissions: u64,
 }
+
+/// A "persistent" ARQ retries until success; a channel that never recovers (a bad state with
+/// certain loss and no way out) would hang the run, so it gives up after this many attempts and
+/// the packet counts as lost.
+const PERSISTENT_ARQ_ATTEMPTS: u32 = 1 << 16;
 
 #[derive(Default)]
 struct FlowMetrics {
@@ -194,6 +202,13 @@ fn protocol_name(p: &ProtocolConfig) -> &'static str {
         ProtocolConfig::UdpCbr { .. } => "udp-cbr",
         ProtocolConfig::UdpPareto { .. } => "udp-pareto",
         ProtocolConfig::Udp { .. } => "udp",
+        ProtocolConfig::Dvrc(_) => "dvrc",
+        ProtocolConfig::RtcpUdp(_) => "rtcp-udp",
+        ProtocolConfig::QosAimd(_) => "qos-aimd",
+        ProtocolConfig::Ssvp(_) => "ssvp",
+        ProtocolConfig::SsvpLayered(_) => "ssvp-layered",
+        ProtocolConfig::Tfrc(_) => "tfrc",
+        ProtocolConfig::Gaimd(_) => "gaimd",
     }
 }
 
@@ -217,9 +232,7 @@ fn build_pair(f: &FlowConfig, start: Instant, rng: &dyn Fn(&str) -> SimRng) -> R
     Ok(match &f.protocol {
         ProtocolConfig::TcpReno(c) => tcp::pair(TcpVariant::Reno, c, f.packet_size_bytes, start, stop),
         ProtocolConfig::TcpNewReno(c) => tcp::pair(TcpVariant::NewReno, c, f.packet_size_bytes, start, stop),
-        ProtocolConfig::TcpWestwoodPlus(c) => {
-            tcp::pair(TcpVariant::WestwoodPlus, c, f.packet_size_bytes, start, stop)
-        }
+        ProtocolConfig::TcpWestwoodPlus(c) => tcp::pair(TcpVariant::WestwoodPlus, c, f.packet_size_bytes, start, stop),
         ProtocolConfig::UdpCbr { rate_bps } => vidcc_core::proto::udp::pair(&udp(*rate_bps)),
         ProtocolConfig::UdpPareto { rate_bps, on_mean_ns, off_mean_ns, shape } => EndpointPair {
             sender: Box::new(crate::traffic::pareto::ParetoOnOff::new(
@@ -231,6 +244,13 @@ fn build_pair(f: &FlowConfig, start: Instant, rng: &dyn Fn(&str) -> SimRng) -> R
             )),
             receiver: Box::new(UdpReceiver::new()),
         },
+        ProtocolConfig::Dvrc(c) => vidcc_core::proto::dvrc::pair(c, app()?, size, start, stop)?,
+        ProtocolConfig::RtcpUdp(c) => vidcc_core::proto::rtcp_udp::pair(c, app()?, size, start, stop)?,
+        ProtocolConfig::QosAimd(c) => vidcc_core::proto::qos_aimd::pair(c, app()?, size, start, stop)?,
+        ProtocolConfig::Ssvp(c) => vidcc_core::proto::ssvp::pair(c, app()?, size, start, stop)?,
+        ProtocolConfig::SsvpLayered(c) => vidcc_core::proto::ssvp::layered_pair(c, app()?, size, start, stop)?,
+        ProtocolConfig::Tfrc(c) => vidcc_core::proto::tfrc::pair(c, app()?, size, start, stop)?,
+        ProtocolConfig::Gaimd(c) => vidcc_core::proto::gaimd::pair(c, app()?, size, start, stop)?,
         ProtocolConfig::Udp { layers_sent } => {
             let Application::Video(stream) = app()? else {
                 return Err("protocol \"udp\" carries video: the flow needs a video table".into());
@@ -366,6 +386,12 @@ impl Simulation {
                 busy_until: Instant::ZERO,
                 tx_pending: false,
                 limit,
+                max_attempts: match spec.arq {
+                    None => 1,
+                    Some(ArqConfig::Persistent) => PERSISTENT_ARQ_ATTEMPTS,
+                    Some(ArqConfig::Limited { attempts }) => attempts.max(1),
+                },
+                retransmissions: 0,
                 counts_as_bottleneck: spec.monitored && spec.forward,
                 delivered: 0,
                 dropped_queue: 0,
@@ -512,6 +538,7 @@ impl Simulation {
             Event::LossEvent => ("loss_event", 1.0),
             Event::Timeout => ("timeout", 1.0),
             Event::LayersChanged { layers } => ("layers", layers as f64),
+            Event::LossClassified { congestion } => ("loss_class", if congestion { 1.0 } else { 0.0 }),
         };
         let c = &mut self.cols;
         c.e_t.push(now.as_nanos());
@@ -612,12 +639,27 @@ impl Simulation {
         let size = DataSize::from_bytes(self.packets[pkt as usize].size as u64);
         let l = &mut self.links[link as usize];
         let tx = l.bandwidth.transmission_time(size);
-        l.busy_until = now + tx;
-        if l.loss.as_mut().is_some_and(|m| m.should_drop()) {
+        // Each attempt occupies the link for one packet time and meets the loss model; with
+        // link-level ARQ a failed attempt is repeated at once (QoS-AIMD digest §2.2).
+        let mut attempts = 1;
+        let mut lost = false;
+        if let Some(m) = l.loss.as_mut() {
+            while m.should_drop() {
+                if attempts == l.max_attempts {
+                    lost = true;
+                    break;
+                }
+                attempts += 1;
+            }
+        }
+        l.retransmissions += (attempts - 1) as u64;
+        let busy = tx * attempts as u64;
+        l.busy_until = now + busy;
+        if lost {
             l.dropped_loss += 1;
             self.drop_packet(pkt, "loss", now);
         } else {
-            let at = now + tx + l.delay;
+            let at = now + busy + l.delay;
             self.sched.schedule(at, Ev::Arrive { link, pkt });
         }
     }
@@ -910,7 +952,8 @@ impl Simulation {
             .col("monitored", Column::Bool(specs.iter().map(|l| l.monitored).collect()))
             .col("delivered_packets", Column::U64(self.links.iter().map(|l| l.delivered).collect()))
             .col("dropped_queue", Column::U64(self.links.iter().map(|l| l.dropped_queue).collect()))
-            .col("dropped_loss", Column::U64(self.links.iter().map(|l| l.dropped_loss).collect()));
+            .col("dropped_loss", Column::U64(self.links.iter().map(|l| l.dropped_loss).collect()))
+            .col("retransmissions", Column::U64(self.links.iter().map(|l| l.retransmissions).collect()));
         let events = Table::new("events")
             .col("t_ns", Column::U64(c.e_t))
             .col("flow", Column::U64(c.e_flow))

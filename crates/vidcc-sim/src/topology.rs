@@ -10,7 +10,8 @@
 //! `flows/start` random streams in a fixed order: flow entry, then instance.
 
 use crate::config::{
-    AccessConfig, FlowConfig, LinkConfig, LossConfig, Placement, QueueConfig, SimConfig, Spread, TopologyConfig,
+    AccessConfig, ArqConfig, FlowConfig, LinkConfig, LossConfig, Placement, QueueConfig, SimConfig, Spread,
+    TopologyConfig,
 };
 use crate::rng::{RngStreams, SimRng};
 use rand::Rng;
@@ -29,6 +30,7 @@ pub struct LinkSpec {
     pub delay: Duration,
     pub queue: QueueConfig,
     pub loss: Option<LossConfig>,
+    pub arq: Option<ArqConfig>,
     pub monitored: bool,
     /// The configured direction (a→b, left→right, away from the core), as opposed to its twin.
     pub forward: bool,
@@ -72,54 +74,62 @@ impl Network {
     }
 
     /// Adds both directions of a physical link `a`—`b`.
-    #[allow(clippy::too_many_arguments)]
-    fn duplex(
-        &mut self,
-        a: NodeId,
-        b: NodeId,
-        bandwidth: DataRate,
-        delay: Duration,
-        queue: &QueueConfig,
-        loss_ab: Option<LossConfig>,
-        loss_ba: Option<LossConfig>,
-        monitored: bool,
-    ) {
-        for (from, to, loss, forward) in [(a, b, loss_ab, true), (b, a, loss_ba, false)] {
+    fn duplex(&mut self, a: NodeId, b: NodeId, d: Duplex<'_>) {
+        for (from, to, loss, forward) in [(a, b, d.loss_ab, true), (b, a, d.loss_ba, false)] {
             let name = format!("{}->{}", self.nodes[from as usize], self.nodes[to as usize]);
             self.links.push(LinkSpec {
                 name,
                 from,
                 to,
-                bandwidth,
-                delay,
-                queue: queue.clone(),
+                bandwidth: d.bandwidth,
+                delay: d.delay,
+                queue: d.queue.clone(),
                 loss,
-                monitored,
+                arq: d.arq,
+                monitored: d.monitored,
                 forward,
             });
         }
     }
 
     fn link_from_config(&mut self, a: NodeId, b: NodeId, c: &LinkConfig, monitored: bool) {
-        self.duplex(
-            a,
-            b,
-            DataRate::from_bps(c.bandwidth_bps),
-            Duration::from_nanos(c.delay_ns),
-            &c.queue,
-            c.loss,
-            c.reverse_loss,
+        let d = Duplex {
+            bandwidth: DataRate::from_bps(c.bandwidth_bps),
+            delay: Duration::from_nanos(c.delay_ns),
+            queue: &c.queue,
+            loss_ab: c.loss,
+            loss_ba: c.reverse_loss,
+            arq: c.arq,
             monitored,
-        );
+        };
+        self.duplex(a, b, d);
     }
 
     /// An access link from `left` to `right` (edge → core on the source side, core → edge on
     /// the sink side), so that `loss` is the left-to-right direction as on every other link.
     fn access(&mut self, left: NodeId, right: NodeId, c: &AccessConfig, rng: &mut SimRng) {
-        let bw = DataRate::from_bps(draw(&c.bandwidth_bps, rng));
-        let delay = Duration::from_nanos(draw(&c.delay_ns, rng));
-        self.duplex(left, right, bw, delay, &c.queue, c.loss, c.reverse_loss, false);
+        let d = Duplex {
+            bandwidth: DataRate::from_bps(draw(&c.bandwidth_bps, rng)),
+            delay: Duration::from_nanos(draw(&c.delay_ns, rng)),
+            queue: &c.queue,
+            loss_ab: c.loss,
+            loss_ba: c.reverse_loss,
+            arq: c.arq,
+            monitored: false,
+        };
+        self.duplex(left, right, d);
     }
+}
+
+/// What the two directions of a physical link share, and each direction's loss.
+struct Duplex<'a> {
+    bandwidth: DataRate,
+    delay: Duration,
+    queue: &'a QueueConfig,
+    loss_ab: Option<LossConfig>,
+    loss_ba: Option<LossConfig>,
+    arq: Option<ArqConfig>,
+    monitored: bool,
 }
 
 fn draw(s: &Spread, rng: &mut SimRng) -> u64 {
@@ -223,8 +233,10 @@ pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, Config
                 let Placement::Nodes { src, dst, source_access, sink_access } = &f.placement else {
                     return Err(config_error(format!("flows[{g}]"), "a graph flow names its src and dst nodes"));
                 };
-                let s = find(src).ok_or_else(|| config_error(format!("flows[{g}].src"), format!("unknown node {src:?}")))?;
-                let d = find(dst).ok_or_else(|| config_error(format!("flows[{g}].dst"), format!("unknown node {dst:?}")))?;
+                let s = find(src)
+                    .ok_or_else(|| config_error(format!("flows[{g}].src"), format!("unknown node {src:?}")))?;
+                let d = find(dst)
+                    .ok_or_else(|| config_error(format!("flows[{g}].dst"), format!("unknown node {dst:?}")))?;
                 if s == d {
                     return Err(config_error(format!("flows[{g}]"), "src and dst are the same node"));
                 }

@@ -42,3 +42,9 @@ def register(spec: ProtocolSpec) -> ProtocolSpec:
 
 
 # Protocol modules (each calls `register`). Keep one import per line, sorted.
+from vidcc.protocols import dvrc  # noqa: E402,F401
+from vidcc.protocols import gaimd  # noqa: E402,F401
+from vidcc.protocols import qos_aimd  # noqa: E402,F401
+from vidcc.protocols import rtcp_udp  # noqa: E402,F401
+from vidcc.protocols import ssvp  # noqa: E402,F401
+from vidcc.protocols import tfrc  # noqa: E402,F401

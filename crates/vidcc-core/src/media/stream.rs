@@ -223,7 +223,8 @@ mod tests {
     #[test]
     fn decode_order_sends_anchors_before_their_b_frames_one_per_interval() {
         let mut s = stream(SendOrder::Decode);
-        let sent: Vec<(u32, u64)> = (0..8).map(|_| s.next_frame().frame).map(|f| (f.id, f.ready_at.as_nanos() / 1_000_000)).collect();
+        let sent: Vec<(u32, u64)> =
+            (0..8).map(|_| s.next_frame().frame).map(|f| (f.id, f.ready_at.as_nanos() / 1_000_000)).collect();
         // I0 P3 B1 B2 P6 B4 B5 P9, at 0, 40, 80, ... ms.
         assert_eq!(sent, [(0, 0), (3, 40), (1, 80), (2, 120), (6, 160), (4, 200), (5, 240), (9, 280)]);
     }

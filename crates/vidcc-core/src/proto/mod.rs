@@ -3,7 +3,13 @@
 //! (or a fixed-application variant of it), which drivers call to build a flow.
 
 pub mod app;
+pub mod dvrc;
+pub mod gaimd;
+pub mod qos_aimd;
+pub mod rtcp_udp;
+pub mod ssvp;
 pub mod tcp;
+pub mod tfrc;
 pub mod udp;
 
 pub use app::Application;

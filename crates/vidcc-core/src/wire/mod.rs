@@ -2,6 +2,11 @@
 //! against fixed byte vectors. Parsers take bytes from the network: they return [`WireError`]
 //! on anything truncated, oversized or inconsistent and never panic.
 
+pub mod dvrc;
+pub mod qos_aimd;
+pub mod rtcp_udp;
+pub mod ssvp;
+pub mod tfrc;
 pub mod udp;
 
 /// Why a datagram was rejected.

@@ -11,7 +11,7 @@ pub fn droptail(limit: QueueLimit) -> QueueConfig {
 }
 
 pub fn link(bw_bps: u64, delay_ns: u64, queue: QueueConfig) -> LinkConfig {
-    LinkConfig { bandwidth_bps: bw_bps, delay_ns, queue, loss: None, reverse_loss: None, monitor: true }
+    LinkConfig { bandwidth_bps: bw_bps, delay_ns, queue, loss: None, reverse_loss: None, arq: None, monitor: true }
 }
 
 pub fn access(bw_bps: u64, delay_ns: u64) -> AccessConfig {
@@ -21,6 +21,7 @@ pub fn access(bw_bps: u64, delay_ns: u64) -> AccessConfig {
         queue: droptail(QueueLimit::Bdp),
         loss: None,
         reverse_loss: None,
+        arq: None,
     }
 }
 
@@ -32,6 +33,13 @@ pub fn flow(protocol: ProtocolConfig, count: u32) -> FlowConfig {
         ProtocolConfig::UdpCbr { .. } => "cbr",
         ProtocolConfig::UdpPareto { .. } => "pareto",
         ProtocolConfig::Udp { .. } => "video",
+        ProtocolConfig::Dvrc(_) => "dvrc",
+        ProtocolConfig::RtcpUdp(_) => "rtcp-udp",
+        ProtocolConfig::QosAimd(_) => "qos-aimd",
+        ProtocolConfig::Ssvp(_) => "ssvp",
+        ProtocolConfig::SsvpLayered(_) => "ssvp-layered",
+        ProtocolConfig::Tfrc(_) => "tfrc",
+        ProtocolConfig::Gaimd(_) => "gaimd",
     };
     FlowConfig {
         label: label.into(),

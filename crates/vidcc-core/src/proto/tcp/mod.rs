@@ -28,7 +28,7 @@ pub mod receiver;
 pub mod reno;
 pub mod sender;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 pub mod westwood_plus;
 
 pub use config::TcpConfig;

@@ -100,6 +100,11 @@ pub trait CongestionControl: Send + 'static {
     fn on_timeout(&mut self, w: &mut Window, flight: u64);
     /// Reaction to a partial ACK during fast recovery.
     fn partial_ack(&self) -> PartialAck;
+    /// Congestion-avoidance growth of cwnd per new ACK, in segments: 1/cwnd for TCP (one
+    /// segment per RTT, RFC 5681 §3.1); GAIMD grows by α/cwnd.
+    fn congestion_avoidance_increase(&self, cwnd: f64) -> f64 {
+        1.0 / cwnd
+    }
 }
 
 /// Counters for tests, logs and summaries.
@@ -288,12 +293,13 @@ impl<C: CongestionControl> TcpSender<C> {
         self.push_event(Event::WindowChanged { cwnd: DataSize::from_bytes(bytes) });
     }
 
-    /// RFC 5681 §3.1 (ns-2 `opencwnd`): +1 per ACK in slow start, +1/cwnd in congestion avoidance.
+    /// RFC 5681 §3.1 (ns-2 `opencwnd`): +1 per ACK in slow start, +1/cwnd in congestion avoidance
+    /// (the variant's [`CongestionControl::congestion_avoidance_increase`]).
     fn open_cwnd(&mut self) {
         if self.w.cwnd < self.w.ssthresh {
             self.w.cwnd += 1.0;
         } else {
-            self.w.cwnd += 1.0 / self.w.cwnd;
+            self.w.cwnd += self.cc.congestion_avoidance_increase(self.w.cwnd);
         }
         self.w.cwnd = self.w.cwnd.min(self.window_limit as f64);
     }

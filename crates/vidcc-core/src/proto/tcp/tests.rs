@@ -15,7 +15,7 @@ use super::*;
 const PKT: u32 = 1000;
 const PAYLOAD: u64 = 960;
 
-fn ms(x: u64) -> Instant {
+pub(crate) fn ms(x: u64) -> Instant {
     Instant::from_nanos(x * 1_000_000)
 }
 
@@ -23,16 +23,16 @@ fn sender<C: CongestionControl>(cc: C) -> TcpSender<C> {
     TcpSender::new(cc, &TcpConfig::default(), PKT, Instant::ZERO, None)
 }
 
-fn drain<E: Endpoint>(e: &mut E, now: Instant) -> Vec<(u64, bool)> {
+pub(crate) fn drain<E: Endpoint>(e: &mut E, now: Instant) -> Vec<(u64, bool)> {
     std::iter::from_fn(|| e.poll_transmit(now)).map(|t| (t.meta.seq, t.meta.retransmit)).collect()
 }
 
-fn events<E: Endpoint>(e: &mut E) -> Vec<Event> {
+pub(crate) fn events<E: Endpoint>(e: &mut E) -> Vec<Event> {
     std::iter::from_fn(|| e.poll_event()).collect()
 }
 
 /// Feeds a hand-made cumulative ACK whose echo says the acknowledged copy left at `echo`.
-fn ack<C: CongestionControl>(s: &mut TcpSender<C>, now: Instant, ack: u64, echo: Instant) {
+pub(crate) fn ack<C: CongestionControl>(s: &mut TcpSender<C>, now: Instant, ack: u64, echo: Instant) {
     let h = TcpHeader::Ack { ack, ts_ns: now.as_nanos(), ts_echo_ns: echo.as_nanos() }.emit();
     s.handle_datagram(now, Datagram { from: PeerId::PEER, bytes: h.as_slice(), virtual_payload: 0 }).unwrap();
 }
@@ -434,25 +434,25 @@ impl Endpoint for Boxed {
     }
 }
 
-type InFlight = VecDeque<(Instant, HeaderBuf, u32)>;
+pub(crate) type InFlight = VecDeque<(Instant, HeaderBuf, u32)>;
 
 /// Sender → receiver and back with a fixed one-way delay and no bandwidth limit. Arrival times
 /// are monotone per direction, so a FIFO per direction is the whole event queue.
-struct Pipe<S, R> {
-    s: S,
-    r: R,
-    now: Instant,
-    one_way: Duration,
-    fwd: InFlight,
-    rev: InFlight,
+pub(crate) struct Pipe<S, R> {
+    pub(crate) s: S,
+    pub(crate) r: R,
+    pub(crate) now: Instant,
+    pub(crate) one_way: Duration,
+    pub(crate) fwd: InFlight,
+    pub(crate) rev: InFlight,
     /// Data segments whose first transmission is dropped.
-    drop_first: Vec<u64>,
-    dropped: Vec<u64>,
-    events: Vec<(Instant, Event)>,
+    pub(crate) drop_first: Vec<u64>,
+    pub(crate) dropped: Vec<u64>,
+    pub(crate) events: Vec<(Instant, Event)>,
 }
 
 impl<S: Endpoint, R: Endpoint> Pipe<S, R> {
-    fn new(s: S, r: R, rtt: Duration, drop_first: &[u64]) -> Self {
+    pub(crate) fn new(s: S, r: R, rtt: Duration, drop_first: &[u64]) -> Self {
         Pipe {
             s,
             r,
@@ -483,7 +483,7 @@ impl<S: Endpoint, R: Endpoint> Pipe<S, R> {
         }
     }
 
-    fn run_until(&mut self, end: Instant) {
+    pub(crate) fn run_until(&mut self, end: Instant) {
         for _ in 0..50_000_000u64 {
             self.flush();
             let next = [
@@ -601,7 +601,7 @@ fn finite_transfer_over_the_pipe_with_delayed_acks_completes_and_goes_idle() {
 // Arbitrary delivery, loss, reordering and duplication
 
 #[derive(Clone, Debug)]
-enum Op {
+pub(crate) enum Op {
     Advance(u16),
     DeliverData(u8),
     DeliverAck(u8),
@@ -611,7 +611,7 @@ enum Op {
     DuplicateAck(u8),
 }
 
-fn op() -> impl Strategy<Value = Op> {
+pub(crate) fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         3 => (0u16..400).prop_map(Op::Advance),
         4 => any::<u8>().prop_map(Op::DeliverData),
@@ -634,7 +634,7 @@ fn take(bag: &mut Bag, i: u8, keep: bool) -> Option<(HeaderBuf, u32)> {
     Some(if keep { bag[i] } else { bag.remove(i) })
 }
 
-fn drive<C: CongestionControl>(cc: C, cfg: &TcpConfig, ops: &[Op]) -> Result<(), TestCaseError> {
+pub(crate) fn drive<C: CongestionControl>(cc: C, cfg: &TcpConfig, ops: &[Op]) -> Result<(), TestCaseError> {
     let mut s = TcpSender::new(cc, cfg, PKT, Instant::ZERO, None);
     let mut r = TcpReceiver::new(cfg.delayed_ack, s.window_limit());
     let (mut fwd, mut rev): (Bag, Bag) = (vec![], vec![]);

@@ -1,0 +1,199 @@
+//! The DVRC sender (digest §1.1.1, §1.1.3, §1.1.7): it transmits layers 1..K of the video and
+//! measures the RTT; the receiver decides everything else.
+//!
+//! - Frames: each frame, when ready, is split into its layers and the first K layers are
+//!   packetized (K = the latest layer count from a control packet; a change takes effect at the
+//!   next frame boundary \[D\]). Packets wait in a [`SenderBuffer`] (1 s deadline, highest layer
+//!   dropped first) and leave back to back, i.e. at the layers' natural rate (\[I\] reading (a)),
+//!   or, with `pacing`, no faster than the rate R the receiver last reported.
+//! - RTT (paper Eqs. 2–4, [`PaperEwma`]): SampleRTT = now − echoed timestamp for every control
+//!   packet; every data packet carries EstimatedRTT and DTO (A2).
+//! - Control packets are applied in `ack_seq` order: one that answers an older data packet than
+//!   the newest already applied still gives an RTT sample but does not change K.
+
+use std::collections::VecDeque;
+
+use super::config::DvrcConfig;
+use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
+use crate::estimate::rtt::PaperEwma;
+use crate::media::layers::LayerRates;
+use crate::media::packetizer::Packetizer;
+use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig, SenderBufferStats};
+use crate::media::stream::{StreamFrame, VideoStream};
+use crate::time::{Duration, Instant};
+use crate::units::{DataRate, DataSize};
+use crate::wire::dvrc::{DvrcControl, DvrcData, DATA_HEADER_BYTES};
+use crate::wire::WireError;
+
+pub struct DvrcSender {
+    stream: VideoStream,
+    rates: LayerRates,
+    packetizer: Packetizer,
+    buffer: SenderBuffer,
+    next: StreamFrame,
+    stop: Option<Instant>,
+    rtt: PaperEwma,
+    /// Layers the receiver asks for (1..=k).
+    target_layers: u8,
+    /// Layers of the last frame produced.
+    sent_layers: Option<u8>,
+    /// Newest `ack_seq` applied (serial-number order).
+    newest_ack: Option<u32>,
+    pacing: bool,
+    pace_rate: DataRate,
+    next_send: Instant,
+    seq: u64,
+    now: Instant,
+    events: VecDeque<Event>,
+}
+
+impl DvrcSender {
+    /// `stream` must be layered with the given `rates` (checked by [`super::pair`]).
+    pub fn new(
+        cfg: &DvrcConfig,
+        stream: VideoStream,
+        rates: LayerRates,
+        packet_size: DataSize,
+        stop: Option<Instant>,
+    ) -> Self {
+        let max_payload = (packet_size.as_bytes() as usize).saturating_sub(DATA_HEADER_BYTES).max(1) as u32;
+        let mut stream = stream;
+        let next = stream.next_frame();
+        DvrcSender {
+            packetizer: Packetizer::new(max_payload).expect("a positive payload"),
+            buffer: SenderBuffer::new(SenderBufferConfig::default()),
+            next,
+            stop,
+            rtt: PaperEwma::new(cfg.rtt_config()),
+            // R(t_0) = c_1, so K = 1 at start [P].
+            target_layers: 1,
+            sent_layers: None,
+            newest_ack: None,
+            pacing: cfg.pacing,
+            pace_rate: rates.cumulative(0),
+            next_send: Instant::ZERO,
+            seq: 0,
+            now: Instant::ZERO,
+            events: VecDeque::new(),
+            stream,
+            rates,
+        }
+    }
+
+    pub fn rtt(&self) -> &PaperEwma {
+        &self.rtt
+    }
+    /// Layers the receiver last asked for.
+    pub fn target_layers(&self) -> u8 {
+        self.target_layers
+    }
+    pub fn buffer_stats(&self) -> &SenderBufferStats {
+        self.buffer.stats()
+    }
+    pub fn packets_sent(&self) -> u64 {
+        self.seq
+    }
+
+    fn stopped(&self, t: Instant) -> bool {
+        self.stop.is_some_and(|s| t >= s)
+    }
+
+    /// Moves every frame ready by `now` into the buffer, layers 0..K.
+    fn produce(&mut self, now: Instant) {
+        while self.next.frame.ready_at <= now && !self.stopped(self.next.frame.ready_at) {
+            let f = self.next.frame;
+            let k = self.target_layers;
+            if self.sent_layers != Some(k) {
+                self.sent_layers = Some(k);
+                self.events.push_back(Event::LayersChanged { layers: k });
+            }
+            for layer in 0..k {
+                let size = self.next.parts[layer as usize];
+                let frags = self.packetizer.fragments(f.id, f.frame_type, layer, size).expect("frame fits u16 packets");
+                for (len, tag) in frags {
+                    self.buffer.push(now, tag, len, f.ready_at);
+                }
+            }
+            self.next = self.stream.next_frame();
+        }
+    }
+}
+
+impl Endpoint for DvrcSender {
+    fn handle_datagram(&mut self, now: Instant, d: Datagram<'_>) -> Result<(), WireError> {
+        if d.virtual_payload != 0 {
+            return Err(WireError::Inconsistent("control packet with payload"));
+        }
+        let c = DvrcControl::parse(d.bytes)?;
+        self.now = self.now.max(now);
+        // SampleRTT = T'_Sn − T_Sn (Sec. 3.1); an echo from the future is ignored.
+        if let Some(sample) = self.now.as_nanos().checked_sub(c.ts_echo_ns) {
+            self.rtt.on_sample(Duration::from_nanos(sample));
+        }
+        let newer = self.newest_ack.is_none_or(|a| {
+            let d = c.ack_seq.wrapping_sub(a);
+            d != 0 && d < 1 << 31
+        });
+        if newer {
+            self.newest_ack = Some(c.ack_seq);
+            // Step (5) of §1.1.7: join or leave layers until exactly K are sent.
+            self.target_layers = c.layers.clamp(1, self.rates.count() as u8);
+            self.pace_rate = DataRate::from_bps(c.rate_bps.max(1));
+        }
+        Ok(())
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        self.now = self.now.max(now);
+        self.produce(self.now);
+    }
+
+    fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
+        self.now = self.now.max(now);
+        let now = self.now;
+        self.produce(now);
+        if self.pacing && now < self.next_send {
+            return None;
+        }
+        let p = self.buffer.pop(now)?;
+        let length = (DATA_HEADER_BYTES as u32 + p.size_bytes) as u16;
+        let header = DvrcData {
+            frame_type: p.tag.frame_type,
+            length,
+            seq: self.seq as u32,
+            timestamp_ns: now.as_nanos(),
+            rtt_est_ns: self.rtt.estimated_rtt().map_or(0, |d| d.as_nanos()),
+            dto_ns: self.rtt.dto().as_nanos().max(1),
+            layer: p.tag.layer,
+        }
+        .emit();
+        if self.pacing {
+            let gap = self.pace_rate.transmission_time(DataSize::from_bytes(length as u64));
+            self.next_send = now + gap;
+        }
+        let meta = PacketMeta { media: p.tag, ..PacketMeta::data(self.seq) };
+        self.seq += 1;
+        Some(Transmit { to: PeerId::PEER, header, payload_len: p.size_bytes, meta })
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        let frame = self.next.frame.ready_at;
+        let frame = (!self.stopped(frame)).then_some(frame);
+        if self.buffer.is_empty() {
+            return frame;
+        }
+        if !self.pacing {
+            // Drained by poll_transmit right away; wake for anything that is due.
+            return Some(self.now);
+        }
+        Some(frame.map_or(self.next_send, |f| f.min(self.next_send)))
+    }
+
+    fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    fn stats(&self) -> EndpointStats {
+        EndpointStats::default()
+    }
+}

@@ -1,0 +1,962 @@
+//! Bare-state tests of each QoS-AIMD rule with explicit time, the receiver, a property test of
+//! sender and receiver under arbitrary delivery, and the analytic model against the digest's
+//! derived reference vectors (`specs/003-qos-aimd.md` §2.7, claims A1–A12).
+
+use super::model::*;
+use super::*;
+use crate::endpoint::{Datagram, Endpoint, Event, PacketKind, PeerId, Transmit};
+use crate::wire::qos_aimd::{AckHeader, DataHeader, SackVec, SEQ_MASK, SEQ_MODULUS};
+use crate::{Duration, Instant};
+
+const PKT: u64 = 125;
+
+fn ms(x: u64) -> Instant {
+    Instant::from_nanos(x * 1_000_000)
+}
+
+fn unpaced() -> QosAimdConfig {
+    QosAimdConfig { pacing: Pacing::Off, ..QosAimdConfig::default() }
+}
+
+fn sender(c: &QosAimdConfig) -> QosAimdSender {
+    QosAimdSender::new(c, Application::Bulk, DataSize::from_bytes(PKT), Instant::ZERO, None).unwrap()
+}
+
+fn drain(s: &mut dyn Endpoint, now: Instant) -> Vec<Transmit> {
+    std::iter::from_fn(|| s.poll_transmit(now)).collect()
+}
+
+fn seqs(t: &[Transmit]) -> Vec<u64> {
+    t.iter().map(|x| x.meta.seq).collect()
+}
+
+/// An ack for packet `a` reporting `received` (numbers below `a`) in a 16-bit vector.
+fn ack(a: u64, received: &[u64]) -> AckHeader {
+    let mut v = SackVec::new(16);
+    for &s in received {
+        v.set((a - s) as u16, true);
+    }
+    AckHeader { rwnd: 64, ack_a: a as u32 & SEQ_MASK, sackvec: v }
+}
+
+fn give(s: &mut QosAimdSender, now: Instant, a: AckHeader) {
+    let h = a.emit();
+    s.handle_datagram(now, Datagram { from: PeerId::PEER, bytes: h.as_slice(), virtual_payload: 0 }).unwrap();
+}
+
+fn events(s: &mut dyn Endpoint) -> Vec<Event> {
+    std::iter::from_fn(|| s.poll_event()).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sender rules
+
+#[test]
+fn alpha_follows_eq_10() {
+    // α = 3(1 − 0.875)/(1 + 0.875) = 0.375/1.875 = 0.2.
+    let s = sender(&QosAimdConfig::default());
+    assert!((s.alpha() - 0.2).abs() < 1e-15);
+    let c = QosAimdConfig { beta: 0.5, ..QosAimdConfig::default() };
+    assert_eq!(c.alpha(), 1.0);
+    let c = QosAimdConfig { alpha: Some(0.31), ..QosAimdConfig::default() };
+    assert_eq!(c.alpha(), 0.31);
+}
+
+#[test]
+fn slow_start_adds_j_per_ack() {
+    let mut s = sender(&unpaced());
+    // IW = 1: one packet at t = 0.
+    assert_eq!(seqs(&drain(&mut s, ms(0))), [0]);
+    // Event B: ack for 0 (j = 1) → cwnd 2, two new packets.
+    give(&mut s, ms(100), ack(0, &[]));
+    assert_eq!(s.cwnd(), 2.0);
+    assert_eq!(seqs(&drain(&mut s, ms(100))), [1, 2]);
+    // One ack covering 1 and 2 (ack_a = 2, bit 1 = packet 1): j = 2 → cwnd 4.
+    give(&mut s, ms(200), ack(2, &[1]));
+    assert_eq!(s.cwnd(), 4.0);
+    assert_eq!(s.head(), 3);
+    assert_eq!(seqs(&drain(&mut s, ms(200))), [3, 4, 5, 6]);
+    assert!(s.in_slow_start());
+    assert!(events(&mut s).is_empty(), "growth is not reported per ack");
+}
+
+#[test]
+fn congestion_avoidance_adds_alpha_per_rtt() {
+    let mut s = sender(&unpaced());
+    s.set_window(10.0, 5.0);
+    assert_eq!(drain(&mut s, ms(0)).len(), 10);
+    // Event C, one ack covering all 10 packets: cwnd += α·j/cwnd = 0.2·10/10 = 0.2.
+    give(&mut s, ms(100), ack(9, &[0, 1, 2, 3, 4, 5, 6, 7, 8]));
+    assert!((s.cwnd() - 10.2).abs() < 1e-12, "cwnd {}", s.cwnd());
+    // One ack per packet for one window (10 packets): Σ 0.2/cwnd_k with cwnd from 10.2 up to
+    // 10.39: 0.19441…, about α per RTT (α·W/cwnd with cwnd ≈ 10.3).
+    let sent = drain(&mut s, ms(100));
+    assert_eq!(sent.len(), 10);
+    let before = s.cwnd();
+    for t in &sent {
+        give(&mut s, ms(200), ack(t.meta.seq, &[]));
+    }
+    let mut expect = before;
+    for _ in 0..10 {
+        expect += 0.2 / expect;
+    }
+    assert!((s.cwnd() - expect).abs() < 1e-12);
+    assert!((s.cwnd() - before - 0.19441).abs() < 1e-5, "grew {}", s.cwnd() - before);
+}
+
+#[test]
+fn cwnd_is_capped_at_rwnd() {
+    let c = QosAimdConfig { rwnd_packets: 3, ..unpaced() };
+    let mut s = sender(&c);
+    drain(&mut s, ms(0));
+    give(&mut s, ms(10), AckHeader { rwnd: 3, ..ack(0, &[]) });
+    drain(&mut s, ms(10));
+    give(&mut s, ms(20), AckHeader { rwnd: 3, ..ack(2, &[1]) });
+    assert_eq!(s.cwnd(), 3.0); // 1 + 1 + 2 = 4, capped at rwnd 3
+    assert_eq!(drain(&mut s, ms(20)).len(), 3);
+    assert_eq!(s.outstanding(), 3);
+}
+
+/// Events D and E: out-of-order acks inflate the window one for one; the third acked packet
+/// above a hole declares it lost and reduces cwnd to β × outstanding.
+fn loss_after_inflation(base: ReductionBase) -> QosAimdSender {
+    let mut s = sender(&QosAimdConfig { reduction_base: base, ..unpaced() });
+    s.set_window(16.5, 8.0);
+    assert_eq!(drain(&mut s, ms(0)).len(), 16); // ⌊16.5⌋ packets: 0..=15
+                                                // Packet 0 is missing. Ack 1: one packet above the hole; the window inflates by 1.
+    give(&mut s, ms(100), ack(1, &[]));
+    assert_eq!(s.head(), 0);
+    assert_eq!(seqs(&drain(&mut s, ms(100))), [16]);
+    // Ack 2 (bit for 1 set): two above the hole, one more new packet.
+    give(&mut s, ms(101), ack(2, &[1]));
+    assert_eq!(seqs(&drain(&mut s, ms(101))), [17]);
+    assert_eq!(s.cwnd(), 16.5);
+    assert!(events(&mut s).is_empty());
+    // Ack 3: three above the hole → packet 0 lost, one reduction, recover = next_seq = 18.
+    give(&mut s, ms(102), ack(3, &[2, 1]));
+    assert_eq!(s.recover(), 18);
+    assert_eq!(s.counters().packets_lost, 1);
+    assert_eq!(s.counters().reductions, 1);
+    // W_head passes 0 (lost) and 1, 2, 3 (acked, j = 3): congestion avoidance, + 0.2·3/cwnd.
+    assert_eq!(s.head(), 4);
+    assert_eq!(s.outstanding(), 14);
+    let c = s.ssthresh();
+    assert!((s.cwnd() - (c + 0.6 / c)).abs() < 1e-12, "cwnd {}", s.cwnd());
+    s
+}
+
+#[test]
+fn duplicate_sack_loss_reduces_to_beta_times_outstanding() {
+    // Default, FlightSize: next_seq − W_head = 18 − 0, less the 2 packets of event D
+    // inflation = 16 = ⌊cwnd⌋: cwnd = ssthresh = 0.875 × 16 = 14.
+    let mut s = loss_after_inflation(ReductionBase::Flight);
+    assert_eq!(s.ssthresh(), 14.0);
+    // Deflated: 14 outstanding, W = ⌊14.04⌋ = 14: nothing may be sent.
+    assert!(drain(&mut s, ms(102)).is_empty());
+    assert_eq!(events(&mut s), [Event::LossEvent, Event::WindowChanged { cwnd: DataSize::from_bytes(14 * PKT) }]);
+    // pipe: 18 sent − 3 acked = 15 outstanding when found (packet 0 included): 13.125.
+    assert_eq!(loss_after_inflation(ReductionBase::Pipe).ssthresh(), 13.125);
+    // β × cwnd = 0.875 × 16.5 = 14.4375.
+    assert_eq!(loss_after_inflation(ReductionBase::Cwnd).ssthresh(), 14.4375);
+}
+
+#[test]
+fn reduction_happens_once_per_window() {
+    let mut s = sender(&unpaced());
+    s.set_window(16.0, 8.0);
+    drain(&mut s, ms(0));
+    // As in the test above (cwnd 16): packets 0..=17 sent, 0 lost, recover = 18, cwnd 14.
+    for a in [ack(1, &[]), ack(2, &[1]), ack(3, &[2, 1])] {
+        give(&mut s, ms(100), a);
+        drain(&mut s, ms(100));
+    }
+    assert_eq!((s.counters().reductions, s.recover()), (1, 18));
+    events(&mut s);
+    // A second hole in the same window (packet 7 < recover = 18): lost, no second reduction.
+    give(&mut s, ms(101), ack(6, &[5, 4]));
+    give(&mut s, ms(101), ack(8, &[6, 5]));
+    give(&mut s, ms(101), ack(9, &[8]));
+    let c = s.cwnd();
+    give(&mut s, ms(101), ack(10, &[9, 8]));
+    assert_eq!(s.counters().packets_lost, 2);
+    assert_eq!(s.counters().reductions, 1);
+    assert!(s.cwnd() > c, "only growth: {} → {}", c, s.cwnd());
+    assert!(events(&mut s).is_empty());
+    // Ack everything up to 17 one by one: new packets from 18 on go out.
+    for a in 11..=17 {
+        give(&mut s, ms(102), ack(a, &[a - 1]));
+    }
+    let sent = seqs(&drain(&mut s, ms(102)));
+    assert_eq!(sent[0], 18);
+    assert!(sent.len() >= 3);
+    // A hole at 18 ≥ recover: acks for 19, 20, 21 → a second reduction.
+    give(&mut s, ms(200), ack(19, &[]));
+    give(&mut s, ms(200), ack(20, &[19]));
+    // FlightSize: 18 is W_head; nothing was sent since the hole appeared (no inflation).
+    let flight = s.next_seq() - s.head();
+    assert_eq!(s.head(), 18);
+    give(&mut s, ms(200), ack(21, &[20, 19]));
+    let c = 0.875 * flight as f64;
+    assert_eq!(s.ssthresh(), c);
+    assert!((s.cwnd() - (c + 0.6 / c)).abs() < 1e-12);
+    assert_eq!(s.counters().reductions, 2);
+    assert_eq!(events(&mut s)[0], Event::LossEvent);
+}
+
+#[test]
+fn timeout_reinitialises_window_halves_ssthresh_and_doubles_spacing() {
+    let mut s = sender(&unpaced());
+    s.set_window(16.0, 20.0);
+    assert_eq!(drain(&mut s, ms(0)).len(), 16);
+    // No RTT sample yet: RTO = initial 1 s; the oldest packet (sent at 0) times out at 1 s.
+    assert_eq!(s.poll_timeout(), Some(ms(1000)));
+    s.handle_timeout(ms(999));
+    assert_eq!(s.counters().timeouts, 0);
+    s.handle_timeout(ms(1000));
+    // Event A: cwnd = IW = 1, ssthresh = 20/2 = 10, W_head jumps to next_seq, RTO doubles.
+    assert_eq!((s.cwnd(), s.ssthresh()), (1.0, 10.0));
+    assert_eq!((s.head(), s.next_seq(), s.outstanding()), (16, 16, 0));
+    assert_eq!(s.rto(), Duration::from_secs(2));
+    assert_eq!(events(&mut s), [Event::Timeout, Event::WindowChanged { cwnd: DataSize::from_bytes(PKT) }]);
+    assert_eq!(s.counters().packets_timed_out, 16);
+    // "sends W new packets": one, right away.
+    assert_eq!(seqs(&drain(&mut s, ms(1000))), [16]);
+    // cwnd was already 1: it stays 1 and the next packet waits twice as long (RTO 2 s → 4 s).
+    assert_eq!(s.poll_timeout(), Some(ms(3000)));
+    s.handle_timeout(ms(3000));
+    assert_eq!((s.cwnd(), s.ssthresh()), (1.0, 5.0));
+    assert_eq!(seqs(&drain(&mut s, ms(3000))), [17]);
+    assert_eq!(s.poll_timeout(), Some(ms(7000)));
+    // A late ack for a packet given up at the timeout is stale (event F).
+    give(&mut s, ms(3500), ack(5, &[]));
+    assert_eq!(s.counters().stale_acks, 1);
+    assert_eq!(s.cwnd(), 1.0);
+}
+
+#[test]
+fn timeout_ssthresh_variants() {
+    // Unbounded ssthresh: "halve" starts from cwnd (16 → 8).
+    let mut s = sender(&unpaced());
+    s.set_window(16.0, f64::INFINITY);
+    drain(&mut s, ms(0));
+    s.handle_timeout(ms(1000));
+    assert_eq!(s.ssthresh(), 8.0);
+    // half-flight: packets 14 and 15 acked, 0..=13 outstanding (only two acked above them,
+    // no loss): ssthresh = 14/2 = 7.
+    let c = QosAimdConfig { timeout_ssthresh: TimeoutSsthresh::HalfFlight, ..unpaced() };
+    let mut s = sender(&c);
+    s.set_window(16.0, 40.0);
+    drain(&mut s, ms(0));
+    give(&mut s, ms(10), ack(15, &[14]));
+    assert_eq!(s.outstanding(), 14);
+    s.handle_timeout(Instant::from_nanos(1_000_000_000));
+    assert_eq!(s.ssthresh(), 7.0);
+    // Never below 2 packets.
+    let mut s = sender(&c);
+    drain(&mut s, ms(0));
+    s.handle_timeout(ms(1000));
+    assert_eq!(s.ssthresh(), 2.0);
+}
+
+#[test]
+fn stale_and_invalid_acks_change_nothing() {
+    let mut s = sender(&unpaced());
+    s.set_window(4.0, 2.0);
+    drain(&mut s, ms(0));
+    give(&mut s, ms(10), ack(1, &[0]));
+    assert_eq!(s.head(), 2);
+    let c = s.cwnd();
+    // Event F: ack_a = 0 < W_head = 2.
+    give(&mut s, ms(11), ack(0, &[]));
+    assert_eq!(s.counters().stale_acks, 1);
+    // An ack for a packet never sent (next_seq = 6 at most).
+    give(&mut s, ms(11), ack(1000, &[]));
+    assert_eq!(s.counters().invalid_acks, 1);
+    assert_eq!(s.cwnd(), c);
+    // A malformed datagram is an error, counted, and changes nothing.
+    let bad = Datagram { from: PeerId::PEER, bytes: &[1, 0x32, 0], virtual_payload: 0 };
+    assert!(s.handle_datagram(ms(12), bad).is_err());
+    assert_eq!(s.stats().malformed_datagrams, 1);
+    assert_eq!(s.cwnd(), c);
+}
+
+#[test]
+fn packets_are_spaced_rtt_over_w() {
+    let mut s = sender(&QosAimdConfig::default());
+    assert_eq!(drain(&mut s, ms(0)).len(), 1);
+    // RTT sample 100 ms; slow start → cwnd 2: spacing = 100 ms / 2 = 50 ms.
+    give(&mut s, ms(100), ack(0, &[]));
+    assert_eq!(s.spacing(), Duration::from_millis(50));
+    assert_eq!(seqs(&drain(&mut s, ms(100))), [1]);
+    assert_eq!(s.poll_timeout(), Some(ms(150)));
+    assert!(drain(&mut s, ms(149)).is_empty());
+    assert_eq!(seqs(&drain(&mut s, ms(150))), [2]);
+    // min-rtt spacing uses the smallest sample; pacing off sends both at once.
+    let mut s = sender(&unpaced());
+    drain(&mut s, ms(0));
+    give(&mut s, ms(100), ack(0, &[]));
+    assert_eq!(seqs(&drain(&mut s, ms(100))), [1, 2]);
+    let mut s = sender(&QosAimdConfig { pacing: Pacing::MinRtt, ..QosAimdConfig::default() });
+    drain(&mut s, ms(0));
+    give(&mut s, ms(80), ack(0, &[]));
+    assert_eq!(s.min_rtt(), Some(Duration::from_millis(80)));
+    assert_eq!(s.spacing(), Duration::from_millis(40));
+}
+
+#[test]
+fn bulk_sender_stops_at_stop() {
+    let mut s =
+        QosAimdSender::new(&unpaced(), Application::Bulk, DataSize::from_bytes(PKT), ms(0), Some(ms(50))).unwrap();
+    s.set_window(8.0, 4.0);
+    assert_eq!(drain(&mut s, ms(0)).len(), 8);
+    give(&mut s, ms(100), ack(7, &(0..7).collect::<Vec<_>>()));
+    assert!(drain(&mut s, ms(100)).is_empty(), "stopped at 50 ms");
+    assert_eq!(s.poll_timeout(), None);
+}
+
+#[test]
+fn video_sender_idles_and_restarts_from_iw() {
+    use crate::media::source::CbrSource;
+    use crate::media::stream::VideoStream;
+    // 200 kbps CBR video at 1 fps: one 25 000-byte frame per second, in ⌈25 000/109⌉ = 230
+    // packets of at most 125 − 16 = 109 payload bytes.
+    let src = Box::new(CbrSource::for_rate(DataRate::from_kbps(200), 1.0).unwrap());
+    let app = Application::Video(VideoStream::single(src));
+    let mut s = QosAimdSender::new(&unpaced(), app, DataSize::from_bytes(PKT), ms(0), None).unwrap();
+    s.set_window(300.0, 4.0);
+    let first = drain(&mut s, ms(0));
+    assert_eq!(first.len(), 64, "rwnd 64 caps the window");
+    assert!(first.iter().all(|x| x.meta.media.frame == 0 && x.payload_len == 109));
+    // Ack every packet 1 ms after it leaves: the rest of frame 0 goes, then the sender idles.
+    let mut total = 0;
+    let mut now = 0;
+    let mut batch = first;
+    while !batch.is_empty() {
+        total += batch.len();
+        now += 1;
+        for x in &batch {
+            give(&mut s, ms(now), ack(x.meta.seq, &[]));
+        }
+        batch = drain(&mut s, ms(now));
+    }
+    assert_eq!(total, 230);
+    assert!(now < 100);
+    assert_eq!(s.outstanding(), 0);
+    assert!(s.cwnd() > 1.0);
+    assert_eq!(s.poll_timeout(), Some(ms(1000)), "frame 1");
+    // RTO = max(1 s, SRTT + 500 ms) = 1 s; at 1.5 s the sender has been idle for more than
+    // that, so frame 1 starts from IW = 1 packet.
+    assert_eq!(s.rto(), Duration::from_secs(1));
+    let t = drain(&mut s, ms(1500));
+    assert_eq!(t.len(), 1);
+    assert_eq!(t[0].meta.media.frame, 1);
+    assert_eq!(s.counters().idle_restarts, 1);
+    assert_eq!(s.cwnd(), 1.0);
+}
+
+#[test]
+fn sequence_numbers_wrap_at_24_bits() {
+    let c = unpaced();
+    let first = SEQ_MODULUS as u64 - 2;
+    let mut s = sender(&c).with_first_seq(first);
+    let mut r = QosAimdReceiver::new(&c);
+    s.set_window(5.0, 2.0);
+    let sent = drain(&mut s, ms(0));
+    let wire: Vec<u32> = sent.iter().map(|t| DataHeader::parse(t.header.as_slice()).unwrap().seq).collect();
+    assert_eq!(wire, [0xFF_FFFE, 0xFF_FFFF, 0, 1, 2]);
+    // Packet 0xFFFFFF is lost; the rest arrive; the acks unwrap across the wrap.
+    for t in sent.iter().filter(|t| t.meta.seq != first + 1) {
+        let d = Datagram { from: PeerId::PEER, bytes: t.header.as_slice(), virtual_payload: t.payload_len };
+        r.handle_datagram(ms(50), d).unwrap();
+    }
+    for a in drain(&mut r, ms(50)) {
+        let d = Datagram { from: PeerId::PEER, bytes: a.header.as_slice(), virtual_payload: a.payload_len };
+        s.handle_datagram(ms(100), d).unwrap();
+    }
+    assert_eq!(s.counters().packets_lost, 1);
+    assert_eq!(s.counters().reductions, 1);
+    assert_eq!(s.head(), first + 5);
+    assert_eq!(s.counters().stale_acks + s.counters().invalid_acks, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Receiver
+
+fn data(seq: u32) -> DataHeader {
+    DataHeader { seq, send_time_ns: 0 }
+}
+
+fn recv(r: &mut QosAimdReceiver, now: Instant, seq: u32) {
+    let h = data(seq).emit();
+    r.handle_datagram(now, Datagram { from: PeerId::PEER, bytes: h.as_slice(), virtual_payload: 109 }).unwrap();
+}
+
+fn acks(r: &mut QosAimdReceiver, now: Instant) -> Vec<AckHeader> {
+    drain(r, now)
+        .iter()
+        .map(|t| {
+            assert_eq!(t.meta.kind, PacketKind::Control);
+            assert_eq!(t.wire_size(), DataSize::from_bytes(40));
+            AckHeader::parse(t.header.as_slice()).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn receiver_acks_each_packet_with_its_sackvec() {
+    let mut r = QosAimdReceiver::new(&QosAimdConfig::default());
+    for s in [0, 1, 3] {
+        recv(&mut r, ms(0), s);
+    }
+    let a = acks(&mut r, ms(0));
+    assert_eq!(a.len(), 3);
+    // The ack for 3: bit 1 (packet 2) clear, bit 2 (packet 1) and bit 3 (packet 0) set.
+    assert_eq!(a[2].ack_a, 3);
+    assert_eq!(a[2].rwnd, 64);
+    assert_eq!(a[2].sackvec.iter_set().collect::<Vec<_>>(), [2, 3]);
+    // A late packet 2 is acked with its own number and the vector below it.
+    recv(&mut r, ms(1), 2);
+    let a = acks(&mut r, ms(1));
+    assert_eq!((a[0].ack_a, a[0].sackvec.iter_set().collect::<Vec<_>>()), (2, vec![1, 2]));
+    assert_eq!(r.stats().app_packets_delivered, 4);
+    assert_eq!(r.stats().app_bytes_delivered, 4 * 109);
+    // A duplicate is acked again but not delivered twice.
+    recv(&mut r, ms(2), 2);
+    assert_eq!(acks(&mut r, ms(2)).len(), 1);
+    assert_eq!(r.counters().duplicates, 1);
+    assert_eq!(r.stats().app_packets_delivered, 4);
+}
+
+#[test]
+fn receiver_discards_packets_below_largest_minus_rwnd_without_ack() {
+    let c = QosAimdConfig { rwnd_packets: 10, ..QosAimdConfig::default() };
+    let mut r = QosAimdReceiver::new(&c);
+    recv(&mut r, ms(0), 100);
+    recv(&mut r, ms(0), 90); // 100 − 10 = 90: not below, kept
+    recv(&mut r, ms(0), 89); // below: dropped, no ack
+    assert_eq!(acks(&mut r, ms(0)).iter().map(|a| a.ack_a).collect::<Vec<_>>(), [100, 90]);
+    assert_eq!(r.counters().discarded_old, 1);
+    assert_eq!(r.stats().app_packets_delivered, 2);
+    // Across the 24-bit wrap: largest 0x000002 means 0xFFFFF8 (10 behind) is kept and
+    // 0xFFFFF7 (11 behind) is dropped.
+    let mut r = QosAimdReceiver::new(&c);
+    recv(&mut r, ms(0), 0xFF_FFFE);
+    recv(&mut r, ms(0), 2);
+    recv(&mut r, ms(0), 0xFF_FFF8);
+    recv(&mut r, ms(0), 0xFF_FFF7);
+    assert_eq!(r.counters().discarded_old, 1);
+    let a = acks(&mut r, ms(0));
+    assert_eq!(a.len(), 3);
+    // The ack for 2 reports 0xFFFFFE four below it (bit 4).
+    assert_eq!(a[1].sackvec.iter_set().collect::<Vec<_>>(), [4]);
+}
+
+#[test]
+fn receiver_ack_ratio_and_delay() {
+    let c = QosAimdConfig { ack_ratio: 3, ack_delay_ns: 50_000_000, ..QosAimdConfig::default() };
+    let mut r = QosAimdReceiver::new(&c);
+    recv(&mut r, ms(0), 0);
+    recv(&mut r, ms(1), 1);
+    assert!(acks(&mut r, ms(1)).is_empty());
+    assert_eq!(r.poll_timeout(), Some(ms(50)));
+    recv(&mut r, ms(2), 2);
+    let a = acks(&mut r, ms(2));
+    assert_eq!((a.len(), a[0].ack_a), (1, 2));
+    assert_eq!(a[0].sackvec.iter_set().collect::<Vec<_>>(), [1, 2]);
+    assert_eq!(r.poll_timeout(), None);
+    // One packet, then the delay runs out.
+    recv(&mut r, ms(10), 3);
+    r.handle_timeout(ms(59));
+    assert!(acks(&mut r, ms(59)).is_empty());
+    r.handle_timeout(ms(60));
+    assert_eq!(acks(&mut r, ms(60))[0].ack_a, 3);
+    assert_eq!(r.poll_timeout(), None);
+}
+
+#[test]
+fn receiver_rejects_garbage_and_acks() {
+    let mut r = QosAimdReceiver::new(&QosAimdConfig::default());
+    let bad = Datagram { from: PeerId::PEER, bytes: &[1, 0x31, 0, 0], virtual_payload: 0 };
+    assert!(r.handle_datagram(ms(0), bad).is_err());
+    let h = ack(3, &[]).emit();
+    assert!(r
+        .handle_datagram(ms(0), Datagram { from: PeerId::PEER, bytes: h.as_slice(), virtual_payload: 0 })
+        .is_err());
+    assert_eq!(r.stats().malformed_datagrams, 2);
+    assert!(acks(&mut r, ms(0)).is_empty());
+}
+
+#[test]
+fn pair_validates_the_config_and_packet_size() {
+    let bad = QosAimdConfig { beta: 1.0, ..QosAimdConfig::default() };
+    let e = pair(&bad, Application::Bulk, DataSize::from_bytes(125), Instant::ZERO, None).err().unwrap();
+    assert!(e.contains("beta"), "{e}");
+    let bad = QosAimdConfig { sackvec_bits: 100, ack_size_bytes: 20, ..QosAimdConfig::default() };
+    let e = pair(&bad, Application::Bulk, DataSize::from_bytes(125), Instant::ZERO, None).err().unwrap();
+    assert!(e.contains("ack_size_bytes"), "{e}");
+    let bad = QosAimdConfig { ack_ratio: 18, ..QosAimdConfig::default() };
+    assert!(bad.validate().unwrap_err().contains("ack_ratio"));
+    let e = pair(&QosAimdConfig::default(), Application::Bulk, DataSize::from_bytes(16), Instant::ZERO, None)
+        .err()
+        .unwrap();
+    assert!(e.contains("packet size"), "{e}");
+    assert!(pair(&QosAimdConfig::default(), Application::Bulk, DataSize::from_bytes(17), Instant::ZERO, None).is_ok());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sender and receiver together under arbitrary delivery
+
+mod property {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        /// Advance time by this many ms and fire due timers.
+        Wait(u16),
+        /// A misbehaving driver: the clock goes back this many ms (never below 0).
+        Back(u8),
+        /// Deliver (remove) the i-th in-flight data packet (i mod len): reordering.
+        Data(u8),
+        /// Drop the i-th in-flight data packet.
+        DropData(u8),
+        /// Deliver a copy, keeping the original in flight: duplication.
+        DupData(u8),
+        Ack(u8),
+        DropAck(u8),
+        DupAck(u8),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (0u16..400).prop_map(Op::Wait),
+            any::<u8>().prop_map(Op::Back),
+            any::<u8>().prop_map(Op::Data),
+            any::<u8>().prop_map(Op::Data),
+            any::<u8>().prop_map(Op::DropData),
+            any::<u8>().prop_map(Op::DupData),
+            any::<u8>().prop_map(Op::Ack),
+            any::<u8>().prop_map(Op::Ack),
+            any::<u8>().prop_map(Op::DropAck),
+            any::<u8>().prop_map(Op::DupAck),
+        ]
+    }
+
+    fn config() -> impl Strategy<Value = QosAimdConfig> {
+        (1u32..40, 0u16..24, 1u32..4, 0usize..3, any::<bool>(), 1u32..4).prop_map(
+            |(rwnd, bits, ratio, pacing, half_flight, iw)| QosAimdConfig {
+                rwnd_packets: rwnd,
+                sackvec_bits: bits,
+                ack_ratio: ratio.min(1 + bits as u32),
+                pacing: [Pacing::Srtt, Pacing::MinRtt, Pacing::Off][pacing],
+                timeout_ssthresh: if half_flight {
+                    TimeoutSsthresh::HalfFlight
+                } else {
+                    TimeoutSsthresh::HalveSsthresh
+                },
+                initial_window_packets: iw,
+                min_rto_ns: 200_000_000,
+                rto_granularity_ns: 0,
+                ..QosAimdConfig::default()
+            },
+        )
+    }
+
+    fn pick(v: &mut Vec<(Vec<u8>, u32)>, i: u8) -> Option<(Vec<u8>, u32)> {
+        if v.is_empty() {
+            None
+        } else {
+            let k = i as usize % v.len();
+            Some(v.remove(k))
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        #[test]
+        fn arbitrary_delivery_keeps_the_window_in_bounds(
+            c in config(),
+            first in prop_oneof![Just(0u64), Just(SEQ_MODULUS as u64 - 5)],
+            ops in proptest::collection::vec(op(), 1..300),
+        ) {
+            let mut s = QosAimdSender::new(&c, Application::Bulk, DataSize::from_bytes(PKT), Instant::ZERO, None)
+                .unwrap()
+                .with_first_seq(first);
+            let mut r = QosAimdReceiver::new(&c);
+            let mut now = Instant::ZERO;
+            let mut data: Vec<(Vec<u8>, u32)> = Vec::new();
+            let mut acks: Vec<(Vec<u8>, u32)> = Vec::new();
+            let mut last_seq: Option<u64> = None;
+            let mut last_time = 0u64;
+            let mut delivered = 0u64;
+            for op in ops {
+                match op {
+                    Op::Wait(dt) => {
+                        now += Duration::from_millis(dt as u64);
+                        if s.poll_timeout().is_some_and(|t| t <= now) { s.handle_timeout(now); }
+                        if r.poll_timeout().is_some_and(|t| t <= now) { r.handle_timeout(now); }
+                    }
+                    Op::Data(i) | Op::DupData(i) => {
+                        let dup = matches!(op, Op::DupData(_));
+                        let p = if dup { data.get(i as usize % data.len().max(1)).cloned() } else { pick(&mut data, i) };
+                        if let Some((b, v)) = p {
+                            r.handle_datagram(now, Datagram { from: PeerId::PEER, bytes: &b, virtual_payload: v }).unwrap();
+                        }
+                    }
+                    Op::Back(dt) => {
+                        now = Instant::from_nanos(now.as_nanos().saturating_sub(dt as u64 * 1_000_000));
+                    }
+                    Op::DropData(i) => { pick(&mut data, i); }
+                    Op::Ack(i) | Op::DupAck(i) => {
+                        let dup = matches!(op, Op::DupAck(_));
+                        let p = if dup { acks.get(i as usize % acks.len().max(1)).cloned() } else { pick(&mut acks, i) };
+                        if let Some((b, v)) = p {
+                            s.handle_datagram(now, Datagram { from: PeerId::PEER, bytes: &b, virtual_payload: v }).unwrap();
+                        }
+                    }
+                    Op::DropAck(i) => { pick(&mut acks, i); }
+                }
+                while let Some(t) = s.poll_transmit(now) {
+                    let h = DataHeader::parse(t.header.as_slice()).unwrap();
+                    // Monotone internal time and numbering: timestamps never go back (even when
+                    // the driver's clock does), numbers go up by one, the wire carries their low
+                    // 24 bits.
+                    prop_assert!(h.send_time_ns >= last_time);
+                    last_time = h.send_time_ns;
+                    prop_assert_eq!(t.meta.seq, last_seq.map_or(first, |x| x + 1));
+                    prop_assert_eq!(h.seq as u64, t.meta.seq & SEQ_MASK as u64);
+                    last_seq = Some(t.meta.seq);
+                    data.push((t.header.as_slice().to_vec(), t.payload_len));
+                }
+                while let Some(t) = r.poll_transmit(now) {
+                    acks.push((t.header.as_slice().to_vec(), t.payload_len));
+                }
+                while s.poll_event().is_some() {}
+                // Window bounds: 1 ≤ cwnd ≤ rwnd, outstanding ≤ rwnd, ssthresh ≥ 1.
+                prop_assert!(s.cwnd() >= 1.0 && s.cwnd() <= c.rwnd_packets as f64, "cwnd {}", s.cwnd());
+                prop_assert!(s.cwnd().is_finite());
+                prop_assert!(s.outstanding() <= c.rwnd_packets as u64);
+                prop_assert!(s.window() >= 1 && s.window() <= c.rwnd_packets as u64);
+                prop_assert!(s.ssthresh() >= 1.0);
+                prop_assert!(s.head() <= s.next_seq());
+                prop_assert!(s.poll_timeout().is_some(), "a bulk sender always wants a wake-up");
+                // Goodput never exceeds what was sent.
+                prop_assert!(r.stats().app_packets_delivered <= s.counters().packets_sent);
+                prop_assert!(r.stats().app_packets_delivered >= delivered);
+                delivered = r.stats().app_packets_delivered;
+                let k = s.counters();
+                prop_assert!(k.reductions <= k.packets_lost);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The analytic model: the digest's derived reference vectors (§2.7), each to its printed digits.
+
+fn iid(p: f64) -> Channel {
+    Channel::Iid { error_rate: p }
+}
+
+/// |a − b| within half a unit of the last printed digit of `b` (given as `digits` significant).
+fn close(a: f64, b: f64, digits: i32) {
+    let scale = 10f64.powi(b.abs().log10().floor() as i32 - digits + 1);
+    assert!((a - b).abs() <= 0.5 * scale, "{a:e} vs {b:e} ({digits} digits)");
+}
+
+#[test]
+fn a1_alpha_beta_relation() {
+    // eq. (10): α(0.875) = 0.2, α(0.5) = 1, α(0.75) = 3/7, α(0.8) = 1/3, α(0.9) = 0.3/1.9.
+    assert!((alpha_for_beta(0.875) - 0.2).abs() < 1e-15);
+    assert_eq!(alpha_for_beta(0.5), 1.0);
+    assert!((alpha_for_beta(0.75) - 3.0 / 7.0).abs() < 1e-15);
+    assert!((alpha_for_beta(0.8) - 1.0 / 3.0).abs() < 1e-15);
+    assert!((alpha_for_beta(0.9) - 0.3 / 1.9).abs() < 1e-15);
+    // Strictly decreasing onto (0, 3), and the inverse.
+    let mut prev = 3.0;
+    for k in 1..1000 {
+        let b = k as f64 / 1000.0;
+        let a = alpha_for_beta(b);
+        assert!(a < prev && a > 0.0);
+        prev = a;
+        assert!((beta_for_alpha(a) - b).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn a2_slot_arithmetic() {
+    // 125 B at 200 kb/s = 5 ms; 85 ms = 17 slots; 50 ms = 10 slots.
+    let slot = DataRate::from_kbps(200).transmission_time(DataSize::from_bytes(125));
+    assert_eq!(slot, Duration::from_millis(5));
+    assert_eq!(85_000_000 / slot.as_nanos(), 17);
+    assert_eq!(50_000_000 / slot.as_nanos(), 10);
+}
+
+#[test]
+fn a12_w_max_reference_vector_iid() {
+    // R = 17, D = 10, target 1 %: 25, 24, 24, 23, 22, 22, 22, 21, 21, 20 for p_e = 1 %…10 %.
+    let want = [25, 24, 24, 23, 22, 22, 22, 21, 21, 20];
+    for (k, w) in want.iter().enumerate() {
+        let p = (k + 1) as f64 / 100.0;
+        assert_eq!(w_max(&iid(p), 17, 10, 0.01), *w, "p_e = {p}");
+    }
+    // At p_e = 0.05, W = 23 gives 0.01002, just over the target.
+    close(outage(&iid(0.05), 17, 10, 23), 0.01002, 4);
+}
+
+#[test]
+fn a4_eq1_reference_values() {
+    // p_e = 0.1, R = 17, D = 10.
+    let ch = iid(0.1);
+    close(outage(&ch, 17, 10, 17), 2.825387e-05, 7);
+    close(outage(&ch, 17, 10, 20), 3.871407e-03, 7);
+    close(outage(&ch, 17, 10, 21), 1.466778e-02, 7);
+    close(outage(&ch, 17, 10, 22), 4.705689e-02, 7);
+    close(outage(&ch, 17, 10, 25), 5.154189e-01, 7);
+    // p_e = 0.01: W = 25 → 2.444107e−03, W = 26 → 2.975e−02.
+    close(outage(&iid(0.01), 17, 10, 25), 2.444107e-03, 7);
+    close(outage(&iid(0.01), 17, 10, 26), 2.975e-02, 4);
+    // Never decreasing in W.
+    for p in [0.01, 0.05, 0.1] {
+        let v: Vec<f64> = (1..40).map(|w| outage(&iid(p), 17, 10, w)).collect();
+        assert!(v.windows(2).all(|x| x[0] <= x[1]));
+    }
+}
+
+#[test]
+fn a5_a6_buffer_overflow_and_eq2() {
+    let ch = iid(0.1);
+    // L(B = 10, W = 20) = P(Bin(16, 0.9) ≤ 9) = 5.045345e−04; 0 when B ≥ W.
+    close(overflow_loss(&ch, 17, 10, 20), 5.045345e-04, 7);
+    assert_eq!(overflow_loss(&ch, 17, 20, 20), 0.0);
+    // Eq. (2) at (W = 20, B = 10) = 3.505956e−03.
+    close(outage_with_buffer(&ch, 17, 10, 20, 10), 3.505956e-03, 7);
+    // With B ≥ W and an i.i.d. channel, eq. (2) = eq. (1) (< 1e−12).
+    for w in 17..30 {
+        assert!((outage_with_buffer(&ch, 17, 10, w, w) - outage(&ch, 17, 10, w)).abs() < 1e-12);
+        assert!((outage_with_buffer(&ch, 17, 10, w, 100) - outage(&ch, 17, 10, w)).abs() < 1e-12);
+    }
+    // Eq. (2) never increases as B decreases below W.
+    let v: Vec<f64> = (1..=20).map(|b| outage_with_buffer(&ch, 17, 10, 20, b)).collect();
+    assert!(v.windows(2).all(|x| x[0] <= x[1] + 1e-18));
+}
+
+#[test]
+fn gilbert_channel_examples() {
+    // Gilbert, p_e = 0.1, mean bad burst 5 slots, R = 17, D = 10, W = 17: eq. (1) = 0.0626,
+    // eq. (2) = 0.0537 (the product form of eq. (2) is exact only for i.i.d. channels).
+    let g = Channel::Gilbert { error_rate: 0.1, mean_burst_slots: 5.0 };
+    close(outage(&g, 17, 10, 17), 0.0626, 3);
+    close(outage_with_buffer(&g, 17, 10, 17, 17), 0.0537, 3);
+    assert!((g.error_rate() - 0.1).abs() < 1e-15);
+    // W_max with bursts of 2 and 5 slots, p_e = 1 %…10 %.
+    let b2 = [23, 21, 21, 20, 19, 19, 18, 18, 17, 17];
+    let b5 = [19, 17, 15, 14, 13, 12, 11, 11, 10, 10];
+    for k in 0..10 {
+        let p = (k + 1) as f64 / 100.0;
+        assert_eq!(w_max(&Channel::Gilbert { error_rate: p, mean_burst_slots: 2.0 }, 17, 10, 0.01), b2[k]);
+        assert_eq!(w_max(&Channel::Gilbert { error_rate: p, mean_burst_slots: 5.0 }, 17, 10, 0.01), b5[k]);
+    }
+    // A Gilbert–Elliott chain with the same parameters gives the same pmf.
+    let r = 1.0 / 5.0;
+    let ge =
+        Channel::GilbertElliott { p_good_to_bad: 0.1 * r / 0.9, p_bad_to_good: r, error_good: 0.0, error_bad: 1.0 };
+    assert_eq!(throughput_pmf(&ge, 27), throughput_pmf(&g, 27));
+}
+
+#[test]
+fn throughput_pmf_is_a_distribution_with_mean_n_one_minus_pe() {
+    for ch in [iid(0.07), Channel::Gilbert { error_rate: 0.05, mean_burst_slots: 3.0 }] {
+        for n in [0, 1, 16, 27] {
+            let t = throughput_pmf(&ch, n);
+            assert_eq!(t.len(), n as usize + 1);
+            assert!((t.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            assert!((mean(&t) - n as f64 * (1.0 - ch.error_rate())).abs() < 1e-9);
+        }
+    }
+}
+
+#[test]
+fn a8_thinning() {
+    let t = throughput_pmf(&iid(0.1), 5);
+    // T_n(·; 1) = T_n(·); Σ_x T_n(x; p) = 1; mean = p·E[T_n].
+    assert_eq!(thinned_pmf(&t, 1.0), t);
+    for p in [0.2, 0.3, 0.5, 0.9] {
+        let th = thinned_pmf(&t, p);
+        assert!((th.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!((mean(&th) - p * mean(&t)).abs() < 1e-12);
+    }
+    // The digest's counter-example to the printed additivity: n = 5, p_e = 0.1, x = 0:
+    // T(0; 0.3) + T(0; 0.2) = 0.578 ≠ T(0; 0.5) = 0.0503.
+    close(thinned_pmf(&t, 0.3)[0] + thinned_pmf(&t, 0.2)[0], 0.578, 3);
+    close(thinned_pmf(&t, 0.5)[0], 0.0503, 3);
+}
+
+#[test]
+fn a7_share_windows_closed_form() {
+    for p_e in [0.01, 0.1] {
+        let ch = iid(p_e);
+        // Two equal-share flows, R = (17, 25): W_2 − W_1 = 0.5·(24 − 16)(1 − p_e) = 4(1 − p_e).
+        let f = Flows::equal_shares(vec![17, 25]).unwrap();
+        let w = share_windows(&ch, &f, 27.0);
+        assert!((w[0] + w[1] - 27.0).abs() < 1e-12);
+        assert!((w[1] - w[0] - 4.0 * (1.0 - p_e)).abs() < 1e-12);
+        // Four flows, R = (17, 17, 25, 25), p = 1/4: difference 2(1 − p_e).
+        let f = Flows::equal_shares(vec![17, 17, 25, 25]).unwrap();
+        let w = share_windows(&ch, &f, 26.0);
+        assert!((w[2] - w[0] - 2.0 * (1.0 - p_e)).abs() < 1e-12);
+        assert_eq!(w[0], w[1]);
+        // Equal R and p: equal windows. Eq. (3) holds for every flow.
+        let f = Flows::new(vec![17, 20, 25], vec![0.2, 0.3, 0.5]).unwrap();
+        let s = 40.0;
+        let w = share_windows(&ch, &f, s);
+        let e: Vec<f64> = [16u32, 19, 24].iter().map(|&n| mean(&throughput_pmf(&ch, n))).collect();
+        let pooled: f64 = (0..3).map(|j| e[j] * f.shares()[j]).sum();
+        for i in 0..3 {
+            let p3 = (w[i] - e[i] * f.shares()[i]) / (s - pooled);
+            assert!((p3 - f.shares()[i]).abs() < 1e-12, "eq. (3) for flow {i}");
+        }
+    }
+    // The 2-flow R = (17, 25) splits of the table: (11.52, 15.48) at S = 27, p_e = 0.01, and
+    // (9.70, 13.30) at S = 23, p_e = 0.1.
+    let f = Flows::equal_shares(vec![17, 25]).unwrap();
+    let w = share_windows(&iid(0.01), &f, 27.0);
+    assert!((w[0] - 11.52).abs() < 1e-9 && (w[1] - 15.48).abs() < 1e-9);
+    let w = share_windows(&iid(0.1), &f, 23.0);
+    assert!((w[0] - 9.70).abs() < 1e-9 && (w[1] - 13.30).abs() < 1e-9);
+}
+
+#[test]
+fn a9_multi_flow_reductions() {
+    let ch = iid(0.1);
+    let f = Flows::equal_shares(vec![17, 17]).unwrap();
+    let t = throughput_pmf(&ch, 16);
+    for s in [17u32, 20, 25] {
+        // All R equal: Pr{Q = x} = T_{R−1}(S − x).
+        let q = queue_pmf(&ch, &f, s);
+        for x in (s - 16)..=s {
+            assert!((q[x as usize] - t[(s - x) as usize]).abs() < 1e-15);
+        }
+        // Eq. (7) = eq. (2) at W = S with B ≥ S (= eq. (1) for i.i.d.); eq. (8) = L(B, S).
+        assert!((multi_outage(&ch, &f, 10, s) - outage_with_buffer(&ch, 17, 10, s, s)).abs() < 1e-12);
+        assert!((multi_outage(&ch, &f, 10, s) - outage(&ch, 17, 10, s)).abs() < 1e-12);
+        for b in [5u32, 10, 15] {
+            assert!((multi_overflow_loss(&ch, &f, b, s) - overflow_loss(&ch, 17, b, s)).abs() < 1e-12);
+            assert!(
+                (multi_outage_with_buffer(&ch, &f, 10, s, b) - outage_with_buffer(&ch, 17, 10, s, b)).abs() < 1e-12
+            );
+        }
+        // L = 0 when B ≥ S.
+        assert_eq!(multi_overflow_loss(&ch, &f, s, s), 0.0);
+    }
+    // Eq. (6) depends on the windows only through S: it takes no windows at all, and for
+    // S ≥ R_N its mass sits on S − R_N + 1 ≤ x ≤ S (A10: Q ≥ S − R_N + 1 ≥ 1).
+    let f = Flows::equal_shares(vec![17, 25]).unwrap();
+    let q = queue_pmf(&ch, &f, 30);
+    assert!((q.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    assert!(q[..6].iter().all(|&p| p == 0.0));
+}
+
+#[test]
+fn multi_flow_reference_table() {
+    let eq7 = |p: f64, r: Vec<u32>, s: u32| multi_outage(&iid(p), &Flows::equal_shares(r).unwrap(), 10, s);
+    let smax = |p: f64, r: Vec<u32>| s_max(&iid(p), &Flows::equal_shares(r).unwrap(), 10, 0.01);
+    let sel = |p: f64, r: Vec<u32>, rounding: Rounding| {
+        let req = SelectRequest { rounding, rtt_slots: r, ..SelectRequest::single(iid(p), 17, 10) };
+        select(&req).unwrap()
+    };
+    // 2 flows, both R = 17: W = 12 each (p_e = 0.01), 10 each (0.1).
+    assert_eq!(sel(0.01, vec![17, 17], Rounding::Nearest).windows, [12, 12]);
+    assert_eq!(sel(0.1, vec![17, 17], Rounding::Nearest).windows, [10, 10]);
+    // 4 flows, all R = 17: 6 each, 5 each.
+    assert_eq!(sel(0.01, vec![17; 4], Rounding::Nearest).windows, [6; 4]);
+    assert_eq!(sel(0.1, vec![17; 4], Rounding::Nearest).windows, [5; 4]);
+    // 2 flows, R = (17, 25), p_e = 0.01: S_max = 27 (outage 2.304e−3; S = 28 gives 0.0161),
+    // → (12, 15); keeping the integer gap 4: S = 26 → (11, 15), outage 2.25e−4.
+    assert_eq!(smax(0.01, vec![17, 25]), 27);
+    close(eq7(0.01, vec![17, 25], 27), 2.304e-3, 4);
+    close(eq7(0.01, vec![17, 25], 28), 0.0161, 3);
+    assert_eq!(sel(0.01, vec![17, 25], Rounding::Nearest).windows, [12, 15]);
+    let g = sel(0.01, vec![17, 25], Rounding::IntegerGap);
+    assert_eq!((g.windows.clone(), g.window_sum), (vec![11, 15], 26));
+    close(g.outage, 2.25e-4, 3);
+    // p_e = 0.1: S_max = 23 (7.195e−3; S = 24 gives 0.0216) → (10, 13); gap: S = 22 → (9, 13),
+    // outage 2.079e−3.
+    assert_eq!(smax(0.1, vec![17, 25]), 23);
+    close(eq7(0.1, vec![17, 25], 23), 7.195e-3, 4);
+    close(eq7(0.1, vec![17, 25], 24), 0.0216, 3);
+    let n = sel(0.1, vec![17, 25], Rounding::Nearest);
+    assert_eq!(n.windows, [10, 13]);
+    close(n.outage, 7.195e-3, 4);
+    close(n.outage_next, 0.0216, 3);
+    let g = sel(0.1, vec![17, 25], Rounding::IntegerGap);
+    assert_eq!(g.windows, [9, 13]);
+    close(g.outage, 2.079e-3, 4);
+    // 4 flows, R = (17, 17, 25, 25): S_max = 27; S = 26 → (6, 6, 7, 7) (split 5.51 / 7.49),
+    // outage 2.25e−4; p_e = 0.1: S = 22 → (5, 5, 6, 6) (split 4.6 / 6.4), outage 2.079e−3.
+    let a = sel(0.01, vec![17, 17, 25, 25], Rounding::Nearest);
+    assert_eq!((a.max_window_sum, a.window_sum, a.windows.clone()), (27, 26, vec![6, 6, 7, 7]));
+    assert!((a.exact_windows[0] - 5.51).abs() < 1e-9 && (a.exact_windows[2] - 7.49).abs() < 1e-9);
+    close(a.outage, 2.25e-4, 3);
+    let b = sel(0.1, vec![17, 17, 25, 25], Rounding::Nearest);
+    assert_eq!((b.max_window_sum, b.window_sum, b.windows.clone()), (23, 22, vec![5, 5, 6, 6]));
+    assert!((b.exact_windows[0] - 4.6).abs() < 1e-9 && (b.exact_windows[2] - 6.4).abs() < 1e-9);
+    close(b.outage, 2.079e-3, 4);
+    // Caveat: S = 22 < R_N = 25, so full utilisation is not guaranteed.
+    assert!(!b.full_utilization);
+    // Flows in any order come back in request order.
+    let c = sel(0.1, vec![25, 17], Rounding::Nearest);
+    assert_eq!(c.windows, [13, 10]);
+}
+
+#[test]
+fn single_flow_selection() {
+    // p_e = 0.1, R = 17, D = 10: W_max = 20 = rwnd = B; α = 0.2; outage 3.871407e−03, the next
+    // window 1.466778e−02; throughput 0.9 pkt/slot; W ≥ R; β·rwnd ≥ R needs rwnd ≥ 20 (A11:
+    // 17/0.875 = 19.43).
+    let s = select(&SelectRequest::single(iid(0.1), 17, 10)).unwrap();
+    assert_eq!((s.windows.clone(), s.window_sum, s.max_window_sum, s.buffer_packets), (vec![20], 20, 20, 20));
+    assert!((s.alpha - 0.2).abs() < 1e-15);
+    close(s.outage, 3.871407e-03, 7);
+    close(s.outage_next, 1.466778e-02, 7);
+    assert!((s.throughput_pkt_per_slot[0] - 0.9).abs() < 1e-12);
+    assert!(s.full_utilization);
+    assert_eq!(s.wired_loss_window, 20);
+    assert_eq!(s.overflow_loss, 0.0);
+    // p_e = 0.01: W_max = 25, throughput 0.99.
+    let s = select(&SelectRequest::single(iid(0.01), 17, 10)).unwrap();
+    assert_eq!(s.windows, [25]);
+    // W_max < R: reported, not hidden (bursty channel, p_e = 0.1, bursts of 5 → 10 < 17).
+    let g = Channel::Gilbert { error_rate: 0.1, mean_burst_slots: 5.0 };
+    let s = select(&SelectRequest::single(g, 17, 10)).unwrap();
+    assert_eq!(s.windows, [10]);
+    assert!(!s.full_utilization);
+}
+
+#[test]
+fn selection_rejects_out_of_range_inputs() {
+    let bad = |req: SelectRequest| select(&req).unwrap_err();
+    assert!(bad(SelectRequest::single(iid(1.0), 17, 10)).contains("error_rate"));
+    assert!(bad(SelectRequest::single(iid(-0.1), 17, 10)).contains("error_rate"));
+    assert!(bad(SelectRequest::single(iid(0.1), 0, 10)).contains("RTT"));
+    assert!(bad(SelectRequest::single(iid(0.1), 5000, 10)).contains("too large"));
+    assert!(bad(SelectRequest { beta: 1.0, ..SelectRequest::single(iid(0.1), 17, 10) }).contains("beta"));
+    assert!(bad(SelectRequest { outage_target: 0.0, ..SelectRequest::single(iid(0.1), 17, 10) }).contains("outage"));
+    let g = Channel::Gilbert { error_rate: 0.6, mean_burst_slots: 1.0 };
+    assert!(bad(SelectRequest::single(g, 17, 10)).contains("good→bad"));
+    let req = SelectRequest {
+        shares: Some(vec![0.5, 0.6]),
+        rtt_slots: vec![17, 25],
+        ..SelectRequest::single(iid(0.1), 17, 10)
+    };
+    assert!(bad(req).contains("add up to 1"));
+    let req = SelectRequest {
+        shares: Some(vec![0.3, 0.7]),
+        rtt_slots: vec![17, 25],
+        rounding: Rounding::IntegerGap,
+        ..SelectRequest::single(iid(0.1), 17, 10)
+    };
+    assert!(bad(req).contains("equal shares"));
+}
+
+use crate::units::{DataRate, DataSize};

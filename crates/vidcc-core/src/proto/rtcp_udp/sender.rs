@@ -1,0 +1,220 @@
+//! The `rtcp-udp` sender: an unresponsive RTP video sender whose *application* picks the number
+//! of layers from RTCP Receiver Reports (DVRC digest §1.3 \[D\]):
+//!
+//! - start at K = `initial_layers` (1);
+//! - an RR whose report block has fraction_lost > 0: K ← max(1, K − 1);
+//! - an RR whose report block has fraction_lost = 0: K ← min(k, K + 1);
+//! - an RR without a report block changes nothing.
+//!
+//! A new K applies from the next frame. Every ready frame's layers 0..K are packetized and sent
+//! at once, back to back (no pacing, no congestion control: RTCP only informs the application).
+//! The sender also sends a Sender Report every `sender_report_interval` while it sends video,
+//! and computes the round-trip time from the RRs (RFC 3550 §6.4.1: RTT = A − LSR − DLSR),
+//! smoothed with [`Rfc6298`]'s SRTT, which it advertises in its SRs.
+
+use std::collections::VecDeque;
+
+use super::config::RtcpUdpConfig;
+use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
+use crate::estimate::rtt::Rfc6298;
+use crate::media::layers::LayerRates;
+use crate::media::packetizer::Packetizer;
+use crate::media::stream::{StreamFrame, VideoStream};
+use crate::media::MediaTag;
+use crate::time::{Duration, Instant};
+use crate::units::DataSize;
+use crate::wire::rtcp_udp::{
+    ntp_from_ns, ntp_middle, short_to_ns, ReceiverReport, RtpHeader, SenderReport, RTP_HEADER_BYTES,
+};
+use crate::wire::WireError;
+
+/// SSRC of a vidcc RTP sender ("vidc").
+pub const SENDER_SSRC: u32 = 0x7669_6463;
+
+struct Queued {
+    len: u32,
+    tag: MediaTag,
+    marker: bool,
+    timestamp: u32,
+}
+
+pub struct RtcpUdpSender {
+    stream: VideoStream,
+    rates: LayerRates,
+    packetizer: Packetizer,
+    queue: VecDeque<Queued>,
+    next: StreamFrame,
+    stop: Option<Instant>,
+    clock_rate_hz: u32,
+    /// The application's layer count K.
+    layers: u8,
+    sent_layers: Option<u8>,
+    rtt: Rfc6298,
+    sr_interval: Duration,
+    next_sr: Instant,
+    seq: u64,
+    packets_sent: u32,
+    octets_sent: u32,
+    now: Instant,
+    events: VecDeque<Event>,
+}
+
+impl RtcpUdpSender {
+    /// `stream` must be layered with the given `rates` (checked by [`super::pair`]).
+    pub fn new(
+        cfg: &RtcpUdpConfig,
+        mut stream: VideoStream,
+        rates: LayerRates,
+        packet_size: DataSize,
+        start: Instant,
+        stop: Option<Instant>,
+    ) -> Self {
+        let max_payload = (packet_size.as_bytes() as usize).saturating_sub(RTP_HEADER_BYTES).max(1) as u32;
+        let next = stream.next_frame();
+        let layers = cfg.initial_layers.clamp(1, rates.count() as u8);
+        RtcpUdpSender {
+            packetizer: Packetizer::new(max_payload).expect("a positive payload"),
+            queue: VecDeque::new(),
+            next,
+            stop,
+            clock_rate_hz: cfg.clock_rate_hz,
+            layers,
+            sent_layers: None,
+            rtt: Rfc6298::default(),
+            sr_interval: Duration::from_nanos(cfg.sender_report_interval_ns),
+            next_sr: start,
+            seq: 0,
+            packets_sent: 0,
+            octets_sent: 0,
+            now: Instant::ZERO,
+            events: VecDeque::new(),
+            stream,
+            rates,
+        }
+    }
+
+    /// The application's current layer count K.
+    pub fn layers(&self) -> u8 {
+        self.layers
+    }
+    /// Smoothed RTT from the receiver reports.
+    pub fn srtt(&self) -> Option<Duration> {
+        self.rtt.srtt()
+    }
+
+    fn stopped(&self, t: Instant) -> bool {
+        self.stop.is_some_and(|s| t >= s)
+    }
+
+    /// An instant on the RTP clock (truncated, wrapping as RTP timestamps do).
+    fn rtp_time(&self, t: Instant) -> u32 {
+        (t.as_nanos() as u128 * self.clock_rate_hz as u128 / 1_000_000_000) as u32
+    }
+
+    fn produce(&mut self, now: Instant) {
+        while self.next.frame.ready_at <= now && !self.stopped(self.next.frame.ready_at) {
+            let f = self.next.frame;
+            let k = self.layers;
+            if self.sent_layers != Some(k) {
+                self.sent_layers = Some(k);
+                self.events.push_back(Event::LayersChanged { layers: k });
+            }
+            let timestamp = self.rtp_time(f.ready_at);
+            for layer in 0..k {
+                let size = self.next.parts[layer as usize];
+                let frags = self.packetizer.fragments(f.id, f.frame_type, layer, size).expect("frame fits u16 packets");
+                for (len, tag) in frags {
+                    // RFC 3551 §5: M marks the frame's last packet.
+                    let marker = layer + 1 == k && tag.index + 1 == tag.count;
+                    self.queue.push_back(Queued { len, tag, marker, timestamp });
+                }
+            }
+            self.next = self.stream.next_frame();
+        }
+    }
+
+    /// The application's rule on one report block.
+    fn adapt(&mut self, fraction_lost: u8) {
+        let k_max = self.rates.count() as u8;
+        let k = if fraction_lost > 0 { self.layers.saturating_sub(1).max(1) } else { (self.layers + 1).min(k_max) };
+        if k != self.layers {
+            self.layers = k;
+            self.events.push_back(Event::RateChanged { rate: self.rates.cumulative(k as usize - 1) });
+        }
+    }
+}
+
+impl Endpoint for RtcpUdpSender {
+    fn handle_datagram(&mut self, now: Instant, d: Datagram<'_>) -> Result<(), WireError> {
+        if d.virtual_payload != 0 {
+            return Err(WireError::Inconsistent("receiver report with payload"));
+        }
+        let rr = ReceiverReport::parse(d.bytes)?;
+        self.now = self.now.max(now);
+        let Some(b) = rr.block else { return Ok(()) };
+        if b.lsr != 0 {
+            // RFC 3550 §6.4.1: RTT = A − LSR − DLSR in 1/65536 s; a "negative" result is ignored.
+            let a = ntp_middle(ntp_from_ns(self.now.as_nanos()));
+            let units = a.wrapping_sub(b.lsr).wrapping_sub(b.dlsr);
+            if units < 1 << 31 {
+                self.rtt.on_sample(Duration::from_nanos(short_to_ns(units)));
+            }
+        }
+        self.adapt(b.fraction_lost);
+        Ok(())
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        self.now = self.now.max(now);
+        self.produce(self.now);
+    }
+
+    fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
+        self.now = self.now.max(now);
+        let now = self.now;
+        self.produce(now);
+        if now >= self.next_sr && !self.stopped(self.next_sr) {
+            while self.next_sr <= now {
+                self.next_sr += self.sr_interval;
+            }
+            let sr = SenderReport {
+                ssrc: SENDER_SSRC,
+                ntp: ntp_from_ns(now.as_nanos()),
+                rtp_timestamp: self.rtp_time(now),
+                packet_count: self.packets_sent,
+                octet_count: self.octets_sent,
+                rtt_ns: self.rtt.srtt().map_or(0, |d| d.as_nanos()),
+            };
+            return Some(Transmit { to: PeerId::PEER, header: sr.emit(), payload_len: 0, meta: PacketMeta::control() });
+        }
+        let q = self.queue.pop_front()?;
+        let header =
+            RtpHeader { marker: q.marker, seq: self.seq as u16, timestamp: q.timestamp, ssrc: SENDER_SSRC }.emit();
+        let meta = PacketMeta { media: q.tag, ..PacketMeta::data(self.seq) };
+        self.seq += 1;
+        self.packets_sent = self.packets_sent.wrapping_add(1);
+        self.octets_sent = self.octets_sent.wrapping_add(q.len);
+        Some(Transmit { to: PeerId::PEER, header, payload_len: q.len, meta })
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        if !self.queue.is_empty() {
+            return Some(self.now);
+        }
+        let frame = self.next.frame.ready_at;
+        let frame = (!self.stopped(frame)).then_some(frame);
+        let sr = (!self.stopped(self.next_sr)).then_some(self.next_sr);
+        match (frame, sr) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    fn stats(&self) -> EndpointStats {
+        EndpointStats::default()
+    }
+}

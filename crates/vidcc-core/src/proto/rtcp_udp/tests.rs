@@ -1,0 +1,370 @@
+use super::*;
+use crate::endpoint::{Datagram, Endpoint, Event, PacketKind, PacketMeta, PeerId, Transmit};
+use crate::media::layers::{LayerRates, LayeredSource};
+use crate::media::source::CbrSource;
+use crate::media::stream::{BoxedSource, SendOrder, StreamSource, VideoStream};
+use crate::time::{Duration, Instant};
+use crate::units::{DataRate, DataSize};
+use crate::wire::rtcp_udp::{ReceiverReport, ReportBlock, RtpHeader, SenderReport, ToReceiver};
+use proptest::prelude::*;
+
+const MS: u64 = 1_000_000;
+
+fn at_ms(ms: u64) -> Instant {
+    Instant::from_nanos(ms * MS)
+}
+fn size() -> DataSize {
+    DataSize::from_bytes(1000)
+}
+fn rates() -> LayerRates {
+    LayerRates::dvrc_default()
+}
+fn stream(full_kbps: u64) -> VideoStream {
+    let src: BoxedSource = Box::new(CbrSource::for_rate(DataRate::from_kbps(full_kbps), 25.0).unwrap());
+    VideoStream::new(StreamSource::Layered(LayeredSource::new(src, rates())), SendOrder::Decode)
+}
+fn deliver(ep: &mut dyn Endpoint, now: Instant, t: &Transmit) -> Result<(), crate::wire::WireError> {
+    ep.handle_datagram(now, Datagram { from: PeerId::PEER, bytes: t.header.as_slice(), virtual_payload: t.payload_len })
+}
+fn drain(ep: &mut dyn Endpoint, now: Instant) -> Vec<Transmit> {
+    std::iter::from_fn(|| ep.poll_transmit(now)).collect()
+}
+fn events(ep: &mut dyn Endpoint) -> Vec<Event> {
+    std::iter::from_fn(|| ep.poll_event()).collect()
+}
+fn rtp(seq: u16, ts: u32) -> Transmit {
+    let h = RtpHeader { marker: false, seq, timestamp: ts, ssrc: SENDER_SSRC };
+    Transmit { to: PeerId::PEER, header: h.emit(), payload_len: 988, meta: PacketMeta::data(seq as u64) }
+}
+fn rr(fraction: u8, lsr: u32, dlsr: u32) -> Transmit {
+    let block = ReportBlock {
+        source_ssrc: SENDER_SSRC,
+        fraction_lost: fraction,
+        cumulative_lost: 0,
+        extended_highest_seq: 0,
+        jitter: 0,
+        lsr,
+        dlsr,
+    };
+    let r = ReceiverReport { ssrc: RECEIVER_SSRC, block: Some(block) };
+    Transmit { to: PeerId::PEER, header: r.emit(), payload_len: 0, meta: PacketMeta::control() }
+}
+fn parse_rr(t: &Transmit) -> ReportBlock {
+    ReceiverReport::parse(t.header.as_slice()).unwrap().block.unwrap()
+}
+
+#[test]
+fn sender_starts_with_the_base_layer_and_an_sr() {
+    let cfg = RtcpUdpConfig::default();
+    let mut s = RtcpUdpSender::new(&cfg, stream(1024), rates(), size(), Instant::ZERO, None);
+    let t = drain(&mut s, Instant::ZERO);
+    // An SR first, then frame 0's base layer: 640 B in one packet of 652 B.
+    assert_eq!(t.len(), 2);
+    assert_eq!(t[0].meta.kind, PacketKind::Control);
+    let sr = SenderReport::parse(t[0].header.as_slice()).unwrap();
+    assert_eq!((sr.packet_count, sr.octet_count, sr.rtt_ns), (0, 0, 0));
+    assert_eq!(t[1].wire_size(), DataSize::from_bytes(652));
+    let h = RtpHeader::parse(t[1].header.as_slice()).unwrap();
+    assert_eq!((h.seq, h.timestamp, h.marker), (0, 0, true));
+    assert_eq!(events(&mut s), vec![Event::LayersChanged { layers: 1 }]);
+    // Frame 1 at 40 ms: RTP timestamp 0.04 s · 90 kHz = 3600.
+    assert_eq!(s.poll_timeout(), Some(at_ms(40)));
+    let t = drain(&mut s, at_ms(40));
+    assert_eq!(RtpHeader::parse(t[0].header.as_slice()).unwrap().timestamp, 3600);
+    // The next SR is due 1 s after the first, with the counts so far: frames 0..=24 (0 to
+    // 960 ms), one 640 B packet each.
+    assert_eq!(drain(&mut s, at_ms(999)).len(), 23); // frames at 80..=960 ms
+    let t = drain(&mut s, at_ms(1000));
+    let sr = SenderReport::parse(t[0].header.as_slice()).unwrap();
+    assert_eq!((sr.packet_count, sr.octet_count), (25, 25 * 640));
+    assert_eq!(sr.ntp, 1 << 32);
+    assert_eq!(sr.rtp_timestamp, 90_000);
+}
+
+#[test]
+fn sender_adapts_layers_from_reports() {
+    let cfg = RtcpUdpConfig::default();
+    let mut s = RtcpUdpSender::new(&cfg, stream(1024), rates(), size(), Instant::ZERO, None);
+    drain(&mut s, Instant::ZERO);
+    events(&mut s);
+    // No loss: K 1 → 2 → ... → 5, never beyond.
+    for k in 2..=5u8 {
+        deliver(&mut s, at_ms(10), &rr(0, 0, 0)).unwrap();
+        assert_eq!(s.layers(), k);
+    }
+    deliver(&mut s, at_ms(10), &rr(0, 0, 0)).unwrap();
+    assert_eq!(s.layers(), 5);
+    // Loss: K − 1 per report, never below 1.
+    deliver(&mut s, at_ms(11), &rr(1, 0, 0)).unwrap();
+    assert_eq!(s.layers(), 4);
+    for _ in 0..6 {
+        deliver(&mut s, at_ms(12), &rr(255, 0, 0)).unwrap();
+    }
+    assert_eq!(s.layers(), 1);
+    let rates_seen: Vec<Event> = events(&mut s);
+    assert_eq!(rates_seen.first(), Some(&Event::RateChanged { rate: DataRate::from_kbps(256) }));
+    assert_eq!(rates_seen.last(), Some(&Event::RateChanged { rate: DataRate::from_kbps(128) }));
+    assert_eq!(rates_seen.len(), 8); // 4 up, 4 down
+                                     // An RR without a report block changes nothing.
+    let empty = ReceiverReport { ssrc: RECEIVER_SSRC, block: None };
+    let t = Transmit { to: PeerId::PEER, header: empty.emit(), payload_len: 0, meta: PacketMeta::control() };
+    deliver(&mut s, at_ms(13), &t).unwrap();
+    assert_eq!(s.layers(), 1);
+    // The new K applies from the next frame: frame 1 (40 ms) after K went to 2.
+    deliver(&mut s, at_ms(20), &rr(0, 0, 0)).unwrap();
+    let t: Vec<u8> = drain(&mut s, at_ms(40)).iter().map(|t| t.meta.media.layer).collect();
+    assert_eq!(t, [0, 1]);
+}
+
+#[test]
+fn sender_computes_the_rtt_from_lsr_and_dlsr() {
+    let mut s = RtcpUdpSender::new(&RtcpUdpConfig::default(), stream(1024), rates(), size(), Instant::ZERO, None);
+    // SR sent at 1 s: LSR = middle 32 bits of NTP 1.0 s = 0x0001_0000. The RR leaves the
+    // receiver 100 ms after the SR arrived (DLSR = floor(0.1·65536) = 6553) and arrives at 1.2 s:
+    // A = floor(1.2·65536) = 78 643; RTT = 78 643 − 65 536 − 6553 = 6554 units
+    // = 6554·1e9/65536 = 100 006 103 ns.
+    deliver(&mut s, at_ms(1200), &rr(0, 0x0001_0000, 6553)).unwrap();
+    assert_eq!(s.srtt(), Some(Duration::from_nanos(100_006_103)));
+    // A report with LSR = 0 (no SR seen) gives no sample; a "negative" RTT is ignored.
+    let mut s = RtcpUdpSender::new(&RtcpUdpConfig::default(), stream(1024), rates(), size(), Instant::ZERO, None);
+    deliver(&mut s, at_ms(1200), &rr(0, 0, 0)).unwrap();
+    deliver(&mut s, at_ms(1200), &rr(0, 0x0002_0000, 0)).unwrap();
+    assert_eq!(s.srtt(), None);
+    // Reports never carry payload.
+    let mut bad = rr(0, 0, 0);
+    bad.payload_len = 4;
+    assert!(deliver(&mut s, at_ms(1300), &bad).is_err());
+}
+
+#[test]
+fn receiver_reports_loss_at_once_and_periodically() {
+    let mut r = RtcpUdpReceiver::new(&RtcpUdpConfig::default());
+    assert_eq!(r.poll_timeout(), None);
+    for seq in 0..3 {
+        deliver(&mut r, at_ms(10 * seq as u64), &rtp(seq, 900 * seq as u32)).unwrap();
+    }
+    assert!(drain(&mut r, at_ms(20)).is_empty());
+    assert_eq!(r.poll_timeout(), Some(at_ms(1000)));
+    // Seq 3 is missing: an immediate RR. expected 5, received 4 → cumulative 1,
+    // fraction = (1 << 8) / 5 = 51.
+    deliver(&mut r, at_ms(40), &rtp(4, 3600)).unwrap();
+    let t = drain(&mut r, at_ms(40));
+    assert_eq!(t.len(), 1);
+    assert_eq!(t[0].wire_size(), DataSize::from_bytes(32));
+    let b = parse_rr(&t[0]);
+    assert_eq!((b.fraction_lost, b.cumulative_lost, b.extended_highest_seq), (51, 1, 4));
+    assert_eq!((b.lsr, b.dlsr, b.source_ssrc), (0, 0, SENDER_SSRC));
+    assert_eq!(events(&mut r), vec![Event::LossEvent]);
+    // Another gap 50 ms later: within one RTT (100 ms fallback), no report.
+    deliver(&mut r, at_ms(90), &rtp(6, 7200)).unwrap();
+    assert!(drain(&mut r, at_ms(90)).is_empty());
+    assert!(events(&mut r).is_empty());
+    // The late seq 3 arrives; the periodic report at 1 s covers seqs 5..=6 since the last
+    // report: expected 2, received 2 (6 and the late 3) → fraction 0; cumulative 7 − 6 = 1.
+    deliver(&mut r, at_ms(95), &rtp(3, 2700)).unwrap();
+    r.handle_timeout(at_ms(1000));
+    let b = parse_rr(&drain(&mut r, at_ms(1000))[0]);
+    assert_eq!((b.fraction_lost, b.cumulative_lost, b.extended_highest_seq), (0, 1, 6));
+    assert_eq!(r.poll_timeout(), Some(at_ms(2000)));
+    // Nothing received since: the next periodic report is skipped.
+    r.handle_timeout(at_ms(2000));
+    assert!(drain(&mut r, at_ms(2000)).is_empty());
+    assert_eq!(r.poll_timeout(), Some(at_ms(3000)));
+    assert_eq!(r.reports_sent(), 2);
+    assert_eq!(r.stats().app_bytes_delivered, 6 * 988);
+}
+
+#[test]
+fn receiver_counts_duplicates_and_wraps_sequence_numbers() {
+    let mut r = RtcpUdpReceiver::new(&RtcpUdpConfig { immediate_reports: false, ..RtcpUdpConfig::default() });
+    deliver(&mut r, at_ms(0), &rtp(65_534, 0)).unwrap();
+    deliver(&mut r, at_ms(1), &rtp(65_535, 0)).unwrap();
+    deliver(&mut r, at_ms(2), &rtp(0, 0)).unwrap();
+    deliver(&mut r, at_ms(3), &rtp(0, 0)).unwrap();
+    r.handle_timeout(at_ms(1000));
+    let b = parse_rr(&drain(&mut r, at_ms(1000))[0]);
+    // Extended highest: cycle 1, seq 0 = 65 536. Expected 3, received 4 (a duplicate): −1.
+    assert_eq!((b.extended_highest_seq, b.cumulative_lost, b.fraction_lost), (65_536, -1, 0));
+    assert_eq!(r.stats().app_packets_delivered, 3);
+}
+
+#[test]
+fn receiver_fills_lsr_dlsr_and_jitter() {
+    let mut r = RtcpUdpReceiver::new(&RtcpUdpConfig::default());
+    let sr = SenderReport {
+        ssrc: SENDER_SSRC,
+        ntp: (3 << 32) | 0x4000_0000,
+        rtp_timestamp: 0,
+        packet_count: 0,
+        octet_count: 0,
+        rtt_ns: 70 * MS,
+    };
+    let t = Transmit { to: PeerId::PEER, header: sr.emit(), payload_len: 0, meta: PacketMeta::control() };
+    deliver(&mut r, at_ms(500), &t).unwrap();
+    assert_eq!(r.rtt(), Duration::from_millis(70));
+    // Two packets with timestamps 40 ms apart (3600 units) arriving 50 ms apart: D = 10 ms.
+    // J = 10 ms / 16 = 625 µs = 56.25 units → 56.
+    deliver(&mut r, at_ms(600), &rtp(0, 0)).unwrap();
+    deliver(&mut r, at_ms(650), &rtp(1, 3600)).unwrap();
+    assert_eq!(r.jitter_units(), 56);
+    let b = r.report_block(at_ms(1000)).unwrap();
+    // LSR = middle bits of 3.25 s = 0x0003_4000; DLSR = 0.5 s = 32 768 units.
+    assert_eq!((b.lsr, b.dlsr, b.jitter), (0x0003_4000, 32_768, 56));
+    // An SR with a payload, and garbage, are rejected and counted.
+    let mut bad = t;
+    bad.payload_len = 1;
+    assert!(deliver(&mut r, at_ms(700), &bad).is_err());
+    assert!(r
+        .handle_datagram(at_ms(700), Datagram { from: PeerId::PEER, bytes: &[0x80], virtual_payload: 0 })
+        .is_err());
+    assert_eq!(r.stats().malformed_datagrams, 2);
+}
+
+#[test]
+fn pair_requires_layered_video() {
+    let cfg = RtcpUdpConfig::default();
+    let e = pair(&cfg, crate::proto::Application::Bulk, size(), Instant::ZERO, None).err().unwrap();
+    assert!(e.contains("layered video"), "{e}");
+    let single: BoxedSource = Box::new(CbrSource::for_rate(DataRate::from_kbps(500), 25.0).unwrap());
+    let e = pair(&cfg, crate::proto::Application::Video(VideoStream::single(single)), size(), Instant::ZERO, None)
+        .err()
+        .unwrap();
+    assert!(e.contains("layers"), "{e}");
+    let bad = RtcpUdpConfig { initial_layers: 0, ..cfg.clone() };
+    assert!(pair(&bad, crate::proto::Application::Video(stream(1024)), size(), Instant::ZERO, None).is_err());
+    assert!(pair(&cfg, crate::proto::Application::Video(stream(1024)), size(), Instant::ZERO, None).is_ok());
+}
+
+/// A lossless path: one more layer per periodic report until all five are sent.
+#[test]
+fn lossless_loop_climbs_one_layer_per_report() {
+    let cfg = RtcpUdpConfig::default();
+    let mut s = RtcpUdpSender::new(&cfg, stream(1024), rates(), size(), Instant::ZERO, None);
+    let mut r = RtcpUdpReceiver::new(&cfg);
+    let one_way = Duration::from_millis(35);
+    let mut to_r: Vec<(Instant, Transmit)> = Vec::new();
+    let mut to_s: Vec<(Instant, Transmit)> = Vec::new();
+    let mut now = Instant::ZERO;
+    let mut layers_at = Vec::new();
+    while now < at_ms(6000) {
+        s.handle_timeout(now);
+        r.handle_timeout(now);
+        to_r.extend(drain(&mut s, now).into_iter().map(|t| (now + one_way, t)));
+        for (_, t) in to_r.iter().filter(|(at, _)| *at <= now) {
+            deliver(&mut r, now, t).unwrap();
+        }
+        to_r.retain(|(at, _)| *at > now);
+        to_s.extend(drain(&mut r, now).into_iter().map(|t| (now + one_way, t)));
+        for (_, t) in to_s.iter().filter(|(at, _)| *at <= now) {
+            deliver(&mut s, now, t).unwrap();
+        }
+        to_s.retain(|(at, _)| *at > now);
+        if let Some(Event::LayersChanged { layers }) = s.poll_event() {
+            layers_at.push((now.as_nanos() / MS, layers));
+        }
+        now += Duration::from_millis(1);
+    }
+    assert_eq!(s.layers(), 5);
+    // First data at 35 ms at the receiver; RRs at 1.035, 2.035, ... s reach the sender 35 ms
+    // later; the next frame (a multiple of 40 ms) takes the new K.
+    assert_eq!(layers_at, vec![(0, 1), (1080, 2), (2080, 3), (3080, 4), (4080, 5)]);
+    // RTT from LSR/DLSR: the SR round trip is 70 ms (within the 1/65536 s resolution).
+    let rtt = s.srtt().unwrap().as_nanos();
+    assert!((69_900_000..=70_100_000).contains(&rtt), "{rtt}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property: arbitrary delivery, loss, reordering, duplication and delay.
+
+#[derive(Clone, Debug)]
+enum Op {
+    Advance(u32),
+    Rewind(u32),
+    DeliverData,
+    DropData,
+    DuplicateData,
+    SwapData,
+    DeliverControl,
+    DropControl,
+    SwapControl,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => (1u32..1_500_000).prop_map(Op::Advance),
+        1 => (1u32..50_000).prop_map(Op::Rewind),
+        6 => Just(Op::DeliverData),
+        2 => Just(Op::DropData),
+        1 => Just(Op::DuplicateData),
+        1 => Just(Op::SwapData),
+        4 => Just(Op::DeliverControl),
+        1 => Just(Op::DropControl),
+        1 => Just(Op::SwapControl),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+    #[test]
+    fn arbitrary_network_keeps_state_sane(ops in proptest::collection::vec(op(), 1..400), immediate: bool) {
+        let cfg = RtcpUdpConfig { immediate_reports: immediate, ..RtcpUdpConfig::default() };
+        let mut s = RtcpUdpSender::new(&cfg, stream(1024), rates(), size(), Instant::ZERO, None);
+        let mut r = RtcpUdpReceiver::new(&cfg);
+        let mut data: std::collections::VecDeque<Transmit> = Default::default();
+        let mut ctrl: std::collections::VecDeque<Transmit> = Default::default();
+        let mut now = Instant::ZERO;
+        let mut last_seq: Option<u16> = None;
+        let mut last_ntp = 0u64;
+        for op in ops {
+            match op {
+                Op::Advance(us) => now += Duration::from_micros(us as u64),
+                Op::Rewind(us) => now = Instant::from_nanos(now.as_nanos().saturating_sub(us as u64 * 1000)),
+                Op::DeliverData => if let Some(t) = data.pop_front() { deliver(&mut r, now, &t).unwrap() },
+                Op::DropData => { data.pop_front(); }
+                Op::DuplicateData => if let Some(t) = data.front().copied() { deliver(&mut r, now, &t).unwrap() },
+                Op::SwapData => if data.len() >= 2 { data.swap(0, 1) },
+                Op::DeliverControl => if let Some(t) = ctrl.pop_front() { deliver(&mut s, now, &t).unwrap() },
+                Op::DropControl => { ctrl.pop_front(); }
+                Op::SwapControl => if ctrl.len() >= 2 { ctrl.swap(0, 1) },
+            }
+            if s.poll_timeout().is_some_and(|t| t <= now) { s.handle_timeout(now); }
+            if r.poll_timeout().is_some_and(|t| t <= now) { r.handle_timeout(now); }
+            for t in drain(&mut s, now) {
+                match ToReceiver::parse(t.header.as_slice()).unwrap() {
+                    ToReceiver::Data(h) => {
+                        prop_assert!(last_seq.is_none_or(|q| h.seq == q.wrapping_add(1)));
+                        last_seq = Some(h.seq);
+                    }
+                    ToReceiver::Sr(sr) => {
+                        // Internal time never runs backwards, even when the driver's does.
+                        prop_assert!(sr.ntp >= last_ntp);
+                        last_ntp = sr.ntp;
+                    }
+                }
+                data.push_back(t);
+            }
+            ctrl.extend(drain(&mut r, now));
+            while let Some(e) = s.poll_event() {
+                match e {
+                    Event::LayersChanged { layers } => prop_assert!((1..=5).contains(&layers)),
+                    Event::RateChanged { rate } => {
+                        prop_assert!(rate >= DataRate::from_kbps(128) && rate <= DataRate::from_kbps(1024))
+                    }
+                    _ => {}
+                }
+            }
+            while r.poll_event().is_some() {}
+            prop_assert!((1..=5).contains(&s.layers()));
+            if let Some(t) = r.poll_timeout() { prop_assert!(t > Instant::ZERO); }
+        }
+    }
+
+    #[test]
+    fn endpoints_never_panic_on_random_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..64), extra in 0u32..2000) {
+        let mut r = RtcpUdpReceiver::new(&RtcpUdpConfig::default());
+        let _ = r.handle_datagram(at_ms(1), Datagram { from: PeerId::PEER, bytes: &bytes, virtual_payload: extra });
+        let mut s = RtcpUdpSender::new(&RtcpUdpConfig::default(), stream(1024), rates(), size(), Instant::ZERO, None);
+        let _ = s.handle_datagram(at_ms(1), Datagram { from: PeerId::PEER, bytes: &bytes, virtual_payload: extra });
+        prop_assert!((1..=5).contains(&s.layers()));
+    }
+}

@@ -1,0 +1,658 @@
+//! The SSVP sender: the rate rules of paper §3.2 (Alg. 2, Eqs. 8–10) and startup, the RTT and
+//! STO estimation of §3.1 (Eqs. 2–5), pacing by inter-packet gap, and the application side
+//! (bulk data, live video through a sender buffer, or stored layered video for SSVP-LA).
+//!
+//! **Rate state.** The paper controls the inter-packet gap; by Eq. (8) `R = S/IPG` (S the full
+//! packet on the wire), so the controller keeps R in whole bit/s and paces each packet by its own
+//! wire size: the gap after a packet of w bytes is `8w/R` (= IPG for a full packet). Keeping R
+//! rather than an integer-nanosecond IPG keeps the additive step exact at any rate (an
+//! integer IPG would round the step of Eq. 10 to zero above about 1 Gbit/s).
+//! In IPG form the rules below are: decrease `IPG ← IPG/β` (Eq. 9); additive increase
+//! `IPG ← IPG/(1 + α·IPG/RTT)`; literal Eq. (10) `IPG ← IPG/(1+α)`.
+//!
+//! **Alg. 2** (on every control packet, after the startup phase):
+//! `acks += 1; if CIn { marks += 1 }`; once `now − adjustment_time ≥ current_rtt`: decrease if
+//! `marks/acks > threshold`; increase if `marks == 0`; otherwise hold (a transient loss); then
+//! reset the counters and `adjustment_time = now` (initially 0 \[P\]).
+//!
+//! **Startup** \[P\]: the increase is applied on every control packet until the first one with
+//! CIn = 1; then \[U\] one decrease at once, counters reset, `adjustment_time = now`, and Alg. 2
+//! from then on (startup control packets are not counted).
+//!
+//! **STO** \[P §3.1\] = EstimatedRTT + δ·Deviation, shipped in the timestamp field of a data
+//! packet (flag F) \[U\] at most once per `current_rtt` and on at most one packet in
+//! [`STO_EVERY_PACKETS`], from the first RTT sample on (before it both ends use 1 s). The packet
+//! carrying it yields no RTT sample.
+//!
+//! **Application.** Bulk: always backlogged, full packets. Video (`ssvp`): frames enter a
+//! bounded [`SenderBuffer`] when ready (live source), drained at the SSVP rate; packets older
+//! than `sender_buffer_max_age_ns` are dropped, overflow drops by `sender_buffer_policy`
+//! (default drop-oldest, digest §1.1.7 \[U\]). A layered stream sent by `ssvp` sends every layer
+//! (full quality), a simulcast stream its top stream. Video (`ssvp-layered`): a stored-video
+//! server (the paper's MPEG-4 streaming server; Rejaie et al. \[15\]) reads frames up to
+//! `max_lead_ns` ahead of real time, so that R > C fills the receiver's buffers; it reads a frame
+//! only when the sender buffer has room for it (a server never drops stored video for lack of
+//! room), sends layers 0..k of each frame read, and discards queued packets of a dropped layer.
+//!
+//! **Rate bounds** \[U A-RATE-5\]: `[min_rate_bps, max]`, max = `max_rate_bps` or (0) the video's
+//! mean rate on the wire × `app_rate_factor` (bulk: 10 Gbit/s).
+
+use std::collections::VecDeque;
+
+use super::config::{AdjustPeriod, IncreaseLaw, SsvpConfig, SsvpLayeredConfig, ABSOLUTE_MAX_RATE_BPS};
+use super::layered::LayerAdaptation;
+use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
+use crate::estimate::rtt::{PaperEwma, PaperEwmaConfig};
+use crate::media::packetizer::Packetizer;
+use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig};
+use crate::media::stream::{PartKind, StreamFrame, VideoStream};
+use crate::media::MediaTag;
+use crate::proto::Application;
+use crate::time::{Duration, Instant};
+use crate::units::{DataRate, DataSize};
+use crate::wire::ssvp::{DataHeader, SsvpPacket, HEADER_BYTES, NO_FRAME, TYPE_DATA};
+use crate::wire::WireError;
+
+/// STO rides on at most one data packet in this many (and at most one per RTT), so that a slow
+/// sender (IPG ≥ RTT) still gets RTT samples from the others \[U\].
+pub const STO_EVERY_PACKETS: u32 = 4;
+
+/// What one control packet did to the rate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Inside the adjustment period: counted only.
+    Wait,
+    Increase,
+    /// Marks seen but at most the threshold: a transient loss, rate unchanged.
+    Hold,
+    Decrease,
+}
+
+/// The SSVP rate controller on bare state (Alg. 2, startup, Eqs. 2–5 and 8–10).
+#[derive(Clone, Debug)]
+pub struct Controller {
+    alpha: f64,
+    beta: f64,
+    threshold: f64,
+    law: IncreaseLaw,
+    period: AdjustPeriod,
+    packet_bits: f64,
+    min_rate: DataRate,
+    max_rate: DataRate,
+    rate: DataRate,
+    rtt: PaperEwma,
+    last_sample: Option<Duration>,
+    in_startup: bool,
+    acks: u64,
+    congestion_acks: u64,
+    adjustment_time: Instant,
+}
+
+impl Controller {
+    /// `max_rate`: the resolved cap (see the module docs); raised to the floor if below it.
+    pub fn new(cfg: &SsvpConfig, packet_size: DataSize, max_rate: DataRate) -> Self {
+        let min_rate = DataRate::from_bps(cfg.min_rate_bps);
+        let max_rate = max_rate.max(min_rate);
+        let ewma = PaperEwmaConfig {
+            gamma: cfg.gamma,
+            delta: cfg.delta,
+            epsilon: cfg.epsilon,
+            mode: cfg.deviation.dto_mode(),
+        };
+        Controller {
+            alpha: cfg.alpha,
+            beta: cfg.beta,
+            threshold: cfg.congestion_level_threshold,
+            law: cfg.increase_law,
+            period: cfg.adjust_period,
+            packet_bits: packet_size.as_bits() as f64,
+            min_rate,
+            max_rate,
+            rate: DataRate::from_bps(cfg.initial_rate_bps).clamp(min_rate, max_rate),
+            rtt: PaperEwma::new(ewma),
+            last_sample: None,
+            in_startup: cfg.startup,
+            acks: 0,
+            congestion_acks: 0,
+            adjustment_time: Instant::ZERO,
+        }
+    }
+
+    pub fn rate(&self) -> DataRate {
+        self.rate
+    }
+    pub fn bounds(&self) -> (DataRate, DataRate) {
+        (self.min_rate, self.max_rate)
+    }
+    pub fn in_startup(&self) -> bool {
+        self.in_startup
+    }
+    pub fn adjustment_time(&self) -> Instant {
+        self.adjustment_time
+    }
+    /// (acks_within_rtt, congestion_acks_within_rtt).
+    pub fn counters(&self) -> (u64, u64) {
+        (self.acks, self.congestion_acks)
+    }
+    pub fn rtt_estimator(&self) -> &PaperEwma {
+        &self.rtt
+    }
+    pub fn last_sample(&self) -> Option<Duration> {
+        self.last_sample
+    }
+
+    /// Eq. (2): `SampleRTT = now − echoed timestamp`, folded into Eqs. (3) and (5).
+    pub fn on_rtt_sample(&mut self, sample: Duration) {
+        self.rtt.on_sample(sample);
+        self.last_sample = Some(sample);
+    }
+
+    /// Eq. (4): `STO = EstimatedRTT + δ·Deviation` (1 s before any sample, A-RTT-2).
+    pub fn sto(&self) -> Duration {
+        self.rtt.dto()
+    }
+
+    /// The RTT of the rules: `current_rtt` (A-RATE-3); 1 s (the initial STO) before any sample.
+    pub fn rule_rtt(&self) -> Duration {
+        let rtt = match self.period {
+            AdjustPeriod::LastSample => self.last_sample,
+            AdjustPeriod::Estimated => self.rtt.estimated_rtt(),
+        };
+        rtt.unwrap_or(PaperEwma::INITIAL_DTO)
+    }
+
+    /// Alg. 2 (and startup) for one control packet with congestion indicator `congestion`.
+    pub fn on_control(&mut self, now: Instant, congestion: bool) -> Decision {
+        if self.in_startup {
+            if congestion {
+                self.in_startup = false;
+                self.decrease();
+                self.acks = 0;
+                self.congestion_acks = 0;
+                self.adjustment_time = now;
+                return Decision::Decrease;
+            }
+            self.increase();
+            return Decision::Increase;
+        }
+        self.acks += 1;
+        if congestion {
+            self.congestion_acks += 1;
+        }
+        if now.saturating_since(self.adjustment_time) < self.rule_rtt() {
+            return Decision::Wait;
+        }
+        let ratio = self.congestion_acks as f64 / self.acks as f64;
+        let decision = if ratio > self.threshold {
+            self.decrease();
+            Decision::Decrease
+        } else if self.congestion_acks == 0 {
+            self.increase();
+            Decision::Increase
+        } else {
+            Decision::Hold
+        };
+        self.acks = 0;
+        self.congestion_acks = 0;
+        self.adjustment_time = now;
+        decision
+    }
+
+    /// Eq. (9): `IPG ← IPG/β`, i.e. `R ← β·R`.
+    pub fn decrease(&mut self) {
+        self.set_rate(self.rate.as_bps_f64() * self.beta);
+    }
+
+    /// Eq. (10), in the configured form (A-RATE-1).
+    pub fn increase(&mut self) {
+        let r = self.rate.as_bps_f64();
+        let next = match self.law {
+            // [I] R ← R + α·S/RTT  ⇔  IPG ← IPG / (1 + α·IPG/RTT)
+            IncreaseLaw::Additive => r + self.alpha * self.packet_bits / self.rule_rtt().as_secs_f64().max(1e-6),
+            // [P] IPG ← IPG / (1 + α)  ⇔  R ← (1 + α)·R
+            IncreaseLaw::LiteralMultiplicative => r * (1.0 + self.alpha),
+        };
+        self.set_rate(next);
+    }
+
+    fn set_rate(&mut self, bps: f64) {
+        self.rate = DataRate::from_bps_f64(bps).clamp(self.min_rate, self.max_rate);
+    }
+}
+
+/// Counters of a sender, for tests and diagnostics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SenderCounters {
+    pub data_packets: u64,
+    pub control_packets: u64,
+    pub congestion_marks: u64,
+    pub rtt_samples: u64,
+    pub increases: u64,
+    pub holds: u64,
+    pub decreases: u64,
+    pub sto_sent: u64,
+    pub no_feedback_timeouts: u64,
+    /// Queued packets of a layer that was dropped, discarded unsent.
+    pub discarded_layer_packets: u64,
+}
+
+struct VideoSource {
+    stream: VideoStream,
+    packetizer: Packetizer,
+    next: StreamFrame,
+    buffer: SenderBuffer,
+    /// How far ahead of its ready time a frame may be read (0: live).
+    lead: Duration,
+    /// Read a frame only when the buffer has room (stored video).
+    flow_control: bool,
+    layers: Option<LayerAdaptation>,
+    /// Deadline drops of the top active layer at the last layer check.
+    top_deadline_drops: u64,
+}
+
+enum Source {
+    Bulk,
+    Video(Box<VideoSource>),
+}
+
+/// The SSVP sender endpoint (see the module docs).
+pub struct SsvpSender {
+    ctl: Controller,
+    packet_size: u32,
+    max_payload: u32,
+    start: Instant,
+    stop: Option<Instant>,
+    now: Instant,
+    next_send: Instant,
+    last_send: Option<(Instant, u32)>,
+    seq: u32,
+    source: Source,
+    events: VecDeque<Event>,
+    /// Time and sequence number of the last STO-carrying packet.
+    last_sto_sent: Option<(Instant, u32)>,
+    no_feedback: bool,
+    no_feedback_at: Option<Instant>,
+    last_layer_check: Option<Instant>,
+    buffer_report: Option<u64>,
+    counters: SenderCounters,
+    malformed: u64,
+}
+
+impl SsvpSender {
+    /// `layered`: the SSVP-LA configuration (`config` is then `layered.ssvp`); it needs a
+    /// layered video.
+    pub fn new(
+        config: &SsvpConfig,
+        app: Application,
+        packet_size: DataSize,
+        start: Instant,
+        stop: Option<Instant>,
+        layered: Option<&SsvpLayeredConfig>,
+    ) -> Result<Self, String> {
+        let size = packet_size.as_bytes();
+        if size <= HEADER_BYTES as u64 || size > u16::MAX as u64 {
+            return Err(format!("packet size must be in [{}, {}] bytes, got {size}", HEADER_BYTES + 1, u16::MAX));
+        }
+        let size = size as u32;
+        let max_payload = size - HEADER_BYTES as u32;
+        let wire_of = |payload_rate: DataRate| payload_rate.as_bps_f64() * size as f64 / max_payload as f64;
+        let (source, derived_max) = match app {
+            Application::Bulk => {
+                if layered.is_some() {
+                    return Err("protocol \"ssvp-layered\" carries layered video: the flow needs a video table".into());
+                }
+                (Source::Bulk, ABSOLUTE_MAX_RATE_BPS as f64)
+            }
+            Application::Video(mut stream) => {
+                let mean = stream.mean_rate();
+                let layers = match layered {
+                    None => None,
+                    Some(lc) => {
+                        let rates = stream.layer_rates().ok_or_else(|| {
+                            "protocol \"ssvp-layered\" needs layered video: give the video table `layers`".to_string()
+                        })?;
+                        // c_i: layer i's share of the source's actual mean rate.
+                        let total = rates.total().as_bps_f64();
+                        let c: Vec<f64> =
+                            rates.per_layer().iter().map(|l| l.as_bps_f64() / total * mean.as_bps_f64()).collect();
+                        Some(LayerAdaptation::new(lc, &c))
+                    }
+                };
+                let packetizer =
+                    Packetizer::new(max_payload).map_err(|e| e.to_string())?.with_padding(config.pad_last_fragment);
+                let buffer = SenderBuffer::new(SenderBufferConfig {
+                    max_age: Duration::from_nanos(config.sender_buffer_max_age_ns),
+                    max_packets: config.sender_buffer_packets as usize,
+                    max_bytes: u64::MAX,
+                    policy: config.sender_buffer_policy.drop_policy(),
+                });
+                let next = stream.next_frame();
+                let lead = Duration::from_nanos(layered.map_or(0, |l| l.max_lead_ns));
+                let v = VideoSource {
+                    stream,
+                    packetizer,
+                    next,
+                    buffer,
+                    lead,
+                    flow_control: layered.is_some(),
+                    layers,
+                    top_deadline_drops: 0,
+                };
+                (Source::Video(Box::new(v)), wire_of(mean) * config.app_rate_factor)
+            }
+        };
+        let max_rate = if config.max_rate_bps != 0 {
+            config.max_rate_bps
+        } else {
+            (derived_max.round() as u64).clamp(1, ABSOLUTE_MAX_RATE_BPS)
+        };
+        let ctl = Controller::new(config, DataSize::from_bytes(size as u64), DataRate::from_bps(max_rate));
+        let mut events = VecDeque::new();
+        events.push_back(Event::RateChanged { rate: ctl.rate() });
+        if let Source::Video(v) = &source {
+            if let Some(l) = &v.layers {
+                events.push_back(Event::LayersChanged { layers: l.layers() });
+            }
+        }
+        Ok(SsvpSender {
+            ctl,
+            packet_size: size,
+            max_payload,
+            start,
+            stop,
+            now: Instant::ZERO,
+            next_send: start,
+            last_send: None,
+            seq: 0,
+            source,
+            events,
+            last_sto_sent: None,
+            no_feedback: config.no_feedback_decrease,
+            no_feedback_at: None,
+            last_layer_check: None,
+            buffer_report: None,
+            counters: SenderCounters::default(),
+            malformed: 0,
+        })
+    }
+
+    pub fn controller(&self) -> &Controller {
+        &self.ctl
+    }
+    pub fn rate(&self) -> DataRate {
+        self.ctl.rate()
+    }
+    pub fn counters(&self) -> SenderCounters {
+        self.counters
+    }
+    /// Active layers (`None` unless layered).
+    pub fn layers(&self) -> Option<u8> {
+        match &self.source {
+            Source::Video(v) => v.layers.as_ref().map(|l| l.layers()),
+            Source::Bulk => None,
+        }
+    }
+    /// The layer adaptation's (adds, drops).
+    pub fn layer_changes(&self) -> Option<(u64, u64)> {
+        match &self.source {
+            Source::Video(v) => v.layers.as_ref().map(|l| l.changes()),
+            Source::Bulk => None,
+        }
+    }
+    pub fn sender_buffer(&self) -> Option<&SenderBuffer> {
+        match &self.source {
+            Source::Video(v) => Some(&v.buffer),
+            Source::Bulk => None,
+        }
+    }
+    /// The latest instant the sender has seen (never decreases).
+    pub fn now(&self) -> Instant {
+        self.now
+    }
+
+    fn clock(&mut self, now: Instant) -> Instant {
+        self.now = self.now.max(now);
+        self.now
+    }
+
+    fn stopped(&self, t: Instant) -> bool {
+        self.stop.is_some_and(|s| t >= s)
+    }
+
+    /// Moves frames that are due into the sender buffer.
+    fn pull(&mut self, now: Instant) {
+        let stop = self.stop;
+        let Source::Video(v) = &mut self.source else { return };
+        loop {
+            let f = v.next.frame;
+            if stop.is_some_and(|s| f.ready_at >= s) || f.ready_at > now + v.lead {
+                return;
+            }
+            let (first, count) = match (v.stream.kind(), &v.layers) {
+                (_, Some(l)) => (0, l.layers()),
+                (PartKind::Layers, None) => (0, v.next.parts.len() as u8),
+                (PartKind::Streams, None) => (v.next.parts.len() as u8 - 1, 1),
+            };
+            let parts = &v.next.parts[first as usize..(first + count) as usize];
+            if v.flow_control && !v.buffer.is_empty() {
+                let needed: usize = parts.iter().map(|&s| v.packetizer.packet_count(s) as usize).sum();
+                if v.buffer.len() + needed > v.buffer.config().max_packets {
+                    return;
+                }
+            }
+            for (i, &size) in parts.iter().enumerate() {
+                let layer = first + i as u8;
+                let Ok(frags) = v.packetizer.fragments(f.id, f.frame_type, layer, size) else { continue };
+                for (len, tag) in frags {
+                    v.buffer.push(now, tag, len, f.ready_at);
+                }
+            }
+            v.next = v.stream.next_frame();
+        }
+    }
+
+    /// When the next frame may be read, if reading it is possible at all.
+    fn pull_at(&self) -> Option<Instant> {
+        let Source::Video(v) = &self.source else { return None };
+        let f = v.next.frame;
+        if self.stopped(f.ready_at) {
+            return None;
+        }
+        if v.flow_control && !v.buffer.is_empty() {
+            let k = v.layers.as_ref().map_or(v.next.parts.len(), |l| l.layers() as usize);
+            let needed: usize =
+                v.next.parts[..k.min(v.next.parts.len())].iter().map(|&s| v.packetizer.packet_count(s) as usize).sum();
+            if v.buffer.len() + needed > v.buffer.config().max_packets {
+                return None; // woken by the next transmission instead
+            }
+        }
+        Some(Instant::from_nanos(f.ready_at.as_nanos().saturating_sub(v.lead.as_nanos())))
+    }
+
+    fn has_data(&self) -> bool {
+        match &self.source {
+            Source::Bulk => !self.stopped(self.next_send.max(self.start).max(self.now)),
+            Source::Video(v) => !v.buffer.is_empty(),
+        }
+    }
+
+    /// The next packet's payload and tag, or `None` when application-limited.
+    fn next_payload(&mut self, now: Instant) -> Option<(u32, MediaTag)> {
+        let max_payload = self.max_payload;
+        let stopped = self.stopped(now);
+        match &mut self.source {
+            Source::Bulk => (!stopped).then_some((max_payload, MediaTag::NONE)),
+            Source::Video(v) => loop {
+                let p = v.buffer.pop(now)?;
+                if v.layers.as_ref().is_some_and(|l| p.tag.layer >= l.layers()) {
+                    self.counters.discarded_layer_packets += 1;
+                    continue;
+                }
+                return Some((p.size_bytes, p.tag));
+            },
+        }
+    }
+
+    fn reschedule(&mut self) {
+        if let Some((t, wire)) = self.last_send {
+            self.next_send = t + self.ctl.rate().transmission_time(DataSize::from_bytes(wire as u64));
+        }
+    }
+
+    /// Runs the layer rules, at most once per RTT.
+    fn check_layers(&mut self, now: Instant) {
+        let rtt = self.ctl.rule_rtt();
+        if self.last_layer_check.is_some_and(|t| now.saturating_since(t) < rtt) {
+            return;
+        }
+        let Source::Video(v) = &mut self.source else { return };
+        let Some(l) = &mut v.layers else { return };
+        self.last_layer_check = Some(now);
+        let top = l.layers() - 1;
+        let drops = v.buffer.stats().layer(top).deadline;
+        let top_missed = drops > v.top_deadline_drops;
+        // R as payload bytes/s (A-LA-8: the allowed rate).
+        let rate = self.ctl.rate().as_bps_f64() / 8.0 * self.max_payload as f64 / self.packet_size as f64;
+        let est = self.ctl.rtt_estimator().estimated_rtt().unwrap_or(rtt);
+        let change = l.check(rate, self.buffer_report, top_missed, est, self.max_payload as f64);
+        let k = l.layers();
+        v.top_deadline_drops = v.buffer.stats().layer(k - 1).deadline;
+        if change.is_some() {
+            // A report about the old k no longer applies; queued packets of a dropped layer are
+            // discarded as they reach the head of the buffer (`next_payload`).
+            self.buffer_report = None;
+            self.events.push_back(Event::LayersChanged { layers: k });
+        }
+    }
+}
+
+impl Endpoint for SsvpSender {
+    fn handle_datagram(&mut self, now: Instant, d: Datagram<'_>) -> Result<(), WireError> {
+        let packet = match SsvpPacket::parse_datagram(d.bytes, d.wire_size()) {
+            Ok(SsvpPacket::Control(c)) => c,
+            Ok(SsvpPacket::Data(_)) => {
+                self.malformed += 1;
+                return Err(WireError::UnknownType(TYPE_DATA));
+            }
+            Err(e) => {
+                self.malformed += 1;
+                return Err(e);
+            }
+        };
+        let now = self.clock(now);
+        self.counters.control_packets += 1;
+        self.no_feedback_at = None;
+        if let Some(echo) = packet.echo_ns {
+            // Eq. (2): SampleRTT = arrival time − echoed send time (receiver delay taken as 0).
+            if echo <= now.as_nanos() {
+                self.ctl.on_rtt_sample(Duration::from_nanos(now.as_nanos() - echo));
+                self.counters.rtt_samples += 1;
+            }
+        }
+        if packet.congestion {
+            self.counters.congestion_marks += 1;
+        }
+        if packet.layers != 0 && Some(packet.layers) == self.layers() {
+            self.buffer_report = Some(packet.buffered_bytes as u64);
+        }
+        let before = self.ctl.rate();
+        match self.ctl.on_control(now, packet.congestion) {
+            Decision::Wait => {}
+            Decision::Increase => self.counters.increases += 1,
+            Decision::Hold => self.counters.holds += 1,
+            Decision::Decrease => {
+                self.counters.decreases += 1;
+                self.events.push_back(Event::LossEvent);
+            }
+        }
+        if self.ctl.rate() != before {
+            self.events.push_back(Event::RateChanged { rate: self.ctl.rate() });
+            self.reschedule();
+        }
+        self.check_layers(now);
+        Ok(())
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        let now = self.clock(now);
+        if let Some(t) = self.no_feedback_at {
+            if t <= now {
+                // A-RATE-4 option: one decrease per STO without feedback.
+                self.counters.no_feedback_timeouts += 1;
+                self.ctl.decrease();
+                self.events.push_back(Event::Timeout);
+                self.events.push_back(Event::RateChanged { rate: self.ctl.rate() });
+                self.reschedule();
+                self.no_feedback_at = Some(now + self.ctl.sto());
+            }
+        }
+    }
+
+    fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
+        let now = self.clock(now);
+        if now < self.start {
+            return None;
+        }
+        self.pull(now);
+        if now < self.next_send {
+            return None;
+        }
+        let (payload_len, tag) = self.next_payload(now)?;
+        let sto_due = self.ctl.last_sample().is_some()
+            && self.last_sto_sent.is_none_or(|(t, seq)| {
+                now.saturating_since(t) >= self.ctl.rule_rtt() && self.seq.wrapping_sub(seq) >= STO_EVERY_PACKETS
+            });
+        let timestamp_ns = if sto_due {
+            self.last_sto_sent = Some((now, self.seq));
+            self.counters.sto_sent += 1;
+            self.ctl.sto().as_nanos()
+        } else {
+            now.as_nanos()
+        };
+        let wire = HEADER_BYTES as u32 + payload_len;
+        let media = tag.is_media();
+        let header = DataHeader {
+            length: wire as u16,
+            seq: self.seq,
+            timestamp_ns,
+            carries_sto: sto_due,
+            frame_type: if media { tag.frame_type } else { 0 },
+            frame: if media { tag.frame } else { NO_FRAME },
+            layer: if media { tag.layer } else { 0 },
+            layers: self.layers().unwrap_or(0),
+        }
+        .emit();
+        let meta = PacketMeta { media: tag, ..PacketMeta::data(self.seq as u64) };
+        self.seq = self.seq.wrapping_add(1);
+        self.counters.data_packets += 1;
+        self.last_send = Some((now, wire));
+        self.next_send = now + self.ctl.rate().transmission_time(DataSize::from_bytes(wire as u64));
+        if self.no_feedback && self.no_feedback_at.is_none() {
+            self.no_feedback_at = Some(now + self.ctl.sto() * 2);
+        }
+        Some(Transmit { to: PeerId::PEER, header, payload_len, meta })
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        let mut t: Option<Instant> = None;
+        let mut consider = |x: Option<Instant>| {
+            if let Some(x) = x {
+                t = Some(t.map_or(x, |t| t.min(x)));
+            }
+        };
+        if self.has_data() {
+            consider(Some(self.next_send.max(self.start)));
+        }
+        consider(self.pull_at().map(|p| p.max(self.start)));
+        consider(self.no_feedback_at);
+        t
+    }
+
+    fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    fn stats(&self) -> EndpointStats {
+        EndpointStats { malformed_datagrams: self.malformed, ..EndpointStats::default() }
+    }
+}

@@ -1,0 +1,56 @@
+"""Scenario model of `gaimd` (vidcc_core::proto::gaimd; docs/protocols/gaimd.md).
+
+GAIMD(alpha, beta) runs on the TCP agents' window machinery and carries bulk data only. Keys
+are in user units: GAIMD's own (`beta`, `alpha`, `timeout_ssthresh`) and the TCP agent keys of
+`tcp-*` flows. `alpha` defaults to the TCP-friendly 4(1 - beta^2)/3 (Yang & Lam), i.e. 0.3125 at
+the default beta = 0.875. The resolved form is the Rust `GaimdConfig`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator
+
+from vidcc.protocols import ProtocolSpec, register
+from vidcc.scenario import U32_MAX, CoreFlow, PositiveDuration, Size, _integer, _number
+
+# The TCP agents' header (vidcc_core::proto::tcp::HEADER_BYTES).
+HEADER_BYTES = 40
+
+
+class GaimdFlow(CoreFlow):
+    protocol: Literal["gaimd"]
+    beta: Annotated[float, BeforeValidator(_number(above=0.0))] = 0.875
+    alpha: Annotated[float, BeforeValidator(_number(above=0.0))] | None = None
+    timeout_ssthresh: Literal["half", "beta"] = "half"
+    max_window: Size = 64_000
+    initial_window: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=U32_MAX))] = 2
+    min_rto: PositiveDuration = 200_000_000
+    initial_rto: PositiveDuration = 1_000_000_000
+    delayed_ack: bool = False
+    transfer: Size | None = None
+
+
+def _resolve(flow: GaimdFlow) -> dict:
+    return {
+        "beta": flow.beta,
+        "alpha": flow.alpha,
+        "timeout_ssthresh": flow.timeout_ssthresh,
+        "max_window_bytes": flow.max_window,
+        "initial_window": flow.initial_window,
+        "min_rto_ns": flow.min_rto,
+        "initial_rto_ns": flow.initial_rto,
+        "delayed_ack": flow.delayed_ack,
+        "transfer_bytes": flow.transfer,
+    }
+
+
+def _check(flow: GaimdFlow, here: str, fail) -> None:
+    if flow.beta >= 1.0:
+        fail(f"{here}.beta", f"must be less than 1, got {flow.beta}")
+    if flow.packet_size <= HEADER_BYTES:
+        fail(f"{here}.packet_size", f"must be more than the {HEADER_BYTES}B TCP header, got {flow.packet_size}B")
+
+
+register(ProtocolSpec("gaimd", GaimdFlow, _resolve, _check, video="none"))

@@ -1,0 +1,130 @@
+"""`tfrc` and `gaimd` in scenario files: keys, defaults, resolution, errors, a run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import vidcc
+from vidcc import ScenarioError, parse_scenario
+from vidcc.protocols.tfrc import TfrcFlow
+
+ROOT = Path(__file__).resolve().parents[1]
+
+BASE = """
+[scenario]
+duration = "{duration}"
+warmup = "2s"
+
+[topology]
+kind = "dumbbell"
+bottleneck = {{ bandwidth = "2Mbps", delay = "20ms", queue = {{ kind = "droptail", limit = "bdp" }} }}
+access = {{ bandwidth = "10Mbps", delay = "1ms" }}
+
+[[flows]]
+{flow}
+"""
+
+VIDEO = 'video = { model = "tes-mpeg4", layers = ["128kbps", "256kbps", "512kbps"] }'
+
+DEFAULT = {
+    "q": 0.9,
+    "b": 1.0,
+    "t_mbi_ns": 64_000_000_000,
+    "nofeedback_rtts": 4.0,
+    "initial_rate": "rfc3448",
+    "ndupack": 3,
+    "history_discounting": False,
+    "discount_threshold": 0.5,
+    "oscillation_prevention": False,
+    "sender_buffer_packets": None,
+    "sender_buffer_max_age_ns": None,
+}
+
+
+def doc(flow: str, duration: str = "10s") -> str:
+    return BASE.format(flow=flow, duration=duration)
+
+
+def protocol(flow: str) -> dict:
+    return parse_scenario(doc(flow)).resolve()["flows"][0]["protocol"]
+
+
+def error(flow: str) -> ScenarioError:
+    with pytest.raises(ScenarioError) as e:
+        parse_scenario(doc(flow))
+    assert "\n" not in str(e.value)
+    return e.value
+
+
+def test_defaults_resolve_to_every_field():
+    assert protocol('protocol = "tfrc"') == {"kind": "tfrc", **DEFAULT}
+
+
+def test_keys_in_user_units():
+    p = protocol(
+        'protocol = "tfrc"\nq = 0.5\nb = 2\nt_mbi = "32s"\nnofeedback_rtts = 2\ninitial_rate = "rfc5348"\n'
+        'ndupack = 1\nhistory_discounting = true\ndiscount_threshold = 0.25\noscillation_prevention = true\n'
+        f'sender_buffer_packets = 200\nsender_buffer_max_age = "2s"\n{VIDEO}'
+    )
+    assert p == {
+        "kind": "tfrc",
+        "q": 0.5,
+        "b": 2.0,
+        "t_mbi_ns": 32_000_000_000,
+        "nofeedback_rtts": 2.0,
+        "initial_rate": "rfc5348",
+        "ndupack": 1,
+        "history_discounting": True,
+        "discount_threshold": 0.25,
+        "oscillation_prevention": True,
+        "sender_buffer_packets": 200,
+        "sender_buffer_max_age_ns": 2_000_000_000,
+    }
+
+
+@pytest.mark.parametrize(
+    "flow, path, gist",
+    [
+        ('protocol = "tfrc"\nq = 1', "flows[0].q", "less than 1"),
+        ('protocol = "tfrc"\nq = -0.1', "flows[0].q", "at least 0"),
+        ('protocol = "tfrc"\nb = 0.5', "flows[0].b", "at least 1"),
+        ('protocol = "tfrc"\nt_mbi = "0s"', "flows[0].t_mbi", "positive"),
+        ('protocol = "tfrc"\nt_mbi = 64', "flows[0].t_mbi", "duration"),
+        ('protocol = "tfrc"\nnofeedback_rtts = 0.5', "flows[0].nofeedback_rtts", "at least 1"),
+        ('protocol = "tfrc"\ninitial_rate = "ns2"', "flows[0].initial_rate", "expected one of"),
+        ('protocol = "tfrc"\nndupack = 0', "flows[0].ndupack", "at least 1"),
+        ('protocol = "tfrc"\nndupack = 1.5', "flows[0].ndupack", "integer"),
+        ('protocol = "tfrc"\nhistory_discounting = "yes"', "flows[0].history_discounting", "true or false"),
+        ('protocol = "tfrc"\ndiscount_threshold = 0', "flows[0].discount_threshold", "greater than 0"),
+        ('protocol = "tfrc"\ndiscount_threshold = 1.5', "flows[0].discount_threshold", "at most 1"),
+        ('protocol = "tfrc"\nsender_buffer_packets = 0', "flows[0].sender_buffer_packets", "at least 1"),
+        ('protocol = "tfrc"\nsender_buffer_max_age = "0s"', "flows[0].sender_buffer_max_age", "positive"),
+        ('protocol = "tfrc"\nalpha = 1', "flows[0].alpha", "unknown key"),
+    ],
+)
+def test_bad_keys_name_the_path(flow, path, gist):
+    e = error(flow)
+    assert e.path == path, str(e)
+    assert gist in str(e), str(e)
+
+
+def test_every_key_is_documented():
+    text = (ROOT / "docs" / "scenarios.md").read_text()
+    assert "### `tfrc`" in text
+    for key in TfrcFlow.model_fields:
+        assert f"`{key}`" in text, key
+
+
+def test_tfrc_runs_with_bulk_data_and_with_video():
+    flows = f'protocol = "tfrc"\n\n[[flows]]\nprotocol = "tfrc"\n{VIDEO}'
+    r = vidcc.run(parse_scenario(doc(flows, duration="20s")))
+    fs = r.tables["flow_summary"]
+    assert list(fs["flow"]) == [0, 1]
+    # The 512 kbit/s video gets (about) its rate; the bulk flow takes most of the rest of 2 Mbit/s.
+    assert fs["goodput_bps"][1] > 400_000, fs["goodput_bps"].tolist()
+    assert fs["goodput_bps"][0] > 800_000, fs["goodput_bps"].tolist()
+    ev = r.tables["events"]
+    assert ((ev["kind"] == "rate") & (ev["side"] == "sender")).any()
+    assert set(r.tables["video_summary"]["flow"]) == {1}
