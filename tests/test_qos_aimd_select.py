@@ -138,3 +138,20 @@ def test_select_raises_value_errors():
     with pytest.raises(SelectError):
         select(0.1, [17, 25], 10, shares=[0.3, 0.7], rounding="integer-gap")
     assert issubclass(SelectError, ValueError)
+
+
+def test_wired_into_the_vidcc_command():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = Path(sys.executable).parent / "vidcc"
+    p = subprocess.run([str(exe), "qos-aimd", "select", "--error-rate", "0.1", "--rtt-slots", "17", "--delay-bound", "10",
+                        "--json"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    data = json.loads(p.stdout)
+    assert data["windows"] == [20] and data["alpha"] == 0.2  # digest §2.7: W_max = 20 at p_e = 0.1
+    bad = subprocess.run([str(exe), "qos-aimd", "select", "--error-rate", "1.5", "--rtt-slots", "17", "--delay-bound", "10"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "error" in bad.stderr

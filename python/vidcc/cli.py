@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     from vidcc.video.cli import add_video_parser  # vidcc video clip|prepare|quality (python/vidcc/video/cli.py)
 
     add_video_parser(sub)
+    from vidcc.qos_aimd_select import add_qos_aimd_parser  # vidcc qos-aimd select (python/vidcc/qos_aimd_select.py)
+
+    add_qos_aimd_parser(sub)
     return parser
 
 
