@@ -356,8 +356,19 @@ def _synthetic(figure: Figure, rng) -> FigureData:
             return pd.DataFrame({"t_ns": [i * 10**9 for i in range(n)] * 2, "flow": [0] * n + [1] * n,
                                  "throughput_bps": rng.uniform(0, 1e6, 2 * n), "jitter_ns": rng.uniform(0, 5e7, 2 * n)})
         if table == "video_summary":
-            return pd.DataFrame({"flow": range(20), "vdi": rng.uniform(0.5, 1.0, 20), "delayed_packet_rate": rng.uniform(0, 0.2, 20),
-                                 "packet_drop_rate": rng.uniform(0, 0.2, 20)})
+            # Every column of the simulator's video_summary table (crates/vidcc-sim/src/video.rs).
+            sent, pkts = rng.integers(100, 1000, 20), rng.integers(1000, 10000, 20)
+            dec = (sent * rng.uniform(0.3, 1.0, 20)).astype(int)
+            lost = (pkts * rng.uniform(0, 0.2, 20)).astype(int)
+            cols = {"flow": range(20), "frames_sent": sent, "frames_decodable": dec, "frames_lost": (sent - dec) // 3,
+                    "frames_late": (sent - dec) // 3, "frames_dependency": (sent - dec) // 3, "frames_unsent": 0 * sent,
+                    "decodable_frame_rate": rng.uniform(5, 25, 20), "packets_sent": pkts, "packets_received": pkts - lost,
+                    "packets_lost": lost, "packets_delayed": (pkts * rng.uniform(0, 0.1, 20)).astype(int),
+                    "vdi": rng.uniform(0.5, 1.0, 20), "delayed_packet_rate": rng.uniform(0, 0.2, 20),
+                    "packet_drop_rate": rng.uniform(0, 0.2, 20), "jitter_ns": rng.uniform(0, 5e7, 20),
+                    "jitter_mean_ns": rng.uniform(0, 5e7, 20), "jitter_max_ns": rng.uniform(5e7, 1e8, 20),
+                    "d_over_threshold": rng.integers(0, 10, 20), "layer_changes": rng.integers(0, 50, 20)}
+            return pd.DataFrame(cols)
         if table == "packets":
             sent = pd.Series(range(n)) * 10**8
             return pd.DataFrame({"flow": [0] * n, "seq": range(n), "sent_ns": sent,

@@ -151,10 +151,14 @@ class LocalExecutor:
 
     def submit(self, scenario: dict, seed: int, source: str, key: str | None = None) -> cf.Future:
         try:
-            return self._ensure_pool().submit(simulate_point, scenario, seed, source)
+            pool = self._ensure_pool()
+            future = pool.submit(simulate_point, scenario, seed, source)
         except cf.process.BrokenProcessPool:
-            self._restart()
-            return self._ensure_pool().submit(simulate_point, scenario, seed, source)
+            self._restart(self._pool)
+            pool = self._ensure_pool()
+            future = pool.submit(simulate_point, scenario, seed, source)
+        future.vidcc_pool = pool  # which pool broke, when it breaks
+        return future
 
     def wait(self, futures: list, timeout: float) -> list:
         if not futures:
@@ -169,14 +173,16 @@ class LocalExecutor:
         try:
             return future.result()
         except cf.process.BrokenProcessPool as e:
-            self._restart()
+            self._restart(getattr(future, "vidcc_pool", None))
             raise WorkerLost(" ".join(str(e).split()) or "a worker process terminated abruptly") from None
         except cf.CancelledError:
             raise WorkerLost("cancelled") from None
 
-    def _restart(self) -> None:
-        """A dead worker breaks the whole pool; start a new one for the runs still to do."""
-        if self._pool is not None:
+    def _restart(self, broken: cf.ProcessPoolExecutor | None) -> None:
+        """A dead worker breaks the whole pool; the next submit starts a new one. Only the
+        broken pool is dropped: the failed futures of an old pool may arrive after the new
+        one has started."""
+        if broken is not None and broken is self._pool:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 

@@ -37,9 +37,8 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import duckdb
-
 if TYPE_CHECKING:
+    import duckdb
     import pandas as pd
 
     from vidcc.sweep import Point, SweepSpec
@@ -127,6 +126,8 @@ def runs_dir(db: str | PathLike[str] | None = None) -> Path:
 
 
 def _connect(db: str | PathLike[str], read_only: bool) -> duckdb.DuckDBPyConnection:
+    import duckdb  # here, not at the top: a sweep's start-up should not wait for it
+
     path = Path(db)
     if read_only and not path.exists():
         raise ResultsError(f"{path}: no such results database (run a sweep first, or pass --db)")
@@ -555,6 +556,8 @@ def _series_views(con: duckdb.DuckDBPyConnection, db: Path) -> None:
 def query(sql: str, db: str | PathLike[str] | None = None, backend: str = "pandas"):
     """Run read-only SQL on the database (with the time-series views of
     :func:`_series_views`) and return the result as a DataFrame."""
+    import duckdb
+
     _check_backend(backend)
     db = Path(db) if db is not None else default_db()
     con = _connect(db, read_only=True)
@@ -599,6 +602,7 @@ def check(db: str | PathLike[str] | None = None) -> CheckReport:
     Parquet files, readable, and as many ``run_flows``/``run_aggregate`` rows as its
     ``flows``/``aggregate`` files; failed runs have an error and no rows elsewhere; no
     ``run_flows``/``run_aggregate`` row belongs to a run that is not there."""
+    import duckdb
     import pyarrow.parquet as pq
 
     db = Path(db) if db is not None else default_db()

@@ -734,14 +734,16 @@ def run_sweep(
         raise SweepError("--jobs", "", f"expected a number of processes >= 1, got {jobs!r}")
     if jobs is not None and cluster is not None:
         raise SweepError("--cluster", "", "give either jobs (local processes) or cluster, not both")
-    points = spec.points()
     db = Path(db) if db is not None else results.default_db()
-    if cluster is not None:
-        executor = backends.connect(cluster)  # fail fast, before touching the database
-    else:
+    if cluster is None:
         executor = backends.LocalExecutor(jobs)
         if force or not db.exists():
-            executor.prestart()  # everything will run: start the workers' imports now
+            # Everything will run: the workers' imports start now, beside the validation of
+            # the points and the creation of the database.
+            executor.prestart()
+    points = spec.points()
+    if cluster is not None:
+        executor = backends.connect(cluster)  # fail fast, before touching the database
     try:
         store = results.Store(db)
     except BaseException:

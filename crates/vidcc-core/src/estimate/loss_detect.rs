@@ -35,7 +35,7 @@
 //! at a time); should several be declared at once, the returned `Gap` carries their total count
 //! and the oldest first-missing number.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What one arriving sequence number means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +67,9 @@ pub struct GapDetector {
     pending: BTreeMap<u64, (u64, u32)>,
     /// Ranges declared lost and not yet arrived: start → end exclusive.
     declared: BTreeMap<u64, u64>,
+    /// Numbers below the first packet that have arrived (at most `max_holes` of them), so that
+    /// a second copy of one is a duplicate rather than late again.
+    early: BTreeSet<u64>,
     received: u64,
     lost: u64,
     late: u64,
@@ -103,6 +106,7 @@ impl GapDetector {
             floor_ext: 0,
             pending: BTreeMap::new(),
             declared: BTreeMap::new(),
+            early: BTreeSet::new(),
             received: 0,
             lost: 0,
             late: 0,
@@ -166,6 +170,16 @@ impl GapDetector {
     /// An arrival below the next expected number.
     fn on_old(&mut self, x: u64) -> Arrival {
         if x < self.floor_ext {
+            if x < self.first_ext {
+                if self.early.contains(&x) {
+                    self.duplicates += 1;
+                    return Arrival::Duplicate;
+                }
+                self.early.insert(x);
+                if self.early.len() > self.max_holes {
+                    self.early.pop_first();
+                }
+            }
             self.late += 1;
             return Arrival::Late;
         }
@@ -436,6 +450,8 @@ mod tests {
         let mut out = Vec::new();
         let (first, mut next) = (positions[0], positions[0] + 1);
         let mut holes = BTreeSet::new();
+        // Numbers below the first packet: the first copy is late, any later copy a duplicate.
+        let mut early = BTreeSet::new();
         out.push(Arrival::InOrder);
         for &x in &positions[1..] {
             out.push(if x == next {
@@ -446,7 +462,7 @@ mod tests {
                 holes.extend(next..x);
                 next = x + 1;
                 a
-            } else if holes.remove(&x) || x < first {
+            } else if holes.remove(&x) || (x < first && early.insert(x)) {
                 Arrival::Late
             } else {
                 Arrival::Duplicate
@@ -491,5 +507,21 @@ mod tests {
             prop_assert_eq!(advancing(&d) + d.lost() + d.pending() + d.reordered(), d.span());
             prop_assert!(d.recovered() <= d.late());
         }
+    }
+}
+
+#[cfg(test)]
+mod late_twice {
+    use super::*;
+
+    /// A number declared lost that then arrives twice: the first copy is late, the second a
+    /// duplicate (a receiver must not hand its payload up twice).
+    #[test]
+    fn a_lost_number_arriving_twice_is_late_then_duplicate() {
+        let mut d = GapDetector::new();
+        assert_eq!(d.on_packet(49), Arrival::InOrder);
+        let first = d.on_packet(0);
+        let second = d.on_packet(0);
+        assert_eq!((first, second), (Arrival::Late, Arrival::Duplicate));
     }
 }

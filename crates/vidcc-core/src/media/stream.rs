@@ -19,7 +19,7 @@
 
 use super::layers::{LayerRates, LayerSizes, LayeredSource, ScaledSource, SimulcastSource};
 use super::source::FrameSource;
-use super::{Frame, FrameType};
+use super::{Frame, FrameType, MediaTag};
 use crate::time::{Duration, Instant};
 use std::collections::VecDeque;
 
@@ -234,5 +234,95 @@ mod tests {
         let mut s = stream(SendOrder::Display);
         let ids: Vec<u32> = (0..4).map(|_| s.next_frame().frame.id).collect();
         assert_eq!(ids, [0, 1, 2, 3]);
+    }
+}
+
+/// Which parts of a frame a sender transmits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartSelection {
+    /// The first `k` cumulative layers (every part of a single-layer stream is layer 0).
+    Layers(u8),
+    /// One simulcast stream (0-based).
+    Stream(u8),
+    /// Everything: all layers, or the top simulcast stream (full quality).
+    Full,
+}
+
+/// Turns a stream's frames into packets as they become ready: the one loop every video sender
+/// runs (take each frame ready by `now` and not past `stop`, cut its selected parts into
+/// packets, hand them over in order). Senders differ only in which parts they select and where
+/// the packets go.
+pub struct FrameFeeder {
+    stream: VideoStream,
+    packetizer: super::packetizer::Packetizer,
+    next: StreamFrame,
+    stop: Option<Instant>,
+    /// Frames skipped because a part needed more than 65 535 packets.
+    oversized_frames: u64,
+}
+
+impl FrameFeeder {
+    /// `max_payload`: payload bytes per packet (packet size minus the protocol's header).
+    pub fn new(mut stream: VideoStream, max_payload: u32, stop: Option<Instant>) -> Result<Self, String> {
+        let packetizer = super::packetizer::Packetizer::new(max_payload).map_err(|e| e.to_string())?;
+        let next = stream.next_frame();
+        Ok(FrameFeeder { stream, packetizer, next, stop, oversized_frames: 0 })
+    }
+
+    fn stopped(&self, t: Instant) -> bool {
+        self.stop.is_some_and(|s| t >= s)
+    }
+
+    /// When the next frame is ready (`None` once past `stop`).
+    pub fn next_ready(&self) -> Option<Instant> {
+        let t = self.next.frame.ready_at;
+        (!self.stopped(t)).then_some(t)
+    }
+
+    /// Every frame ready by `now`: `select` picks its parts, `emit(frame, payload_len, tag)`
+    /// receives each of its packets in order (layer by layer).
+    pub fn produce(
+        &mut self,
+        now: Instant,
+        mut select: impl FnMut(&Frame) -> PartSelection,
+        mut emit: impl FnMut(&Frame, u32, MediaTag),
+    ) {
+        while self.next.frame.ready_at <= now && !self.stopped(self.next.frame.ready_at) {
+            let f = self.next.frame;
+            let n = self.next.parts.len() as u8;
+            let parts = match (select(&f), self.stream.kind()) {
+                (PartSelection::Layers(k), PartKind::Layers) => 0..k.clamp(1, n),
+                (PartSelection::Full, PartKind::Layers) => 0..n,
+                (PartSelection::Stream(j), PartKind::Streams) => j.min(n - 1)..j.min(n - 1) + 1,
+                (PartSelection::Full, PartKind::Streams) => n - 1..n,
+                // A layer count for simulcast means "the stream of that rank", and vice versa.
+                (PartSelection::Layers(k), PartKind::Streams) => k.clamp(1, n) - 1..k.clamp(1, n),
+                (PartSelection::Stream(j), PartKind::Layers) => 0..(j + 1).clamp(1, n),
+            };
+            let mut packets = Vec::new();
+            let mut fits = true;
+            for layer in parts {
+                match self.packetizer.fragments(f.id, f.frame_type, layer, self.next.parts[layer as usize]) {
+                    Ok(frags) => packets.extend(frags),
+                    Err(_) => fits = false,
+                }
+            }
+            if fits {
+                for (len, tag) in packets {
+                    emit(&f, len, tag);
+                }
+            } else {
+                self.oversized_frames += 1;
+            }
+            self.next = self.stream.next_frame();
+        }
+    }
+
+    pub fn stream(&self) -> &VideoStream {
+        &self.stream
+    }
+
+    pub fn oversized_frames(&self) -> u64 {
+        self.oversized_frames
     }
 }

@@ -27,6 +27,9 @@ from __future__ import annotations
 import math
 
 from vidcc.papers.framework import (
+    FAIL,
+    NOT_YET,
+    PASS,
     Axis,
     Claim,
     Figure,
@@ -34,6 +37,8 @@ from vidcc.papers.framework import (
     Plot,
     Q,
     Suite,
+    Verdict,
+    all_of,
     droptail,
     flow,
     glink,
@@ -42,6 +47,7 @@ from vidcc.papers.framework import (
     scenario,
     within,
 )
+from vidcc.papers.qos_aimd import model
 
 SEEDS = Q([1, 2], [1, 2, 3, 4, 5])
 DURATION = Q("20s", "80s")
@@ -107,7 +113,7 @@ def rate_kbps(df):
     return df
 
 
-UDP_RATES = Q(["120kbps", "160kbps", "200kbps"], ["100kbps", "120kbps", "140kbps", "160kbps", "180kbps", "200kbps", "220kbps"])
+UDP_RATES = Q(["120kbps", "160kbps", "180kbps", "200kbps"], ["100kbps", "120kbps", "140kbps", "160kbps", "180kbps", "200kbps", "220kbps"])
 
 
 def udp_noarq() -> dict:
@@ -118,6 +124,42 @@ def udp_noarq() -> dict:
 def backbone(n) -> dict:
     return scenario(DURATION, topo(0.01), [flow("tcp-newreno", label="tcp", count=n, src="TS", dst="TD", packet_size="1250B",
                                                 max_window="1MB", start=["0s", "1s"], send_jitter="100us")], warmup="5s")
+
+
+def windows(pe: float, rtts) -> list[int]:
+    """The selection's eq. (4) windows (equal shares, eq. 7 ≤ 1 %, nearest rounding [D]) for the suite's
+    channel (Gilbert, mean burst 2 slots), in the flows' order."""
+    from vidcc.qos_aimd_select import select
+
+    order = sorted(range(len(rtts)), key=lambda i: rtts[i])
+    w = select(pe, [rtts[i] for i in order], 10, burst=1 / BURST_R)["windows"]
+    out = [0] * len(rtts)
+    for k, i in enumerate(order):
+        out[i] = w[k]
+    return out
+
+
+def multi_flows(pe: float, rtts) -> list[dict]:
+    fl = []
+    for i, (r, w) in enumerate(zip(rtts, windows(pe, rtts))):
+        keys = {"rwnd": w}
+        if r == 25:  # the second RTT class: 8 slots = 40 ms more round trip on a private access link
+            keys["source_access"] = {"bandwidth": "100Mbps", "delay": "20ms"}
+        fl.append(aimd(label=f"aimd{i}", **keys))
+    return fl
+
+
+def multi_parts(configs) -> list:
+    parts = []
+    for rtts in configs:
+        name = "-".join(map(str, rtts))
+        for pe in PE_AXIS.full:
+            w = windows(pe, rtts)
+            parts.append(Part(f"aimd-{name}-pe{pe}", scenario(DURATION, topo(pe, bs_buffer=sum(w), arq=True), multi_flows(pe, rtts),
+                                                                warmup="5s", packet_log=True),
+                              seeds=SEEDS, needs=("wireless-arq",), tags={"rtts": name, "p_e": pe},
+                              note=f"rwnd = {w}, B = {sum(w)}"))
+    return parts
 
 
 FIGURES = [
@@ -146,16 +188,12 @@ FIGURES = [
                        parts=["backbone"], where={"label": "tcp"}, xlabel="backbone flows N", ylabel="normalized throughput",
                        hlines=[(1.0, "fair share")])]),
     Figure("fig7", "Two AIMD flows on one wireless link (Exp. C)", "Fig. 7a,b",
-           "N = 2 AIMD flows with equal-share windows (eq. 4): R = (17, 17) slots (a) or (17, 25) (b); per-flow normalised "
-           "throughput and outage against p_e.",
-           parts=[Part(f"aimd-2x{rt}", scenario(DURATION, topo(0.05, bs_buffer=24, arq=True), [aimd(count=2)], warmup="5s", packet_log=True),
-                       axes=[pe_axis()], seeds=SEEDS, needs=("wireless-arq",), tags={"rtts": rt},
-                       note="the second RTT class (25 slots) needs a per-flow access delay: added with the protocol")
-                  for rt in ("17-17", "17-25")]),
+           "N = 2 AIMD flows with equal-share windows (eq. 4) from the selection (Gilbert channel, mean burst 2): R = (17, 17) "
+           "slots (a) or (17, 25) (b); B = S; per-flow normalised throughput and outage against p_e.",
+           parts=multi_parts(((17, 17), (17, 25)))),
     Figure("fig8", "Four AIMD flows on one wireless link (Exp. C)", "Fig. 8a,b",
-           "N = 4 AIMD flows with eq. (4) windows, all R = 17 (a) or R = (17, 25, 17, 25) (b).",
-           parts=[Part(f"aimd-4x{rt}", scenario(DURATION, topo(0.05, bs_buffer=24, arq=True), [aimd(count=4)], warmup="5s", packet_log=True),
-                       axes=[pe_axis()], seeds=SEEDS, needs=("wireless-arq",), tags={"rtts": rt}) for rt in ("17", "17-25")]),
+           "N = 4 AIMD flows with eq. (4) windows, all R = 17 (a) or R = (17, 25, 17, 25) (b); B = S.",
+           parts=multi_parts(((17, 17, 17, 17), (17, 25, 17, 25)))),
     Figure("fig9", "AIMD against UDP CBR with and without ARQ (Exp. D, p_e = 0.1)", "Fig. 9",
            "UDP CBR at fixed rates through a 10-packet BS buffer, with and without link ARQ, against the AIMD flow (ARQ, "
            "B = rwnd): normalised goodput, packet loss rate and delay-outage rate (delay jitter > 50 ms).",
@@ -163,7 +201,8 @@ FIGURES = [
                   Part("udp-arq", scenario(DURATION, topo(0.1, arq=True), [flow("udp-cbr", label="udp", rate="160kbps", packet_size="125B",
                                                                                 src="CH", dst="MH")], warmup="5s", packet_log=True),
                        axes=[Axis("flows[0].rate", UDP_RATES, "rate")], seeds=SEEDS, needs=("wireless-arq",)),
-                  Part("aimd", scenario(DURATION, topo(0.1, bs_buffer=20, arq=True), [aimd()], warmup="5s", packet_log=True),
+                  Part("aimd", scenario(DURATION, topo(0.1, bs_buffer=windows(0.1, (17,))[0], arq=True), [aimd(rwnd=windows(0.1, (17,))[0])],
+                                       warmup="5s", packet_log=True),
                        seeds=SEEDS, needs=("wireless-arq",))],
            plots=[Plot("loss-udp", "UDP without ARQ: packet loss rate", "drop_rate", axis="rate_kbps", parts=["udp-noarq"],
                        prepare=rate_kbps, xlabel="CBR rate (kb/s)", ylabel="loss rate", hlines=[(0.1, "p_e")]),
@@ -189,9 +228,13 @@ def outage(d, part: str, label: str = "udp", bound_ms: float = 50.0):
         pk = d.series(r["run_id"], "packets")
         ids = set(flows[flows["run_id"] == r["run_id"]]["flow"])
         pk = pk[pk["flow"].isin(ids) & (pk["sent_ns"] >= warm) & (pk["fate"] == "delivered")]
-        delay = pk["arrival_ns"] - pk["sent_ns"]
-        frac = float((delay - delay.min() > bound_ms * 1e6).mean()) if len(delay) else math.nan
+        pk = pk.assign(delay=pk["arrival_ns"] - pk["sent_ns"])
+        jitter = pk["delay"] - pk.groupby("flow")["delay"].transform("min")
+        late = jitter > bound_ms * 1e6
+        frac = float(late.mean()) if len(pk) else math.nan
         rows.append({"run_id": r["run_id"], "seed": r["seed"], "rate": r.get("rate"), "outage": frac})
+        for fid, lf in late.groupby(pk["flow"]):
+            rows[-1][f"outage_flow{fid}"] = float(lf.mean())
     return pd.DataFrame(rows)
 
 
@@ -227,17 +270,402 @@ def b_backbone(d):
                   name="mean throughput / (100 Mb/s / N)")
 
 
+def run_outage(d, run_id, warm, flow_ids, bound_ms: float = 50.0) -> tuple[float, dict]:
+    """Share of received packets (after the warm-up) whose one-way delay exceeds their flow's
+    minimum by more than D = 50 ms; pooled and per flow."""
+    pk = d.series(run_id, "packets")
+    pk = pk[pk["flow"].isin(flow_ids) & (pk["fate"] == "delivered")]
+    # the minimum over the whole run (warm-up included: a saturated queue must not hide its own delay)
+    pk = pk.assign(jitter=(pk["arrival_ns"] - pk["sent_ns"]) - (pk["arrival_ns"] - pk["sent_ns"]).groupby(pk["flow"]).transform("min"))
+    pk = pk[pk["sent_ns"] >= warm]
+    if pk.empty:
+        return math.nan, {}
+    late = pk["jitter"] > bound_ms * 1e6
+    return float(late.mean()), {int(f): float(v) for f, v in late.groupby(pk["flow"]).mean().items()}
+
+
+def multi_stats(d, parts):
+    """Per run of the multi-flow parts: p_e, RTT set, total and per-flow packets per slot, min/max
+    throughput ratio, pooled outage; then the mean over seeds per (rtts, p_e)."""
+    import json
+
+    import pandas as pd
+
+    rows = []
+    runs = d.runs(parts)
+    flows = d.flows(parts)
+    for r in runs.to_dict("records"):
+        warm = json.loads(r["resolved_json"]).get("warmup_ns", 0)
+        f = pkt_per_slot(flows[flows["run_id"] == r["run_id"]])
+        out, _ = run_outage(d, r["run_id"], warm, set(f["flow"]))
+        t = list(f.sort_values("flow")["pkt_per_slot"])
+        rows.append({"rtts": r["rtts"], "p_e": r["p_e"], "seed": r["seed"], "total": sum(t), "min_flow": min(t), "max_flow": max(t),
+                     "ratio": min(t) / max(t) if max(t) > 0 else math.nan, "outage": out, "n": len(t)})
+    df = pd.DataFrame(rows)
+    if df.empty:
+        return df
+    return df.groupby(["rtts", "p_e"], as_index=False).mean(numeric_only=True)
+
+
+def _multi_verdict(m, what, *, share_tol=None, total_tol=None, ratio_min=None, outage_max=0.015) -> Verdict:
+    if m is None or m.empty:
+        return Verdict(NOT_YET, {}, f"{what}: no runs")
+    measured, bad = {}, []
+    for r in m.to_dict("records"):
+        cell = f"R={r['rtts']},p_e={r['p_e']:g}"
+        fair = (1 - r["p_e"]) / r["n"]
+        measured[f"total pkt/slot[{cell}]"] = round(r["total"], 4)
+        measured[f"flow pkt/slot min..max[{cell}]"] = f"{r['min_flow']:.4f}..{r['max_flow']:.4f} (target {fair:.4f})"
+        measured[f"min/max ratio[{cell}]"] = round(r["ratio"], 4)
+        measured[f"outage[{cell}]"] = round(r["outage"], 5)
+        if total_tol is not None and abs(r["total"] - (1 - r["p_e"])) > total_tol * (1 - r["p_e"]):
+            bad.append(f"{cell}: total {r['total']:.3f} vs 1 − p_e = {1 - r['p_e']:.3f}")
+        if share_tol is not None and (r["min_flow"] < (1 - share_tol) * fair or r["max_flow"] > (1 + share_tol) * fair):
+            bad.append(f"{cell}: flows {r['min_flow']:.3f}..{r['max_flow']:.3f} vs (1 − p_e)/N = {fair:.3f}")
+        if ratio_min is not None and not r["ratio"] >= ratio_min:
+            bad.append(f"{cell}: throughput ratio {r['ratio']:.3f} < {ratio_min}")
+        if not r["outage"] <= outage_max:
+            bad.append(f"{cell}: outage {100 * r['outage']:.2f} % > {100 * outage_max:g} %")
+    if bad:
+        return Verdict(FAIL, measured, f"{what}: {len(bad)} violations, e.g. " + "; ".join(bad[:3]))
+    return Verdict(PASS, measured, f"{what}: holds in all {len(m)} cells (mean over seeds)")
+
+
+def _parts(d, prefix):
+    return sorted({p for p in d.runs()["part"]} if not d.runs().empty else set(), key=str) and [
+        p for p in sorted(set(d.runs()["part"])) if p.startswith(prefix)]
+
+
+def s11(d):
+    return _multi_verdict(multi_stats(d, _parts(d, "aimd-17-17-pe")), "2 flows, R = 17: each within 10 % of (1 − p_e)/2, "
+                          "total within 3 % of 1 − p_e, outage ≤ 1.5 %", share_tol=0.10, total_tol=0.03)
+
+
+def s12(d):
+    return _multi_verdict(multi_stats(d, _parts(d, "aimd-17-25-pe")), "2 flows, R = (17, 25): min/max throughput ≥ 0.9, outage ≤ 1.5 %",
+                          ratio_min=0.9)
+
+
+def s13(d):
+    return _multi_verdict(multi_stats(d, _parts(d, "aimd-17-")), "4 flows: each within 10 % of (1 − p_e)/4, outage ≤ 1.5 %",
+                          share_tol=0.10)
+
+
+def s14(d):
+    import pandas as pd
+
+    o = d.other("fig7")
+    m = pd.concat([multi_stats(o, _parts(o, "aimd-")), multi_stats(d, _parts(d, "aimd-"))], ignore_index=True)
+    return _multi_verdict(m, "fig. 7 and 8 runs: min/max throughput ≥ 0.9, outage ≤ 1.5 %", ratio_min=0.9)
+
+
+def fig9_stats(d):
+    """Per part (udp-noarq, udp-arq, aimd) and rate: goodput (on-time packets per slot), loss, outage; mean over seeds."""
+    import json
+
+    import pandas as pd
+
+    from vidcc import _vidcc
+
+    rows = []
+    flows = d.flows(["udp-noarq", "udp-arq", "aimd"])
+    for r in d.runs(["udp-noarq", "udp-arq", "aimd"]).to_dict("records"):
+        warm = json.loads(r["resolved_json"]).get("warmup_ns", 0)
+        f = flows[flows["run_id"] == r["run_id"]]
+        out, _ = run_outage(d, r["run_id"], warm, set(f["flow"]))
+        tput = float(pkt_per_slot(f)["pkt_per_slot"].sum())
+        rate = r.get("rate")
+        rows.append({"part": r["part"], "rate": rate if isinstance(rate, str) else "-",
+                     "rate_pps": _vidcc.parse_rate(rate) * SLOT_S / 1000 if isinstance(rate, str) else math.nan,
+                     "seed": r["seed"], "throughput": tput, "goodput": tput * (1 - out), "loss": float(f["drop_rate"].mean()),
+                     "outage": out})
+    df = pd.DataFrame(rows)
+    return df.groupby(["part", "rate"], as_index=False).mean(numeric_only=True) if not df.empty else df
+
+
+def s16(d):
+    m = fig9_stats(d)
+    a = m[m["part"] == "aimd"]
+    if a.empty or m[m["part"] != "aimd"].empty:
+        return Verdict(NOT_YET, {}, "no runs")
+    a = a.iloc[0]
+    measured = {"AIMD goodput": round(a["goodput"], 4), "AIMD loss": round(a["loss"], 5), "AIMD outage": round(a["outage"], 5)}
+    bad = []
+    for r in m[m["part"] != "aimd"].to_dict("records"):
+        cell = f"{r['part']},{r['rate']}"
+        measured[f"UDP goodput/loss/outage[{cell}]"] = f"{r['goodput']:.4f} / {r['loss']:.4f} / {r['outage']:.4f}"
+        if not r["goodput"] < a["goodput"]:
+            bad.append(f"{cell}: UDP goodput {r['goodput']:.3f} ≥ AIMD {a['goodput']:.3f}")
+        if not r["loss"] + r["outage"] > a["loss"] + a["outage"]:
+            bad.append(f"{cell}: UDP loss + outage {r['loss'] + r['outage']:.4f} ≤ AIMD {a['loss'] + a['outage']:.4f}")
+    what = "UDP goodput < AIMD goodput and UDP loss + outage > AIMD's (the sum: digest [U]) at every rate"
+    if bad:
+        return Verdict(FAIL, measured, f"{what}: " + "; ".join(bad[:3]))
+    return Verdict(PASS, measured, f"{what}: holds at all {len(m) - 1} UDP cells")
+
+
+def s17(d):
+    m = fig9_stats(d)
+    u = m[m["part"] == "udp-arq"].sort_values("rate_pps")
+    if u.empty:
+        return Verdict(NOT_YET, {}, "no runs")
+    measured = {f"UDP+ARQ outage[{r['rate']} = {r['rate_pps']:.2f} pkt/slot]": round(r["outage"], 4) for r in u.to_dict("records")}
+    below = u[u["rate_pps"] < 0.9]
+    above = u[u["rate_pps"] >= 0.9]
+    steps = list(u["outage"])
+    rising = all(b >= a - 1e-9 for a, b in zip(steps, steps[1:]))
+    jump = (above["outage"].min() > 10 * max(below["outage"].max(), 1e-3)) if len(below) and len(above) else False
+    what = ("UDP with ARQ: outage non-decreasing in the CBR rate, and at rates ≥ 0.9 pkt/slot at least 10× the worst rate "
+            "below it (suite reading of 'heavy outage')")
+    return Verdict(PASS if rising and jump else FAIL, measured, f"{what}: " + " → ".join(f"{x:.4f}" for x in steps))
+
+
+def s18(d):
+    m = fig9_stats(d)
+    a = m[m["part"] == "aimd"]
+    if a.empty:
+        return Verdict(NOT_YET, {}, "no runs")
+    a = a.iloc[0]
+    measured = {"AIMD outage": round(a["outage"], 5), "AIMD loss": round(a["loss"], 5), "AIMD pkt/slot": round(a["throughput"], 4),
+                "rwnd = B": windows(0.1, (17,))[0]}
+    ok = a["outage"] <= 0.01 and a["loss"] <= 0.001
+    return Verdict(PASS if ok else FAIL, measured, f"AIMD (p_e = 0.1, B = rwnd = W_max, ARQ, no cross traffic — tcp-sack does not exist): "
+                   f"outage {100 * a['outage']:.2f} % (≤ 1 %), loss {100 * a['loss']:.3f} % (≤ 0.1 %, suite reading of ≈ 0)")
+
+
 def pending(why: str) -> dict:
     return {"pending": why}
 
 
-ANALYTIC = "analytic claim: checked against the qos-aimd analysis module (T_n, eqs. 1–10) once it exists"
+# ---- analytic claims A1–A12: the project's model (`select`, Rust) and the suite's reference (model.py) --
+
+
+def _verdict(rows, what: str) -> Verdict:
+    """rows: (name, value, ok). PASS iff every row is ok."""
+    measured = {n: (round(v, 12) if isinstance(v, float) else v) for n, v, _ in rows}
+    bad = [n for n, _, ok in rows if not ok]
+    if bad:
+        return Verdict(FAIL, measured, f"{what}: fails at {', '.join(bad[:4])}" + (" …" if len(bad) > 4 else ""))
+    return Verdict(PASS, measured, f"{what}: all {len(rows)} checks hold")
+
+
+def _sel(pe, rtts, eps=0.01, burst=None, beta=0.875, rounding="nearest"):
+    from vidcc.qos_aimd_select import select
+
+    return select(pe, rtts, 10, outage=eps, beta=beta, burst=burst, rounding=rounding)
+
+
+def _close(a, b, tol=1e-9):
+    return abs(a - b) <= tol * max(1.0, abs(b))
+
+
+def a1(_):
+    rows = []
+    for b, want in ((0.875, 0.2), (0.5, 1.0), (0.75, 3 / 7), (0.8, 1 / 3), (0.9, 0.3 / 1.9)):
+        got = _sel(0.1, [17], beta=b)["alpha"]
+        rows.append((f"alpha({b}) (select)", got, _close(got, want)))
+    grid = [i / 100 for i in range(1, 100)]
+    al = [_sel(0.1, [17], beta=b)["alpha"] for b in grid]
+    rows.append(("alpha strictly decreasing on β = 0.01…0.99 (select)", True, all(x > y for x, y in zip(al, al[1:]))))
+    rows.append(("alpha range within (0, 3)", f"{min(al):.4f}…{max(al):.4f}", all(0 < a < 3 for a in al)))
+    rows.append(("alpha(β → 0⁺) → 3, alpha(β → 1⁻) → 0", f"{model.alpha(1e-9):.6f}, {model.alpha(1 - 1e-9):.2e}",
+                 model.alpha(1e-9) > 2.99999 and model.alpha(1 - 1e-9) < 1e-8))
+    err = max(abs(model.beta_of(a) - b) for a, b in zip(al, grid))
+    rows.append(("max |beta(alpha(β)) − β| (inverse, reference)", err, err < 1e-12))
+    return _verdict(rows, "eq. (10) against the selection")
+
+
+def a2(_):
+    slot = 125 * 8 / WIRELESS_BPS
+    rows = [("slot (s)", slot, _close(slot, 0.005)), ("R = 85 ms / slot", 0.085 / slot, _close(0.085 / slot, 17)),
+            ("D = 50 ms / slot", 0.050 / slot, _close(0.050 / slot, 10)), ("25 slots (ms)", 25 * slot * 1000, _close(25 * slot * 1000, 125))]
+    return _verdict(rows, "slot arithmetic")
+
+
+def a3(_):
+    rows = []
+    for pe in (0.01, 0.05, 0.1):
+        r = _sel(pe, [17])
+        w = r["windows"][0]
+        rows.append((f"p_e={pe}: throughput (select)", r["throughput_pkt_per_slot"][0], _close(r["throughput_pkt_per_slot"][0], 1 - pe)))
+        rows.append((f"p_e={pe}: full utilisation flag at W={w} ≥ R", r["full_utilization"], r["full_utilization"] == (w >= 17)))
+        q = model.queue_pmf(w, [17], [1.0], pe)
+        qmin = min(x for x, v in q.items() if v > 0)
+        rows.append((f"p_e={pe}: min Q over the eq. (6) support at W={w}", qmin, qmin == w - 17 + 1 and qmin >= 1))
+    q = model.queue_pmf(17, [17], [1.0], 0.1)
+    rows.append(("W = R = B = 17: min Q", min(x for x, v in q.items() if v > 0), min(x for x, v in q.items() if v > 0) == 1))
+    return _verdict(rows, "single flow, W ≥ R, B ≥ W")
+
+
+def a4(_):
+    rows = []
+    for pe, vals in ((0.1, {17: "2.825387e-05", 20: "3.871407e-03", 21: "1.466778e-02", 22: "4.705689e-02", 25: "5.154189e-01"}),
+                     (0.01, {25: "2.444107e-03", 26: "2.975e-02"})):
+        for w, want in vals.items():
+            got = model.eq1(w, 17, 10, pe)
+            digits = len(want.split("e")[0].split(".")[1])
+            rows.append((f"eq1(p_e={pe}, W={w}) (reference; digest {want})", got, f"{got:.{digits}e}" == want))
+            if w == model.w_max(17, 10, pe) or w == model.w_max(17, 10, pe) + 1:
+                r = _sel(pe, [17])
+                v = r["outage"] if w == r["windows"][0] else r["outage_next"]
+                rows.append((f"eq1(p_e={pe}, W={w}) (select; digest {want})", v, f"{v:.{digits}e}" == want))
+    for pe in (0.01, 0.05, 0.1):
+        for burst in (None, 2.0):
+            seq = [model.eq1(w, 17, 10, pe, burst) for w in range(1, 40)]
+            rows.append((f"eq1 non-decreasing in W (p_e={pe}, burst={burst})", True, all(a <= b + 1e-15 for a, b in zip(seq, seq[1:]))))
+            r = _sel(pe, [17], burst=burst)
+            w = r["windows"][0]
+            ok = (_close(r["outage"], model.eq1(w, 17, 10, pe, burst), 1e-7) and _close(r["outage_next"], model.eq1(w + 1, 17, 10, pe, burst), 1e-7)
+                  and r["outage"] <= 0.01 < r["outage_next"] and w == model.w_max(17, 10, pe, 0.01, burst))
+            rows.append((f"select W_max(p_e={pe}, burst={burst}) = reference, eq1 ≤ 1 % < eq1(W+1)", w, ok))
+    return _verdict(rows, "eq. (1) and W_max")
+
+
+def a5(_):
+    rows = []
+    for pe in (0.01, 0.1):
+        err = max(abs(model.eq2(w, b, 17, 10, pe) - model.eq1(w, 17, 10, pe)) for w in range(17, 30) for b in (w, w + 3))
+        rows.append((f"max |eq2 − eq1|, B ≥ W, i.i.d., p_e={pe}", err, err < 1e-12))
+        seq = [model.eq2(22, b, 17, 10, pe) for b in range(22, 5, -1)]
+        rows.append((f"eq2(W=22, B=22…6) non-increasing, p_e={pe}", True, all(b <= a + 1e-15 for a, b in zip(seq, seq[1:]))))
+    v = model.eq2(20, 10, 17, 10, 0.1)
+    rows.append(("eq2(W=20, B=10, p_e=0.1)", v, abs(v - 3.505956e-03) < 5e-10))
+    g1, g2 = model.eq1(17, 17, 10, 0.1, 5.0), model.eq2(17, 17, 17, 10, 0.1, 5.0)
+    rows.append(("Gilbert (burst 5) eq1 / eq2 at W=17", f"{g1:.4f} / {g2:.4f}", round(g1, 4) == 0.0626 and round(g2, 4) == 0.0537))
+    return _verdict(rows, "eq. (2) (reference implementation)")
+
+
+def a6(_):
+    v = model.overflow(10, 20, 17, 0.1)
+    rows = [("L(B=10, W=20), p_e=0.1, R=17", v, abs(v - 5.045345e-04) < 5e-11)]
+    z = max(model.overflow(b, w, 17, pe) for pe in (0.01, 0.1) for w in range(1, 30) for b in range(w, w + 5))
+    rows.append(("max L with B ≥ W", z, z == 0.0))
+    r = _sel(0.1, [17])
+    rows.append(("select: overflow loss with B = rwnd", r["overflow_loss"], r["overflow_loss"] == 0.0 and r["buffer_packets"] == r["windows"][0]))
+    return _verdict(rows, "single-flow overflow loss L(B, W)")
+
+
+def a7(_):
+    rows = []
+    for pe in (0.01, 0.1):
+        for rtts in ([17, 25], [17, 17], [17, 17, 25, 25], [17, 20, 25]):
+            n = len(rtts)
+            ps = [1 / n] * n
+            for S in (20.0, 27.0, 40.0):
+                w = model.share_windows(S, rtts, ps, pe)
+                ok = abs(sum(w) - S) < 1e-9 and model.eq3_residual(w, rtts, ps, pe) < 1e-12 and model.eq4_residual(w, rtts, ps, pe) < 1e-9
+                rows.append((f"closed form sums to S, eqs. 3–4 (p_e={pe}, R={rtts}, S={S:g})", True, ok))
+            r = _sel(pe, rtts)
+            w = model.share_windows(r["window_sum"], rtts, ps, pe)
+            rows.append((f"select exact windows = closed form at the allocated S (p_e={pe}, R={rtts})", True,
+                         all(abs(a - b) < 1e-9 for a, b in zip(r["exact_windows"], w))))
+        w = model.share_windows(24.0, [17, 17], [0.5, 0.5], pe)
+        rows.append((f"equal R, equal p: equal windows (p_e={pe})", True, abs(w[0] - w[1]) < 1e-12))
+        w = model.share_windows(30.0, [17, 25], [0.5, 0.5], pe)
+        rows.append((f"R=(17,25): W2 − W1 (p_e={pe})", w[1] - w[0], abs(w[1] - w[0] - 4 * (1 - pe)) < 1e-9))
+        w = model.share_windows(30.0, [17, 17, 25, 25], [0.25] * 4, pe)
+        rows.append((f"R=(17,17,25,25): W3 − W1 (p_e={pe})", w[2] - w[0], abs(w[2] - w[0] - 2 * (1 - pe)) < 1e-9))
+    return _verdict(rows, "eqs. (3)–(4)")
+
+
+def a8(_):
+    rows = []
+    for pe, burst in ((0.1, None), (0.01, None), (0.1, 2.0)):
+        for n in (5, 16, 26):
+            t = model.tn(n, pe, burst)
+            one = model.thin(t, 1.0)
+            rows.append((f"T_n(·;1) = T_n (n={n}, p_e={pe}, burst={burst})", True, max(abs(a - b) for a, b in zip(one, t)) < 1e-14))
+            for p in (0.2, 0.5, 0.7):
+                th = model.thin(t, p)
+                rows.append((f"Σ T_n(x;{p}) = 1 and mean = p E[T_n] (n={n}, p_e={pe}, burst={burst})", True,
+                             abs(sum(th) - 1) < 1e-12 and abs(model.mean(th) - p * model.mean(t)) < 1e-10))
+    e = model.mean(model.tn(16, 0.1, 2.0))
+    rows.append(("E[T_16] = 16(1 − p_e), Gilbert", e, abs(e - 16 * 0.9) < 1e-10))
+    return _verdict(rows, "eq. (5) thinning (reference implementation)")
+
+
+def a9(_):
+    rows = []
+    for pe in (0.01, 0.1):
+        for n in (2, 4):
+            rtts, ps = [17] * n, [1 / n] * n
+            for S in (16, 20, 24):
+                q = model.queue_pmf(S, rtts, ps, pe)
+                t = model.tn(16, pe)
+                rows.append((f"Pr{{Q=x}} = T_16(S−x) (N={n}, S={S}, p_e={pe})", True, all(abs(v - t[S - x]) < 1e-14 for x, v in q.items())))
+                rows.append((f"eq7 = eq2(W=S) (N={n}, S={S}, p_e={pe})", True, abs(model.eq7(S, rtts, ps, 10, pe) - model.eq2(S, S, 17, 10, pe)) < 1e-14))
+                for B in (S - 6, S - 2, S, S + 3):
+                    rows.append((f"eq8 = L(B={B}, S={S}) (N={n}, p_e={pe})", True,
+                                 abs(model.eq8(B, S, rtts, ps, pe) - model.overflow(B, S, 17, pe)) < 1e-14 and (B < S or model.eq8(B, S, rtts, ps, pe) == 0.0)))
+        # Gilbert: eq. (7) equals eq. (2), not eq. (1)
+        rows.append((f"Gilbert (burst 5): eq7 = eq2 at W=S=17 (p_e={pe})", True,
+                     abs(model.eq7(17, [17, 17], [0.5, 0.5], 10, pe, 5.0) - model.eq2(17, 17, 17, 10, pe, 5.0)) < 1e-14))
+        # eq. (6) depends on W only through S: the pmf has no window argument besides S; and select's eq. 7 outage
+        # for several flows equals the reference eq. (7) at the allocated S.
+        for rtts in ([17, 17], [17, 25], [17, 17, 25, 25]):
+            r = _sel(pe, rtts)
+            ref = model.eq7(r["window_sum"], rtts, [1 / len(rtts)] * len(rtts), 10, pe)
+            rows.append((f"select outage = eq7 at S={r['window_sum']} (R={rtts}, p_e={pe})", r["outage"], _close(r["outage"], ref, 1e-7)))
+            rows.append((f"select B = S, L = 0 (R={rtts}, p_e={pe})", True, r["buffer_packets"] == r["window_sum"] and r["overflow_loss"] == 0.0))
+    return _verdict(rows, "eqs. (6)–(8) with equal RTTs; select against eq. (7)")
+
+
+def a10(_):
+    rows = []
+    for pe in (0.01, 0.1):
+        for rtts in ([17, 25], [17, 17, 25, 25], [17, 20, 25]):
+            n = len(rtts)
+            for S in (25, 30):
+                q = model.queue_pmf(S, rtts, [1 / n] * n, pe)
+                qmin = min(x for x, v in q.items() if v > 0)
+                rows.append((f"min Q (S={S}, R={rtts}, p_e={pe})", qmin, qmin == S - max(rtts) + 1 and qmin >= 1))
+            r = _sel(pe, rtts)
+            rows.append((f"select throughput = (1 − p_e)/N (R={rtts}, p_e={pe})", r["throughput_pkt_per_slot"][0],
+                         all(_close(t, (1 - pe) / n) for t in r["throughput_pkt_per_slot"])))
+            rows.append((f"select full-utilisation flag = [S ≥ R_N] (R={rtts}, p_e={pe})", r["full_utilization"],
+                         r["full_utilization"] == (r["window_sum"] >= max(rtts))))
+    return _verdict(rows, "several flows, S ≥ R_N")
+
+
+def a11(_):
+    rows = []
+    r = _sel(0.1, [17])
+    rows.append(("select: rwnd needed after a wired loss (R=17, β=0.875)", r["wired_loss_window"], r["wired_loss_window"] == 20))
+    rows.append(("0.875 · 20 ≥ 17 and 0.875 · 19 < 17", f"{0.875 * 20} / {0.875 * 19}", 0.875 * 20 >= 17 > 0.875 * 19))
+    return _verdict(rows, "window after one wired loss")
+
+
+def a12(_):
+    want = [25, 24, 24, 23, 22, 22, 22, 21, 21, 20]
+    got = [_sel(i / 100, [17])["windows"][0] for i in range(1, 11)]
+    ref = [model.w_max(17, 10, i / 100) for i in range(1, 11)]
+    rows = [("select W_max, i.i.d., p_e = 1…10 %", ",".join(map(str, got)), got == want),
+            ("reference W_max, i.i.d.", ",".join(map(str, ref)), ref == want)]
+    for burst, vec in ((2.0, [23, 21, 21, 20, 19, 19, 18, 18, 17, 17]), (5.0, [19, 17, 15, 14, 13, 12, 11, 11, 10, 10])):
+        g = [_sel(i / 100, [17], burst=burst)["windows"][0] for i in range(1, 11)]
+        rows.append((f"select W_max, Gilbert burst {burst:g}", ",".join(map(str, g)), g == vec))
+    multi = {(0.01, (17, 17)): [12, 12], (0.1, (17, 17)): [10, 10], (0.01, (17, 17, 17, 17)): [6] * 4, (0.1, (17, 17, 17, 17)): [5] * 4,
+             (0.01, (17, 25)): [12, 15], (0.1, (17, 25)): [10, 13], (0.01, (17, 17, 25, 25)): [6, 6, 7, 7], (0.1, (17, 17, 25, 25)): [5, 5, 6, 6]}
+    for (pe, rtts), w in multi.items():
+        g = _sel(pe, list(rtts))["windows"]
+        rows.append((f"select windows R={list(rtts)}, p_e={pe}", ",".join(map(str, g)), g == w))
+    for pe, smax in ((0.01, 27), (0.1, 23)):
+        g = _sel(pe, [17, 25])["max_window_sum"]
+        rows.append((f"select S_max R=(17,25), p_e={pe}", g, g == smax))
+    return _verdict(rows, "digest §2.7 reference vectors")
+
+
+ANALYTIC_CHECKS = {"A1": a1, "A2": a2, "A3": a3, "A4": a4, "A5": a5, "A6": a6, "A7": a7, "A8": a8, "A9": a9, "A10": a10,
+                   "A11": a11, "A12": a12}
+
+
 SIM = "needs the AIMD flow's results with link ARQ (outage, rwnd sweep)"
+
 AIMD = ("qos-aimd",)
 
 
 def A(cid, text, ref):
-    return Claim(cid, text, None, AIMD, ref=ref, pending=ANALYTIC)
+    return Claim(cid, text, None, AIMD, ANALYTIC_CHECKS[cid], ref=ref)
 
 
 CLAIMS = [
@@ -260,7 +688,7 @@ CLAIMS = [
     Claim("S3", "W_max never increases with p_e; from p_e = 5 % to 8 % it changes by exactly 1.", "fig5", AIMD + ("tcp-sack",),
           needs=("wireless-arq",), ref="Fig. 5", pending=SIM),
     Claim("S4", "With the 'optimal' link scheme in place of persistent transmission, analysis and simulation still agree.", None, AIMD,
-          needs=("wireless-arq",), ref="§V-A", pending=SIM + " and the optimal transmission scheme"),
+          needs=("wireless-arq",), ref="§V-A", pending="needs the 'optimal' link transmission scheme [24] (pause after a failure); the arq key has only persistent and limited"),
     Claim("S5", "Fewer than 50 backbone flows: the AIMD flow's normalised throughput ≈ 1 − p_e (0.99 at p_e = 0.01, 0.90 at 0.1; ± 3 %).",
           "fig6", AIMD + ("tcp-sack",), s5, needs=("wireless-arq",), ref="Fig. 6a/b"),
     Claim("S6", "More than 50 flows: the AIMD flow's throughput ≈ the average normalised throughput of all backbone flows (not above).",
@@ -273,22 +701,22 @@ CLAIMS = [
           AIMD + ("tcp-sack",), needs=("wireless-arq",), ref="§V-B", pending=SIM),
     Claim("S10", "When the backbone is the bottleneck the wireless capacity is under-used (throughput < 1 − p_e).", "fig6",
           AIMD + ("tcp-sack",), needs=("wireless-arq",), ref="§V-B", pending=SIM),
-    Claim("S11", "Two AIMD flows, R = 17, equal-share windows: each ≈ (1 − p_e)/2; total ≈ 1 − p_e; outage ≤ ≈ 1 %.", "fig7", AIMD,
-          needs=("wireless-arq",), ref="Fig. 7a", pending=SIM),
-    Claim("S12", "Two flows with R = 17 and 25, eq. (4) windows: throughputs ≈ equal; outage ≤ ≈ 1 %.", "fig7", AIMD, needs=("wireless-arq",),
-          ref="Fig. 7b", pending=SIM),
-    Claim("S13", "Four flows (R all 17, or 17/25/17/25): each ≈ (1 − p_e)/4; outage ≤ ≈ 1 %.", "fig8", AIMD, needs=("wireless-arq",),
-          ref="Fig. 8a/b", pending=SIM),
-    Claim("S14", "Integer windows meet eq. (4) only approximately: throughput ratio within 10 %, outage ≤ 1.5 %.", "fig8", AIMD,
-          needs=("wireless-arq",), ref="§V-C", pending=SIM),
+    Claim("S11", "Two AIMD flows, R = 17, equal-share windows: each ≈ (1 − p_e)/2; total ≈ 1 − p_e; outage ≤ ≈ 1 %.", "fig7", AIMD, s11,
+          needs=("wireless-arq",), ref="Fig. 7a"),
+    Claim("S12", "Two flows with R = 17 and 25, eq. (4) windows: throughputs ≈ equal; outage ≤ ≈ 1 %.", "fig7", AIMD, s12, needs=("wireless-arq",),
+          ref="Fig. 7b"),
+    Claim("S13", "Four flows (R all 17, or 17/25/17/25): each ≈ (1 − p_e)/4; outage ≤ ≈ 1 %.", "fig8", AIMD, s13, needs=("wireless-arq",),
+          ref="Fig. 8a/b"),
+    Claim("S14", "Integer windows meet eq. (4) only approximately: throughput ratio within 10 %, outage ≤ 1.5 %.", "fig8", AIMD, s14,
+          needs=("wireless-arq",), ref="§V-C"),
     Claim("S15", "p_e = 0.1, UDP without ARQ: packet loss plus delay outage ≈ 0.1 (loss ≈ p_e): within 0.1 ± 0.02 at every CBR rate below the link rate (suite tolerance).",
           "fig9", ("udp-cbr",), s15, parts=("udp-noarq",), ref="Fig. 9"),
     Claim("S16", "At every UDP CBR rate, with or without ARQ, UDP goodput < AIMD goodput and UDP loss and outage > AIMD's.", "fig9",
-          AIMD + ("udp-cbr",), needs=("wireless-arq",), ref="Fig. 9", pending=SIM),
+          AIMD + ("udp-cbr",), s16, needs=("wireless-arq",), ref="Fig. 9"),
     Claim("S17", "UDP with ARQ must stay below the mean link throughput (0.9 pkt/slot) to avoid heavy outage, which rises quickly near it.",
-          "fig9", ("udp-cbr",), needs=("wireless-arq",), parts=("udp-arq",), ref="§V-D", pending="needs the UDP-with-ARQ runs"),
-    Claim("S18", "The AIMD flow (B = rwnd = W_max, ARQ) keeps outage below ≈ 1 % and loss ≈ 0 with light cross traffic.", "fig9", AIMD,
-          needs=("wireless-arq",), ref="§V-D", pending=SIM),
+          "fig9", ("udp-cbr",), needs=("wireless-arq",), check=s17, parts=("udp-arq",), ref="§V-D"),
+    Claim("S18", "The AIMD flow (B = rwnd = W_max, ARQ) keeps outage below ≈ 1 % and loss ≈ 0 with light cross traffic.", "fig9", AIMD, s18,
+          needs=("wireless-arq",), ref="§V-D"),
     Claim("B1", "Baseline: N = 10..100 TCP NewReno elephants (1250 B) alone on the 100 Mb/s RED backbone each get ≈ 100 Mb/s / N (≈ 50/N packets per 5 ms slot): mean normalized throughput within 1 ± 0.1.",
           "fig6", ("tcp-newreno",), b_backbone, kind="baseline", parts=("backbone",)),
 ]

@@ -17,21 +17,17 @@ use super::config::DvrcConfig;
 use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
 use crate::estimate::rtt::PaperEwma;
 use crate::media::layers::LayerRates;
-use crate::media::packetizer::Packetizer;
 use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig, SenderBufferStats};
-use crate::media::stream::{StreamFrame, VideoStream};
+use crate::media::stream::{FrameFeeder, PartSelection, VideoStream};
 use crate::time::{Duration, Instant};
 use crate::units::{DataRate, DataSize};
 use crate::wire::dvrc::{DvrcControl, DvrcData, DATA_HEADER_BYTES};
 use crate::wire::WireError;
 
 pub struct DvrcSender {
-    stream: VideoStream,
+    feeder: FrameFeeder,
     rates: LayerRates,
-    packetizer: Packetizer,
     buffer: SenderBuffer,
-    next: StreamFrame,
-    stop: Option<Instant>,
     rtt: PaperEwma,
     /// Layers the receiver asks for (1..=k).
     target_layers: u8,
@@ -57,13 +53,9 @@ impl DvrcSender {
         stop: Option<Instant>,
     ) -> Self {
         let max_payload = (packet_size.as_bytes() as usize).saturating_sub(DATA_HEADER_BYTES).max(1) as u32;
-        let mut stream = stream;
-        let next = stream.next_frame();
         DvrcSender {
-            packetizer: Packetizer::new(max_payload).expect("a positive payload"),
+            feeder: FrameFeeder::new(stream, max_payload, stop).expect("a positive payload"),
             buffer: SenderBuffer::new(SenderBufferConfig::default()),
-            next,
-            stop,
             rtt: PaperEwma::new(cfg.rtt_config()),
             // R(t_0) = c_1, so K = 1 at start [P].
             target_layers: 1,
@@ -75,7 +67,6 @@ impl DvrcSender {
             seq: 0,
             now: Instant::ZERO,
             events: VecDeque::new(),
-            stream,
             rates,
         }
     }
@@ -94,28 +85,23 @@ impl DvrcSender {
         self.seq
     }
 
-    fn stopped(&self, t: Instant) -> bool {
-        self.stop.is_some_and(|s| t >= s)
-    }
-
     /// Moves every frame ready by `now` into the buffer, layers 0..K.
     fn produce(&mut self, now: Instant) {
-        while self.next.frame.ready_at <= now && !self.stopped(self.next.frame.ready_at) {
-            let f = self.next.frame;
-            let k = self.target_layers;
-            if self.sent_layers != Some(k) {
-                self.sent_layers = Some(k);
-                self.events.push_back(Event::LayersChanged { layers: k });
-            }
-            for layer in 0..k {
-                let size = self.next.parts[layer as usize];
-                let frags = self.packetizer.fragments(f.id, f.frame_type, layer, size).expect("frame fits u16 packets");
-                for (len, tag) in frags {
-                    self.buffer.push(now, tag, len, f.ready_at);
+        let k = self.target_layers;
+        let (buffer, sent_layers, events) = (&mut self.buffer, &mut self.sent_layers, &mut self.events);
+        self.feeder.produce(
+            now,
+            |_| {
+                if *sent_layers != Some(k) {
+                    *sent_layers = Some(k);
+                    events.push_back(Event::LayersChanged { layers: k });
                 }
-            }
-            self.next = self.stream.next_frame();
-        }
+                PartSelection::Layers(k)
+            },
+            |f, len, tag| {
+                buffer.push(now, tag, len, f.ready_at);
+            },
+        );
     }
 }
 
@@ -177,8 +163,7 @@ impl Endpoint for DvrcSender {
     }
 
     fn poll_timeout(&self) -> Option<Instant> {
-        let frame = self.next.frame.ready_at;
-        let frame = (!self.stopped(frame)).then_some(frame);
+        let frame = self.feeder.next_ready();
         if self.buffer.is_empty() {
             return frame;
         }

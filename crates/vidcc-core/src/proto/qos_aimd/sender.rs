@@ -43,9 +43,8 @@ use std::collections::VecDeque;
 use super::config::{Pacing, QosAimdConfig, ReductionBase, TimeoutSsthresh};
 use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
 use crate::estimate::rtt::Rfc6298;
-use crate::media::packetizer::Packetizer;
 use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig, SenderBufferStats};
-use crate::media::stream::{PartKind, StreamFrame, VideoStream};
+use crate::media::stream::{FrameFeeder, PartSelection};
 use crate::proto::Application;
 use crate::units::DataSize;
 use crate::wire::qos_aimd::{AckHeader, DataHeader, Packet, DATA_HEADER_BYTES, SEQ_MASK, SEQ_MODULUS};
@@ -96,36 +95,25 @@ enum Source {
 }
 
 struct VideoSource {
-    stream: VideoStream,
-    packetizer: Packetizer,
-    next: StreamFrame,
+    feeder: FrameFeeder,
     buffer: SenderBuffer,
 }
 
 impl VideoSource {
-    /// Moves every frame ready by `now` (and before `stop`) into the buffer.
-    fn produce(&mut self, now: Instant, stop: Option<Instant>) {
-        while self.next.frame.ready_at <= now && stop.is_none_or(|s| self.next.frame.ready_at < s) {
-            let f = self.next.frame;
-            let n = self.stream.parts();
-            let (first, last) = match self.stream.kind() {
-                PartKind::Layers => (0, n),
-                PartKind::Streams => (n - 1, n),
-            };
-            for layer in first..last {
-                let size = self.next.parts[layer as usize];
-                let frags = self.packetizer.fragments(f.id, f.frame_type, layer, size).expect("frame fits u16 packets");
-                for (len, tag) in frags {
-                    self.buffer.push(now, tag, len, f.ready_at);
-                }
-            }
-            self.next = self.stream.next_frame();
-        }
+    /// Moves every frame ready by `now` (and before `stop`) into the buffer, at full quality.
+    fn produce(&mut self, now: Instant) {
+        let buffer = &mut self.buffer;
+        self.feeder.produce(
+            now,
+            |_| PartSelection::Full,
+            |f, len, tag| {
+                buffer.push(now, tag, len, f.ready_at);
+            },
+        );
     }
 
-    fn next_ready(&self, stop: Option<Instant>) -> Option<Instant> {
-        let t = self.next.frame.ready_at;
-        stop.is_none_or(|s| t < s).then_some(t)
+    fn next_ready(&self) -> Option<Instant> {
+        self.feeder.next_ready()
     }
 }
 
@@ -197,15 +185,14 @@ impl QosAimdSender {
         let payload = size as u32 - DATA_HEADER_BYTES as u32;
         let source = match app {
             Application::Bulk => Source::Bulk { payload },
-            Application::Video(mut stream) => {
-                let packetizer = Packetizer::new(payload).map_err(|e| e.to_string())?;
+            Application::Video(stream) => {
+                let feeder = FrameFeeder::new(stream, payload, stop)?;
                 let buffer = SenderBuffer::new(SenderBufferConfig {
                     max_age: Duration::from_nanos(config.buffer_max_age_ns),
                     max_packets: config.buffer_max_packets as usize,
                     ..SenderBufferConfig::default()
                 });
-                let next = stream.next_frame();
-                Source::Video(Box::new(VideoSource { stream, packetizer, next, buffer }))
+                Source::Video(Box::new(VideoSource { feeder, buffer }))
             }
         };
         let rtt = Rfc6298::new(
@@ -517,7 +504,7 @@ impl QosAimdSender {
         match &mut self.source {
             Source::Bulk { .. } => !self.finished,
             Source::Video(v) => {
-                v.produce(now, self.stop);
+                v.produce(now);
                 v.buffer.peek(now).is_some()
             }
         }
@@ -553,7 +540,7 @@ impl Endpoint for QosAimdSender {
             self.on_timeout(now);
         }
         if let Source::Video(v) = &mut self.source {
-            v.produce(now, self.stop);
+            v.produce(now);
         }
     }
 
@@ -610,7 +597,7 @@ impl Endpoint for QosAimdSender {
                 if !v.buffer.is_empty() && self.window_open() {
                     earliest(self.next_send_at);
                 }
-                if let Some(r) = v.next_ready(self.stop) {
+                if let Some(r) = v.next_ready() {
                     earliest(r);
                 }
             }

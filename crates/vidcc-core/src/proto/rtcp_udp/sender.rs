@@ -18,8 +18,7 @@ use super::config::RtcpUdpConfig;
 use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
 use crate::estimate::rtt::Rfc6298;
 use crate::media::layers::LayerRates;
-use crate::media::packetizer::Packetizer;
-use crate::media::stream::{StreamFrame, VideoStream};
+use crate::media::stream::{FrameFeeder, PartSelection, VideoStream};
 use crate::media::MediaTag;
 use crate::time::{Duration, Instant};
 use crate::units::DataSize;
@@ -39,11 +38,10 @@ struct Queued {
 }
 
 pub struct RtcpUdpSender {
-    stream: VideoStream,
+    feeder: FrameFeeder,
     rates: LayerRates,
-    packetizer: Packetizer,
     queue: VecDeque<Queued>,
-    next: StreamFrame,
+    /// Sender reports stop with the video.
     stop: Option<Instant>,
     clock_rate_hz: u32,
     /// The application's layer count K.
@@ -63,19 +61,17 @@ impl RtcpUdpSender {
     /// `stream` must be layered with the given `rates` (checked by [`super::pair`]).
     pub fn new(
         cfg: &RtcpUdpConfig,
-        mut stream: VideoStream,
+        stream: VideoStream,
         rates: LayerRates,
         packet_size: DataSize,
         start: Instant,
         stop: Option<Instant>,
     ) -> Self {
         let max_payload = (packet_size.as_bytes() as usize).saturating_sub(RTP_HEADER_BYTES).max(1) as u32;
-        let next = stream.next_frame();
         let layers = cfg.initial_layers.clamp(1, rates.count() as u8);
         RtcpUdpSender {
-            packetizer: Packetizer::new(max_payload).expect("a positive payload"),
+            feeder: FrameFeeder::new(stream, max_payload, stop).expect("a positive payload"),
             queue: VecDeque::new(),
-            next,
             stop,
             clock_rate_hz: cfg.clock_rate_hz,
             layers,
@@ -88,7 +84,6 @@ impl RtcpUdpSender {
             octets_sent: 0,
             now: Instant::ZERO,
             events: VecDeque::new(),
-            stream,
             rates,
         }
     }
@@ -106,31 +101,25 @@ impl RtcpUdpSender {
         self.stop.is_some_and(|s| t >= s)
     }
 
-    /// An instant on the RTP clock (truncated, wrapping as RTP timestamps do).
-    fn rtp_time(&self, t: Instant) -> u32 {
-        (t.as_nanos() as u128 * self.clock_rate_hz as u128 / 1_000_000_000) as u32
-    }
-
     fn produce(&mut self, now: Instant) {
-        while self.next.frame.ready_at <= now && !self.stopped(self.next.frame.ready_at) {
-            let f = self.next.frame;
-            let k = self.layers;
-            if self.sent_layers != Some(k) {
-                self.sent_layers = Some(k);
-                self.events.push_back(Event::LayersChanged { layers: k });
-            }
-            let timestamp = self.rtp_time(f.ready_at);
-            for layer in 0..k {
-                let size = self.next.parts[layer as usize];
-                let frags = self.packetizer.fragments(f.id, f.frame_type, layer, size).expect("frame fits u16 packets");
-                for (len, tag) in frags {
-                    // RFC 3551 §5: M marks the frame's last packet.
-                    let marker = layer + 1 == k && tag.index + 1 == tag.count;
-                    self.queue.push_back(Queued { len, tag, marker, timestamp });
+        let k = self.layers;
+        let clock_rate_hz = self.clock_rate_hz;
+        let (queue, sent_layers, events) = (&mut self.queue, &mut self.sent_layers, &mut self.events);
+        self.feeder.produce(
+            now,
+            |_| {
+                if *sent_layers != Some(k) {
+                    *sent_layers = Some(k);
+                    events.push_back(Event::LayersChanged { layers: k });
                 }
-            }
-            self.next = self.stream.next_frame();
-        }
+                PartSelection::Layers(k)
+            },
+            |f, len, tag| {
+                // RFC 3551 §5: M marks the frame's last packet.
+                let marker = tag.layer + 1 == k && tag.index + 1 == tag.count;
+                queue.push_back(Queued { len, tag, marker, timestamp: rtp_time(clock_rate_hz, f.ready_at) });
+            },
+        );
     }
 
     /// The application's rule on one report block.
@@ -180,7 +169,7 @@ impl Endpoint for RtcpUdpSender {
             let sr = SenderReport {
                 ssrc: SENDER_SSRC,
                 ntp: ntp_from_ns(now.as_nanos()),
-                rtp_timestamp: self.rtp_time(now),
+                rtp_timestamp: rtp_time(self.clock_rate_hz, now),
                 packet_count: self.packets_sent,
                 octet_count: self.octets_sent,
                 rtt_ns: self.rtt.srtt().map_or(0, |d| d.as_nanos()),
@@ -201,8 +190,7 @@ impl Endpoint for RtcpUdpSender {
         if !self.queue.is_empty() {
             return Some(self.now);
         }
-        let frame = self.next.frame.ready_at;
-        let frame = (!self.stopped(frame)).then_some(frame);
+        let frame = self.feeder.next_ready();
         let sr = (!self.stopped(self.next_sr)).then_some(self.next_sr);
         match (frame, sr) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -217,4 +205,9 @@ impl Endpoint for RtcpUdpSender {
     fn stats(&self) -> EndpointStats {
         EndpointStats::default()
     }
+}
+
+/// An instant on the RTP clock (truncated, wrapping as RTP timestamps do).
+fn rtp_time(clock_rate_hz: u32, t: Instant) -> u32 {
+    (t.as_nanos() as u128 * clock_rate_hz as u128 / 1_000_000_000) as u32
 }

@@ -44,9 +44,8 @@ use super::config::{InitialRate, TfrcConfig};
 use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
 use crate::estimate::ewma::Ewma;
 use crate::estimate::tcp_model::rfc5348_rate;
-use crate::media::packetizer::Packetizer;
 use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig, SenderBufferStats};
-use crate::media::stream::{PartKind, StreamFrame, VideoStream};
+use crate::media::stream::{FrameFeeder, PartSelection};
 use crate::media::MediaTag;
 use crate::proto::Application;
 use crate::time::{Duration, Instant};
@@ -70,11 +69,8 @@ pub struct TfrcSenderCounters {
 }
 
 struct VideoSource {
-    stream: VideoStream,
-    packetizer: Packetizer,
-    /// Parts sent per frame: all layers, or the top simulcast stream alone.
-    parts: std::ops::Range<u8>,
-    next: StreamFrame,
+    /// Sends every frame at full quality: all layers, or the top simulcast stream alone.
+    feeder: FrameFeeder,
     buffer: SenderBuffer,
 }
 
@@ -133,13 +129,8 @@ impl TfrcSender {
         }
         let source = match app {
             Application::Bulk => Source::Bulk,
-            Application::Video(mut stream) => {
-                let packetizer = Packetizer::new(packet_size_bytes - DATA_BYTES as u32).map_err(|e| e.to_string())?;
-                let n = stream.parts();
-                let parts = match stream.kind() {
-                    PartKind::Layers => 0..n,
-                    PartKind::Streams => n.saturating_sub(1)..n,
-                };
+            Application::Video(stream) => {
+                let feeder = FrameFeeder::new(stream, packet_size_bytes - DATA_BYTES as u32, stop)?;
                 let buffer = SenderBuffer::new(SenderBufferConfig {
                     max_age: cfg.sender_buffer_max_age_ns.map_or(Duration::MAX, Duration::from_nanos),
                     max_packets: cfg
@@ -147,8 +138,7 @@ impl TfrcSender {
                         .map_or(usize::MAX, |p| usize::try_from(p).unwrap_or(usize::MAX)),
                     ..SenderBufferConfig::default()
                 });
-                let next = stream.next_frame();
-                Source::Video(Box::new(VideoSource { stream, packetizer, parts, next, buffer }))
+                Source::Video(Box::new(VideoSource { feeder, buffer }))
             }
         };
         let s = packet_size_bytes as f64;
@@ -425,23 +415,17 @@ impl TfrcSender {
 
     /// Moves every frame that is ready by `now` into the sender buffer.
     fn produce(&mut self, now: Instant) {
-        let stop = self.stop;
         let Source::Video(v) = &mut self.source else {
             return;
         };
-        while v.next.frame.ready_at <= now && stop.is_none_or(|s| v.next.frame.ready_at < s) {
-            let f = v.next.frame;
-            for layer in v.parts.clone() {
-                let size = v.next.parts.get(layer as usize).copied().unwrap_or(0);
-                // A frame of more than 65 535 packets cannot be tagged: it is skipped.
-                if let Ok(frags) = v.packetizer.fragments(f.id, f.frame_type, layer, size) {
-                    for (len, tag) in frags {
-                        v.buffer.push(now, tag, len, f.ready_at);
-                    }
-                }
-            }
-            v.next = v.stream.next_frame();
-        }
+        let buffer = &mut v.buffer;
+        v.feeder.produce(
+            now,
+            |_| PartSelection::Full,
+            |f, len, tag| {
+                buffer.push(now, tag, len, f.ready_at);
+            },
+        );
     }
 
     fn start_if_due(&mut self) {
@@ -523,8 +507,8 @@ impl Endpoint for TfrcSender {
         let mut t = self.nofeedback_at;
         let mut consider = |x: Instant| t = Some(t.map_or(x, |t| t.min(x)));
         if let Source::Video(v) = &self.source {
-            if !self.stopped(v.next.frame.ready_at) {
-                consider(v.next.frame.ready_at);
+            if let Some(ready) = v.feeder.next_ready() {
+                consider(ready);
             }
         }
         if self.has_data() {

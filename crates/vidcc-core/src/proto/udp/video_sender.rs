@@ -11,8 +11,7 @@
 //! `stop`. Deviations: none (there is nothing to adapt).
 
 use crate::endpoint::{Datagram, Endpoint, EndpointStats, PacketMeta, PeerId, Transmit};
-use crate::media::packetizer::Packetizer;
-use crate::media::stream::{PartKind, StreamFrame, VideoStream};
+use crate::media::stream::{FrameFeeder, PartKind, PartSelection, VideoStream};
 use crate::media::MediaTag;
 use crate::time::Instant;
 use crate::units::DataSize;
@@ -20,46 +19,29 @@ use crate::wire::{udp::UdpData, udp::HEADER_BYTES, WireError};
 use std::collections::VecDeque;
 
 pub struct UdpVideoSender {
-    stream: VideoStream,
-    packetizer: Packetizer,
-    parts_sent: u8,
-    stop: Option<Instant>,
-    next: StreamFrame,
+    feeder: FrameFeeder,
+    selection: PartSelection,
     queue: VecDeque<(u32, MediaTag)>,
     seq: u32,
 }
 
 impl UdpVideoSender {
-    /// `parts_sent`: layers (cumulative) or 1-based stream number; clamped to what the stream has.
-    pub fn new(mut stream: VideoStream, packet_size: DataSize, parts_sent: Option<u8>, stop: Option<Instant>) -> Self {
+    /// `parts_sent`: layers (cumulative) or 1-based stream number; default everything.
+    pub fn new(stream: VideoStream, packet_size: DataSize, parts_sent: Option<u8>, stop: Option<Instant>) -> Self {
         let max_payload = (packet_size.as_bytes() as usize).saturating_sub(HEADER_BYTES).max(1) as u32;
-        let packetizer = Packetizer::new(max_payload).expect("a positive payload");
-        let parts_sent = parts_sent.unwrap_or(stream.parts()).clamp(1, stream.parts());
-        let next = stream.next_frame();
-        UdpVideoSender { stream, packetizer, parts_sent, stop, next, queue: VecDeque::new(), seq: 0 }
-    }
-
-    fn stopped(&self, t: Instant) -> bool {
-        self.stop.is_some_and(|s| t >= s)
+        let selection = match (parts_sent, stream.kind()) {
+            (None, _) => PartSelection::Full,
+            (Some(k), PartKind::Layers) => PartSelection::Layers(k),
+            (Some(j), PartKind::Streams) => PartSelection::Stream(j.saturating_sub(1)),
+        };
+        let feeder = FrameFeeder::new(stream, max_payload, stop).expect("a positive payload");
+        UdpVideoSender { feeder, selection, queue: VecDeque::new(), seq: 0 }
     }
 
     /// Moves every frame that is ready by `now` into the send queue.
     fn produce(&mut self, now: Instant) {
-        while self.next.frame.ready_at <= now && !self.stopped(self.next.frame.ready_at) {
-            let f = self.next.frame;
-            let parts: Vec<(u8, u32)> = match self.stream.kind() {
-                PartKind::Layers => (0..self.parts_sent).map(|l| (l, self.next.parts[l as usize])).collect(),
-                PartKind::Streams => {
-                    let j = self.parts_sent - 1;
-                    vec![(j, self.next.parts[j as usize])]
-                }
-            };
-            for (layer, size) in parts {
-                let frags = self.packetizer.fragments(f.id, f.frame_type, layer, size).expect("frame fits u16 packets");
-                self.queue.extend(frags);
-            }
-            self.next = self.stream.next_frame();
-        }
+        let (selection, queue) = (self.selection, &mut self.queue);
+        self.feeder.produce(now, |_| selection, |_, len, tag| queue.push_back((len, tag)));
     }
 }
 
@@ -85,8 +67,7 @@ impl Endpoint for UdpVideoSender {
         if !self.queue.is_empty() {
             return None; // drained by poll_transmit right away
         }
-        let t = self.next.frame.ready_at;
-        (!self.stopped(t)).then_some(t)
+        self.feeder.next_ready()
     }
 
     fn stats(&self) -> EndpointStats {

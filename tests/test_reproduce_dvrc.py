@@ -1,0 +1,77 @@
+"""The DVRC suite's own helpers and checks on hand-made results (the suite runs in tests/test_reproduce.py)."""
+
+import json
+
+import pandas as pd
+
+from vidcc.papers.dvrc import CAUSES, MPEG_START, SUITE, c1, c25, explained
+from vidcc.papers.framework import FAIL, PASS, FigureData, Verdict, at_scale
+
+
+def test_suite_validates_and_keeps_every_digest_claim():
+    SUITE.validate()
+    assert {f"C{i}" for i in range(1, 27)} <= {c.id for c in SUITE.claims}
+
+
+def test_only_video_over_tcp_claims_wait():
+    # every protocol of the paper exists except TCPW+ carrying video: no check is left unwritten
+    assert [c.id for c in SUITE.claims if c.check is None] == []
+    waiting = {c.id for c in SUITE.claims if "video-over-tcp" in c.needs}
+    assert waiting == {f"C{i}" for i in range(5, 12)}
+
+
+def test_mpeg_flows_start_desynchronised_except_the_late_joiner():
+    for fig in SUITE.figures:
+        for part in fig.parts:
+            for f in at_scale(part.base, "quick")["flows"]:
+                if "video" not in f:
+                    continue
+                if fig.id == "fig17":
+                    assert f["start"] == "10s"  # S5: the DVRC flow joins at 10 s [P]
+                else:
+                    assert f["start"] == MPEG_START, (fig.id, part.name)
+
+
+def test_c26_part_carries_four_layers_off_the_s2_plots():
+    part = SUITE.figure("fig8-10").part("dvrc-k4")
+    f = at_scale(part.base, "quick")["flows"][0]
+    assert f["label"] == "dvrc-k4" and len(f["video"]["layers"]) == 4
+    assert f["video"]["layers"][0] == "128kbps" and f["video"]["layers"][-1] == "1024kbps"
+
+
+def _events_figure(classes_by_part):
+    """A FigureData with one DVRC flow per run and the given loss_class values (1 = MD, 0 = AD)."""
+    fig = SUITE.figure("fig3")
+    runs, flows, events = [], [], {}
+    for part, (n, classes) in classes_by_part.items():
+        rid = f"{part}-{n}"
+        runs.append({"run_id": rid, "part": "dvrc", "seed": 1, "n": n, "resolved_json": json.dumps({"warmup_ns": 2_000_000_000})})
+        flows.append({"run_id": rid, "part": "dvrc", "seed": 1, "n": n, "flow": 0, "label": "dvrc"})
+        rows = [{"t_ns": 3_000_000_000, "flow": 0, "side": "receiver", "kind": "loss_class", "value": float(c)} for c in classes]
+        rows.append({"t_ns": 1_000_000_000, "flow": 0, "side": "receiver", "kind": "loss_class", "value": 1.0})  # warm-up
+        rows.append({"t_ns": 3_000_000_000, "flow": 0, "side": "receiver", "kind": "timeout", "value": 1.0})
+        events[rid] = pd.DataFrame(rows)
+    return FigureData(fig, {"runs": pd.DataFrame(runs), "run_flows": pd.DataFrame(flows), "run_aggregate": pd.DataFrame()},
+                      ran=["dvrc"], series=lambda rid, table: events[rid] if table == "events" else pd.DataFrame())
+
+
+def test_c1_counts_classified_loss_events_after_the_warmup():
+    v = c1(_events_figure({"a": (1, [0, 0, 0, 1])}))
+    assert v.status == PASS and v.measured["multiplicative decreases (all runs)"] == 1
+    assert v.measured["DTO expiries (all runs, not classified)"] == 1
+    assert c1(_events_figure({"a": (1, [1, 1, 0])})).status == FAIL
+
+
+def test_c25_compares_md_shares_and_explains_a_failure():
+    s6 = _events_figure({"a": (10, [1, 1, 0, 0])})
+    s2 = _events_figure({"b": (10, [1, 0, 0, 0])})
+    s6._others = s2._others = {"fig8-10": s2, "fig18-20": s6}
+    assert c25(s6).status == PASS
+    s6._others = s2._others = {"fig8-10": s6, "fig18-20": s2}
+    v = explained("C25", c25)(s2)
+    assert v.status == FAIL and "Cause:" in v.explanation and "C25" in CAUSES
+
+
+def test_explained_leaves_a_pass_alone():
+    ok = Verdict(PASS, {"x": 1}, "fine")
+    assert explained("C25", lambda d: ok)(None) is ok
