@@ -63,7 +63,8 @@ SCHEMA_VERSION = 1
 
 # Tables in the database, and the per-run Parquet tables beside it (vidcc.runner.TABLES).
 DB_TABLES = ("runs", "run_flows", "run_aggregate", "sweep_runs", "sweeps")
-SERIES_TABLES = ("flows", "flow_summary", "aggregate", "flow_samples", "queue_samples", "links", "events", "packets")
+SERIES_TABLES = ("flows", "flow_summary", "aggregate", "flow_samples", "queue_samples", "links", "events", "packets",
+                 "frames", "video_summary")
 BACKENDS = ("pandas", "polars", "arrow")
 
 _SCHEMA = """
@@ -501,7 +502,7 @@ def load_series(
     backend: str = "pandas",
 ):
     """One run's Parquet table (``flow_samples``, ``queue_samples``, ``events``, ``links``,
-    ``flows``, ``flow_summary``, ``aggregate``, ``packets``). ``run_id`` may be a unique
+    ``flows``, ``flow_summary``, ``aggregate``, ``packets``, ``frames``, ``video_summary``). ``run_id`` may be a unique
     prefix. A table the run did not produce (empty) comes back empty."""
     import pandas as pd
 

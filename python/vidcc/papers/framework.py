@@ -885,19 +885,11 @@ def run_suite(suite: Suite, scale: str, *, db, out_dir, jobs: int | None = None,
 
 
 def load_run_table(db, run_id: str, table: str) -> pd.DataFrame:
-    """One table of one run (``vidcc.results.load_series``). Tables of a run that the results
-    module does not list yet (``frames``, ``video_summary``) are read from the run's Parquet
-    file directly; a table the run did not produce is empty."""
-    from pathlib import Path
-
-    import pandas as pd
-
+    """One table of one run (``vidcc.results.load_series``); a table the run did not produce is
+    empty."""
     from vidcc import results
 
-    if table in results.SERIES_TABLES:
-        return results.load_series(run_id, table=table, db=db)
-    path = results.runs_dir(db) / run_id / f"{table}.parquet"
-    return pd.read_parquet(path) if Path(path).exists() else pd.DataFrame()
+    return results.load_series(run_id, table=table, db=db)
 
 
 def video_flows(data: FigureData, part: str | Sequence[str] | None = None, where: Mapping[str, Any] | None = None) -> pd.DataFrame:
