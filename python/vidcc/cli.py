@@ -179,7 +179,7 @@ def _add_sweep_commands(sub) -> None:
     rsub.required = True
     q = rsub.add_parser("query", help="run SQL and print the result", description=(
         "Run read-only SQL. Tables: runs, run_flows, run_aggregate, sweep_runs, sweeps; views over the runs' "
-        "Parquet files: flow_samples, queue_samples, events, links, packets."))
+        "Parquet files: flow_samples, queue_samples, events, links, packets, ..."))
     q.add_argument("sql", metavar="SQL")
     q.add_argument("--db", metavar="PATH", help="results database (default: $VIDCC_DB or results/vidcc.duckdb)")
     q.add_argument("--format", "-f", choices=("table", "csv", "json"), default="table", help="output format (default: table)")

@@ -537,11 +537,11 @@ def load_series(
 
 
 def _series_views(con: duckdb.DuckDBPyConnection, db: Path) -> None:
-    """Temporary views ``flow_samples``, ``queue_samples``, ``events``, ``links`` and
-    ``packets`` over every recorded run's Parquet files, with a ``run_id`` column, so SQL can
-    join time series with ``runs``."""
+    """A temporary view per Parquet table not already in the database (``flow_samples``,
+    ``queue_samples``, ``events``, ``links``, ``packets``, ...) over every recorded run's
+    files, with a ``run_id`` column, so SQL can join time series with ``runs``."""
     base = runs_dir(db).resolve()
-    for table in ("flow_samples", "queue_samples", "events", "links", "packets"):
+    for table in (t for t in SERIES_TABLES if t not in ("flows", "flow_summary", "aggregate")):  # those are in the db
         pattern = f"*/{table}.parquet"
         if next(iter(base.glob(pattern)), None) is None:
             continue
