@@ -256,3 +256,10 @@ def test_red_weight_at_most_one_in_an_access_queue():
 
 def test_packet_size_has_room_for_headers():
     check(DUMBBELL + 'packet_size = "40B"\n', "flows[0].packet_size", "at least 64B")
+
+
+def test_too_many_flow_instances_is_a_clear_error_not_an_out_of_memory_kill():
+    text = DUMBBELL.replace('protocol = "tcp-newreno"', 'protocol = "tcp-newreno"\ncount = 4000000000')
+    with pytest.raises(ScenarioError) as e:
+        parse_scenario(text)
+    assert e.value.path == "flows[0].count" and "limit of 5000" in e.value.message

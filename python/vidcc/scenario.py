@@ -52,6 +52,8 @@ __all__ = [
 PROTOCOLS = ("tcp-reno", "tcp-newreno", "tcp-westwood-plus", "udp-cbr", "udp-pareto", "udp")
 TCP_PROTOCOLS = ("tcp-reno", "tcp-newreno", "tcp-westwood-plus")
 TOPOLOGY_KINDS = ("dumbbell", "chain", "graph")
+# Most flow instances in one scenario (see `_check`).
+MAX_FLOW_INSTANCES = 5000
 QUEUE_KINDS = ("droptail", "red")
 LOSS_KINDS = ("bernoulli", "gilbert-elliott", "correlated-bernoulli")
 
@@ -629,6 +631,16 @@ def _check(doc: _Document, source: str) -> None:
                     fail(f"topology.links[{i}].{end}", f'unknown node "{name}"; nodes are: {", ".join(topo.nodes)}')
             if link.a == link.b:
                 fail(f"topology.links[{i}]", f'a link must join two different nodes, got "{link.a}" twice')
+
+    # Static routing keeps a next-hop table per destination over all nodes: about 16·n² bytes for
+    # n flow instances (each has its own end hosts), 400 MB at the limit.
+    instances = 0
+    for i, flow in enumerate(doc.flows):
+        per = topo.hops if isinstance(topo, Chain) and flow.span == "per-hop" else 1
+        instances += flow.count * per
+        if instances > MAX_FLOW_INSTANCES:
+            fail(f"flows[{i}].count", f"the scenario would have {instances} flow instances, more than the simulator's "
+                 f"limit of {MAX_FLOW_INSTANCES} (its routing tables grow with the square of the flow count)")
 
     for i, flow in enumerate(doc.flows):
         here = f"flows[{i}]"
