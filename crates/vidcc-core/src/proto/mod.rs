@@ -12,4 +12,7 @@ pub mod tcp;
 pub mod tfrc;
 pub mod udp;
 
+#[cfg(test)]
+mod test_net;
+
 pub use app::Application;

@@ -624,15 +624,7 @@ pub(crate) fn op() -> impl Strategy<Value = Op> {
 }
 
 /// Packets in flight in one direction, any of which may be delivered next.
-type Bag = Vec<(HeaderBuf, u32)>;
-
-fn take(bag: &mut Bag, i: u8, keep: bool) -> Option<(HeaderBuf, u32)> {
-    if bag.is_empty() {
-        return None;
-    }
-    let i = i as usize % bag.len();
-    Some(if keep { bag[i] } else { bag.remove(i) })
-}
+use crate::proto::test_net::{take, Bag};
 
 pub(crate) fn drive<C: CongestionControl>(cc: C, cfg: &TcpConfig, ops: &[Op]) -> Result<(), TestCaseError> {
     let mut s = TcpSender::new(cc, cfg, PKT, Instant::ZERO, None);

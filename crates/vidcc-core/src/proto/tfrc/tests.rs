@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::endpoint::{Datagram, Endpoint, Event, HeaderBuf, PacketKind, PeerId, Transmit};
+use crate::endpoint::{Datagram, Endpoint, Event, PacketKind, PeerId, Transmit};
 use crate::estimate::tcp_model::rfc5348_rate;
 use crate::media::layers::{LayerRates, LayeredSource};
 use crate::media::source::{CbrSource, FrameSource};
@@ -602,15 +602,7 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-type Bag = Vec<(HeaderBuf, u32)>;
-
-fn take(bag: &mut Bag, i: u8, keep: bool) -> Option<(HeaderBuf, u32)> {
-    if bag.is_empty() {
-        return None;
-    }
-    let i = i as usize % bag.len();
-    Some(if keep { bag[i] } else { bag.remove(i) })
-}
+use crate::proto::test_net::{take, Bag};
 
 fn config() -> impl Strategy<Value = TfrcConfig> {
     (1u32..5, any::<bool>(), any::<bool>(), any::<bool>(), 1.0f64..6.0, proptest::option::of(1u64..50)).prop_map(
