@@ -34,6 +34,13 @@ class ProtocolSpec:
 SPECS: list[ProtocolSpec] = []
 
 
+def names() -> tuple[str, ...]:
+    """Every protocol a scenario may name: the simulator's built-in kinds and the registered ones."""
+    from vidcc.scenario import PROTOCOLS  # scenario imports this package: resolve at call time
+
+    return tuple(dict.fromkeys([*PROTOCOLS, *(s.name for s in SPECS)]))
+
+
 def register(spec: ProtocolSpec) -> ProtocolSpec:
     if any(s.name == spec.name for s in SPECS):
         raise ValueError(f"protocol {spec.name!r} registered twice")
