@@ -42,19 +42,20 @@ rate = "1Mbps"
 def fake_raw(n_flows: int = 3) -> dict:
     """A result shaped like `simulate`'s contract, to test Result without the simulator."""
     f = np.arange(n_flows, dtype=np.uint64)
+    rx = np.zeros(n_flows, np.uint64)  # one receiver per (unicast) flow
     t = np.repeat(np.arange(1, 21, dtype=np.uint64) * 150_000_000, n_flows)
     return {
         "tables": {
-            "flows": {"flow": f, "group": np.zeros(n_flows, np.uint64), "instance": f, "label": ["tcp-newreno"] * n_flows,
+            "flows": {"flow": f, "receiver": rx, "group": np.zeros(n_flows, np.uint64), "instance": f, "label": ["tcp-newreno"] * n_flows,
                       "protocol": ["tcp-newreno"] * n_flows, "src": [f"a{i}" for i in range(n_flows)],
                       "dst": [f"b{i}" for i in range(n_flows)], "start_ns": np.zeros(n_flows, np.uint64),
                       "fair_share_bps": np.full(n_flows, 1e7 / n_flows), "path_rtt_ns": np.full(n_flows, 70_000_000, np.uint64)},
-            "flow_summary": {"flow": f, "throughput_bps": np.full(n_flows, 3e6), "goodput_bps": np.full(n_flows, 2.9e6),
+            "flow_summary": {"flow": f, "receiver": rx, "throughput_bps": np.full(n_flows, 3e6), "goodput_bps": np.full(n_flows, 2.9e6),
                              "drop_rate": np.full(n_flows, 0.01), "mean_delay_ns": np.full(n_flows, 8e7),
                              "cov": np.full(n_flows, np.nan)},
             "aggregate": {"label": ["all", "tcp-newreno"], "flows": np.array([n_flows, n_flows], np.uint64),
                           "jain": np.array([0.99, 0.99]), "worst_case_fairness": np.array([0.9, np.nan])},
-            "flow_samples": {"t_ns": t, "flow": np.tile(f, 20), "throughput_bps": np.linspace(0, 4e6, 20 * n_flows)},
+            "flow_samples": {"t_ns": t, "flow": np.tile(f, 20), "receiver": np.tile(rx, 20), "throughput_bps": np.linspace(0, 4e6, 20 * n_flows)},
             "queue_samples": {"t_ns": np.arange(10, dtype=np.uint64) * 10_000_000, "link": np.zeros(10, np.uint64),
                               "packets": np.arange(10, dtype=np.uint64), "bytes": np.arange(10, dtype=np.uint64) * 1000,
                               "average": np.full(10, np.nan)},

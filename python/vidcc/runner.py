@@ -189,11 +189,11 @@ class Result:
     packets = property(lambda self: self.table("packets"), doc="Per-packet log (scenario.packet_log).")
 
     def per_flow(self) -> pd.DataFrame:
-        """``flows`` joined with ``flow_summary`` on the flow id."""
+        """``flows`` joined with ``flow_summary``: a row per receiver of each flow (one for unicast)."""
         flows, summary = self.flows, self.flow_summary
         if flows.empty or summary.empty:
             return summary if flows.empty else flows
-        return flows.merge(summary, on="flow", how="left")
+        return flows.merge(summary, on=["flow", "receiver"], how="left")
 
     @property
     def summary(self) -> dict[str, Any]:

@@ -572,8 +572,8 @@ def simulate_arrow(scenario: Scenario, seed: int) -> tuple[dict[str, Any], dict[
 
 
 def per_flow(tables: Mapping[str, Any]):
-    """``flows`` joined with ``flow_summary`` on ``flow`` (``Result.per_flow`` in Arrow), in
-    the order of ``flows``."""
+    """``flows`` joined with ``flow_summary`` on ``flow`` and ``receiver`` (``Result.per_flow`` in
+    Arrow), in the order of ``flows``."""
     import pyarrow as pa
 
     flows, summary = tables.get("flows"), tables.get("flow_summary")
@@ -581,10 +581,18 @@ def per_flow(tables: Mapping[str, Any]):
         return summary if flows is None or flows.num_rows == 0 else flows
     import pyarrow.compute as pc
 
-    # A left join by position: the summary row of each flow (null where a flow has none).
-    rows = summary.take(pc.index_in(flows.column("flow"), summary.column("flow")))
+    # A left join on (flow, receiver): the summary row of each receiver of each flow (null where
+    # one has none). Tables written before receivers had a column join on the flow alone.
+    keys = [k for k in ("flow", "receiver") if k in flows.column_names and k in summary.column_names]
+
+    def key(t):
+        if len(keys) == 1:
+            return t.column("flow")
+        return pc.add(pc.multiply(pc.cast(t.column("flow"), pa.uint64()), 1 << 32), pc.cast(t.column("receiver"), pa.uint64()))
+
+    rows = summary.take(pc.index_in(key(flows), key(summary)))
     columns = {c: flows.column(c) for c in flows.column_names}
-    columns.update({c: rows.column(c) for c in summary.column_names if c != "flow"})
+    columns.update({c: rows.column(c) for c in summary.column_names if c not in keys})
     return pa.table(columns)
 
 

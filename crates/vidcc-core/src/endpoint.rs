@@ -10,8 +10,14 @@
 //!       on deadline:  ep.handle_timeout(now)              // deadline = ep.poll_timeout()
 //!       while let Some(t) = ep.poll_transmit(now) { send(t) }
 //!       while let Some(e) = ep.poll_event() { record(e) }
+//!       while let Some(m) = ep.poll_membership() { join_or_leave(m) }   // multicast receivers
 //!   }
 //! ```
+//!
+//! A flow is one sender and one or more receivers ([`FlowEndpoints`]). A transmit names its
+//! [`Destination`]: a peer (a receiver's only peer is its sender; the sender tells receivers
+//! apart by [`PeerId`]) or one of the flow's multicast groups; a received datagram names the
+//! peer it came from. Unicast protocols only ever use [`Destination::PEER`] and [`PeerId::PEER`].
 //!
 //! A datagram is header bytes that are really encoded and parsed, plus a payload that may be
 //! virtual: the simulator never materialises payload bytes, it only carries their length.
@@ -20,14 +26,42 @@ use crate::time::{Duration, Instant};
 use crate::units::{DataRate, DataSize};
 use crate::wire::WireError;
 
-/// Identifies the remote endpoint a datagram came from or goes to. Unicast pairs only ever use
-/// [`PeerId::PEER`]; senders that aggregate many receivers (multicast) tell them apart by id.
+/// Identifies the remote endpoint a datagram came from or goes to. A flow is one sender and one
+/// or more receivers: a receiver's only peer is the sender ([`PeerId::PEER`]); the sender tells
+/// its receivers apart by their ids, `PeerId(0)` … `PeerId(n − 1)` in the order the driver built
+/// them. A unicast flow has one receiver, so both ends only ever use [`PeerId::PEER`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PeerId(pub u32);
 
 impl PeerId {
-    /// The one peer of a unicast endpoint.
+    /// The one peer of a unicast endpoint (and a receiver's sender).
     pub const PEER: PeerId = PeerId(0);
+}
+
+/// A multicast group of a flow: one per cumulative layer or simulcast stream, numbered by the
+/// protocol from 0. Drivers map a flow's groups to their own addresses or distribution trees.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GroupId(pub u32);
+
+/// Where a datagram goes: one peer, or every current member of one of the flow's groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Destination {
+    Peer(PeerId),
+    Group(GroupId),
+}
+
+impl Destination {
+    /// The one peer of a unicast endpoint.
+    pub const PEER: Destination = Destination::Peer(PeerId::PEER);
+}
+
+/// A receiver's request to start or stop getting a group's datagrams (IGMP-like): drained by the
+/// driver with [`Endpoint::poll_membership`], which carries out the join or leave with whatever
+/// latency its network has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Membership {
+    Join(GroupId),
+    Leave(GroupId),
 }
 
 /// Largest header any vidcc wire format emits. Headers live inline (no allocation per packet).
@@ -126,7 +160,7 @@ impl Default for PacketMeta {
 /// A datagram an endpoint wants sent.
 #[derive(Clone, Copy, Debug)]
 pub struct Transmit {
-    pub to: PeerId,
+    pub to: Destination,
     pub header: HeaderBuf,
     /// Payload bytes after the header. Virtual in simulation; filled by the application on a
     /// real socket.
@@ -200,13 +234,30 @@ pub trait Endpoint {
     fn poll_event(&mut self) -> Option<Event> {
         None
     }
+    /// Drains one pending group join or leave (receivers of multicast protocols).
+    fn poll_membership(&mut self) -> Option<Membership> {
+        None
+    }
     fn stats(&self) -> EndpointStats;
 }
 
-/// Both ends of a flow, as built by a protocol's constructor.
+/// Both ends of a unicast flow, as built by a unicast protocol's constructor.
 pub struct EndpointPair {
     pub sender: Box<dyn Endpoint + Send>,
     pub receiver: Box<dyn Endpoint + Send>,
+}
+
+/// Every endpoint of a flow: its sender and its receivers, `receivers[i]` being the sender's
+/// `PeerId(i)`. What the protocol registry builds and drivers run.
+pub struct FlowEndpoints {
+    pub sender: Box<dyn Endpoint + Send>,
+    pub receivers: Vec<Box<dyn Endpoint + Send>>,
+}
+
+impl From<EndpointPair> for FlowEndpoints {
+    fn from(pair: EndpointPair) -> Self {
+        FlowEndpoints { sender: pair.sender, receivers: vec![pair.receiver] }
+    }
 }
 
 /// Spacing between packets of `size` at `rate` (zero rate: never).

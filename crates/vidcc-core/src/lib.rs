@@ -7,10 +7,14 @@ pub mod endpoint;
 pub mod estimate;
 pub mod media;
 pub mod proto;
+pub mod rng;
 pub mod time;
 pub mod units;
 pub mod wire;
 
-pub use endpoint::{Datagram, Endpoint, EndpointPair, EndpointStats, Event, PacketKind, PacketMeta, PeerId, Transmit};
+pub use endpoint::{
+    Datagram, Destination, Endpoint, EndpointPair, EndpointStats, Event, FlowEndpoints, GroupId, Membership,
+    PacketKind, PacketMeta, PeerId, Transmit,
+};
 pub use time::{Duration, Instant};
 pub use units::{parse_duration, parse_rate, parse_size, DataRate, DataSize, UnitError};

@@ -11,6 +11,13 @@ use serde::Deserialize;
 /// re-exported here so the resolved configuration keeps its shape.
 pub use vidcc_core::proto::tcp::TcpConfig;
 
+/// A flow's video and its protocol are built by vidcc-core (any driver builds them the same way);
+/// re-exported here so the resolved configuration keeps its shape.
+pub use vidcc_core::media::config::{PlayoutConfigSpec, TraceFormatSpec, VideoConfig, VideoModel};
+pub use vidcc_core::proto::registry::ProtocolConfig;
+/// The UDP kinds' configurations, for building a `ProtocolConfig` by hand.
+pub use vidcc_core::proto::udp::{CbrConfig, ParetoConfig, VideoConfig as UdpVideoConfig};
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimConfig {
@@ -184,59 +191,6 @@ pub struct FlowConfig {
     pub video: Option<VideoConfig>,
 }
 
-/// A video source and how its receiver plays it out (docs/video.md).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VideoConfig {
-    pub model: VideoModel,
-    pub fps: f64,
-    /// GOP pattern in display order, e.g. `IBBPBBPBBPBB`.
-    pub gop: String,
-    /// Cumulative layer rates (layered video); empty: one layer.
-    #[serde(default)]
-    pub layers_bps: Vec<u64>,
-    /// Simulcast stream rates; empty: not simulcast. Exclusive with `layers_bps`.
-    #[serde(default)]
-    pub streams_bps: Vec<u64>,
-    pub playout: PlayoutConfigSpec,
-    /// Inter-arrival gap above which a received packet is "delayed" (DVRC digest §4: 75 ms).
-    pub delayed_threshold_ns: u64,
-    /// Send frames in display order instead of decode order (media/stream.rs).
-    #[serde(default)]
-    pub display_order: bool,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "kind", deny_unknown_fields)]
-pub enum VideoModel {
-    /// TES frame sizes per frame type (Matrawy et al. MPEG-4 model), scaled to `rate_bps`.
-    #[serde(rename = "tes-mpeg4")]
-    TesMpeg4 { rate_bps: u64 },
-    /// A frame-size trace, given as its text (`source` names the file for messages).
-    #[serde(rename = "trace")]
-    Trace { text: String, format: TraceFormatSpec, source: String },
-    /// Every frame the same size.
-    #[serde(rename = "cbr")]
-    Cbr { rate_bps: u64 },
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum TraceFormatSpec {
-    Evalvid,
-    Plain,
-}
-
-/// When a frame must be complete to be shown.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
-pub enum PlayoutConfigSpec {
-    /// Playout starts `delay_ns` after the first packet arrives (Evalvid's playout buffer).
-    FirstArrival { delay_ns: u64 },
-    /// Frame n is due `delay_ns` after it was ready at the sender (a per-frame deadline).
-    ReadyTime { delay_ns: u64 },
-}
-
 /// Where a flow's instances attach.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -258,48 +212,4 @@ pub enum Placement {
         #[serde(default)]
         sink_access: Option<Box<AccessConfig>>,
     },
-}
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "kind", deny_unknown_fields)]
-pub enum ProtocolConfig {
-    #[serde(rename = "tcp-reno")]
-    TcpReno(TcpConfig),
-    #[serde(rename = "tcp-newreno")]
-    TcpNewReno(TcpConfig),
-    #[serde(rename = "tcp-westwood-plus")]
-    TcpWestwoodPlus(TcpConfig),
-    #[serde(rename = "udp-cbr")]
-    UdpCbr { rate_bps: u64 },
-    /// ns-2 `Application/Traffic/Pareto`: bursts at `rate_bps` with Pareto-distributed on and
-    /// off periods of the given means.
-    #[serde(rename = "udp-pareto")]
-    UdpPareto { rate_bps: u64, on_mean_ns: u64, off_mean_ns: u64, shape: f64 },
-    /// Unresponsive UDP carrying the flow's `video`: every frame sent when ready.
-    /// `layers_sent`: cumulative layers (or the 1-based simulcast stream) sent; default all / top.
-    #[serde(rename = "udp")]
-    Udp {
-        #[serde(default)]
-        layers_sent: Option<u8>,
-    },
-    /// DVRC: receiver-driven AIAMD with layered video (vidcc_core::proto::dvrc).
-    #[serde(rename = "dvrc")]
-    Dvrc(vidcc_core::proto::dvrc::DvrcConfig),
-    /// RTP/UDP layered video adapted from RTCP receiver reports (vidcc_core::proto::rtcp_udp).
-    #[serde(rename = "rtcp-udp")]
-    RtcpUdp(vidcc_core::proto::rtcp_udp::RtcpUdpConfig),
-    #[serde(rename = "qos-aimd")]
-    QosAimd(vidcc_core::proto::qos_aimd::QosAimdConfig),
-    /// SSVP: inter-packet-gap AIMD carrying bulk data or video (vidcc_core::proto::ssvp).
-    #[serde(rename = "ssvp")]
-    Ssvp(vidcc_core::proto::ssvp::SsvpConfig),
-    /// SSVP with the receiver-buffered layered adaptation (layered video).
-    #[serde(rename = "ssvp-layered")]
-    SsvpLayered(vidcc_core::proto::ssvp::SsvpLayeredConfig),
-    /// TFRC, RFC 5348, carrying bulk data or full-quality video (vidcc_core::proto::tfrc).
-    #[serde(rename = "tfrc")]
-    Tfrc(vidcc_core::proto::tfrc::TfrcConfig),
-    /// GAIMD(α, β) on the TCP agents' window machinery, bulk data (vidcc_core::proto::gaimd).
-    #[serde(rename = "gaimd")]
-    Gaimd(vidcc_core::proto::gaimd::GaimdConfig),
 }

@@ -8,7 +8,7 @@ use vidcc_sim::run_config;
 
 fn wireless(loss: LossConfig, arq: Option<ArqConfig>, rate_bps: u64) -> SimConfig {
     // A 200 kbit/s "wireless" bottleneck with 125 B packets: one slot = 5 ms.
-    let mut cbr = flow(ProtocolConfig::UdpCbr { rate_bps }, 1);
+    let mut cbr = flow(ProtocolConfig::UdpCbr(CbrConfig { rate_bps }), 1);
     cbr.packet_size_bytes = 125;
     let mut cfg = dumbbell(200_000, 10 * MS, droptail(QueueLimit::Packets(100_000)), vec![cbr], 200);
     if let TopologyConfig::Dumbbell { bottleneck, .. } = &mut cfg.topology {

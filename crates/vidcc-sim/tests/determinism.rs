@@ -11,7 +11,12 @@ fn scenario(seed: u64) -> SimConfig {
     let mut reno = flow(ProtocolConfig::TcpReno(TcpConfig::default()), 2);
     reno.placement = Placement::EndToEnd { reverse: true };
     let pareto = flow(
-        ProtocolConfig::UdpPareto { rate_bps: 1_000_000, on_mean_ns: 500 * MS, off_mean_ns: 500 * MS, shape: 1.5 },
+        ProtocolConfig::UdpPareto(ParetoConfig {
+            rate_bps: 1_000_000,
+            on_mean_ns: 500 * MS,
+            off_mean_ns: 500 * MS,
+            shape: 1.5,
+        }),
         2,
     );
     let mut cfg = dumbbell(5_000_000, 20 * MS, droptail(QueueLimit::Bdp), vec![tcp, reno, pareto], 20);

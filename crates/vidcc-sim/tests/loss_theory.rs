@@ -60,7 +60,7 @@ fn reno_goodput_follows_the_padhye_model() {
 #[test]
 fn gilbert_elliott_link_loss_matches_closed_form() {
     let (p, r) = (0.02, 0.25);
-    let mut cbr = flow(ProtocolConfig::UdpCbr { rate_bps: 8_000_000 }, 1);
+    let mut cbr = flow(ProtocolConfig::UdpCbr(CbrConfig { rate_bps: 8_000_000 }), 1);
     cbr.packet_size_bytes = 1000;
     let mut cfg = dumbbell(100_000_000, 10 * MS, droptail(QueueLimit::Packets(1000)), vec![cbr], 250);
     cfg.packet_log = true;
@@ -86,8 +86,15 @@ fn gilbert_elliott_link_loss_matches_closed_form() {
 #[test]
 fn pareto_on_off_long_run_rate_matches_its_mean() {
     let peak = 1_000_000;
-    let pareto =
-        flow(ProtocolConfig::UdpPareto { rate_bps: peak, on_mean_ns: 500 * MS, off_mean_ns: 500 * MS, shape: 1.5 }, 1);
+    let pareto = flow(
+        ProtocolConfig::UdpPareto(ParetoConfig {
+            rate_bps: peak,
+            on_mean_ns: 500 * MS,
+            off_mean_ns: 500 * MS,
+            shape: 1.5,
+        }),
+        1,
+    );
     let cfg = dumbbell(100_000_000, 10 * MS, droptail(QueueLimit::Packets(1000)), vec![pareto], 4000);
     let out = run_config(cfg).unwrap();
     let thr = out.table("flow_summary").f64s("throughput_bps")[0];

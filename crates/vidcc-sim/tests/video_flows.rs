@@ -20,7 +20,7 @@ fn video(model: VideoModel, layers_kbps: &[u64], playout: PlayoutConfigSpec) -> 
 }
 
 fn video_flow(v: VideoConfig, layers_sent: Option<u8>) -> FlowConfig {
-    let mut f = flow(ProtocolConfig::Udp { layers_sent }, 1);
+    let mut f = flow(ProtocolConfig::Udp(UdpVideoConfig { layers_sent }), 1);
     f.video = Some(v);
     f
 }
@@ -155,7 +155,7 @@ fn udp_without_video_is_a_config_error() {
         10_000_000,
         20 * MS,
         droptail(QueueLimit::Bdp),
-        vec![flow(ProtocolConfig::Udp { layers_sent: None }, 1)],
+        vec![flow(ProtocolConfig::Udp(UdpVideoConfig { layers_sent: None }), 1)],
         10,
     );
     let err = run_config(cfg).err().expect("an error").to_string();

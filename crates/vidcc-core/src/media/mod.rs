@@ -2,6 +2,7 @@
 //! and rate-adaptive streams, the packetizer, the sender buffer, and the receiver's playout and
 //! decodability rules with the papers' delivery metrics.
 
+pub mod config;
 pub mod decodability;
 pub mod frame;
 pub mod gop;

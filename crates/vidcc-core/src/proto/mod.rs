@@ -1,11 +1,13 @@
 //! Protocols: one folder each, a sans-IO `Sender`/`Receiver` pair with its configuration.
-//! Each exposes `pair(config, Application, packet_size, start, stop) -> Result<EndpointPair, String>`
-//! (or a fixed-application variant of it), which drivers call to build a flow.
+//! Each exposes `build(config, FlowContext) -> Result<FlowEndpoints, String>`, listed once in
+//! [`registry`], through which every driver builds a flow (unicast protocols also keep their
+//! `pair(...)` constructor, which their unit tests use).
 
 pub mod app;
 pub mod dvrc;
 pub mod gaimd;
 pub mod qos_aimd;
+pub mod registry;
 pub mod rtcp_udp;
 pub mod ssvp;
 pub mod tcp;
@@ -16,3 +18,4 @@ pub mod udp;
 mod test_net;
 
 pub use app::Application;
+pub use registry::{FlowContext, ProtocolConfig};

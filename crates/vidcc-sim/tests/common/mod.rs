@@ -26,20 +26,15 @@ pub fn access(bw_bps: u64, delay_ns: u64) -> AccessConfig {
 }
 
 pub fn flow(protocol: ProtocolConfig, count: u32) -> FlowConfig {
-    let label = match &protocol {
-        ProtocolConfig::TcpReno(_) => "reno",
-        ProtocolConfig::TcpNewReno(_) => "newreno",
-        ProtocolConfig::TcpWestwoodPlus(_) => "westwood",
-        ProtocolConfig::UdpCbr { .. } => "cbr",
-        ProtocolConfig::UdpPareto { .. } => "pareto",
-        ProtocolConfig::Udp { .. } => "video",
-        ProtocolConfig::Dvrc(_) => "dvrc",
-        ProtocolConfig::RtcpUdp(_) => "rtcp-udp",
-        ProtocolConfig::QosAimd(_) => "qos-aimd",
-        ProtocolConfig::Ssvp(_) => "ssvp",
-        ProtocolConfig::SsvpLayered(_) => "ssvp-layered",
-        ProtocolConfig::Tfrc(_) => "tfrc",
-        ProtocolConfig::Gaimd(_) => "gaimd",
+    // Short labels for the baselines (tests look their aggregate rows up by these).
+    let label = match protocol.name() {
+        "tcp-reno" => "reno",
+        "tcp-newreno" => "newreno",
+        "tcp-westwood-plus" => "westwood",
+        "udp-cbr" => "cbr",
+        "udp-pareto" => "pareto",
+        "udp" => "video",
+        other => other,
     };
     FlowConfig {
         label: label.into(),

@@ -2,12 +2,12 @@
 //! interpretations \[I\] and defaults \[D\] (`specs/000-dvrc.md` §1.1). The named alternatives of
 //! the digest are options here.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::estimate::rtt::{DtoMode, PaperEwmaConfig};
 
 /// Which rate Eq. (11)'s condition compares with R̄ − n·D̄ (digest A7).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Compare {
     /// \[I\] The measured receiving rate 𝓜 at the moment of loss (the paper's prose and Fig. 3).
@@ -18,7 +18,7 @@ pub enum Compare {
 }
 
 /// Unit of α_I and α_D (digest A5).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AlphaUnit {
     /// \[I\] One packet per RTT as a rate: ΔR = α·8·s / EstimatedRTT bit/s per round.
@@ -30,7 +30,7 @@ pub enum AlphaUnit {
 
 /// Form of the deviation equation, paper Eq. (4) (digest A1); mirrors
 /// [`crate::estimate::rtt::DtoMode`] for the configuration.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DtoModeConfig {
     /// \[I\] TCP/Jacobson form.
@@ -50,7 +50,7 @@ impl From<DtoModeConfig> for DtoMode {
 }
 
 /// DVRC parameters (see the module docs of [`super`] for where each comes from).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DvrcConfig {
     /// γ of Eq. (2), weight of the old EstimatedRTT \[P\] 0.9.

@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 
 use super::config::{AlphaUnit, Compare, DvrcConfig};
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::ewma::Ewma;
 use crate::estimate::loss_detect::{Arrival, GapDetector};
 use crate::estimate::rate_meter::RateMeter;
@@ -350,7 +350,7 @@ impl Endpoint for DvrcReceiver {
 
     fn poll_transmit(&mut self, _now: Instant) -> Option<Transmit> {
         let c = self.controls.pop_front()?;
-        Some(Transmit { to: PeerId::PEER, header: c.emit(), payload_len: 0, meta: PacketMeta::control() })
+        Some(Transmit { to: Destination::PEER, header: c.emit(), payload_len: 0, meta: PacketMeta::control() })
     }
 
     fn poll_timeout(&self) -> Option<Instant> {

@@ -14,7 +14,7 @@
 use std::collections::VecDeque;
 
 use super::config::DvrcConfig;
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::rtt::PaperEwma;
 use crate::media::layers::LayerRates;
 use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig, SenderBufferStats};
@@ -159,7 +159,7 @@ impl Endpoint for DvrcSender {
         }
         let meta = PacketMeta { media: p.tag, ..PacketMeta::data(self.seq) };
         self.seq += 1;
-        Some(Transmit { to: PeerId::PEER, header, payload_len: p.size_bytes, meta })
+        Some(Transmit { to: Destination::PEER, header, payload_len: p.size_bytes, meta })
     }
 
     fn poll_timeout(&self) -> Option<Instant> {

@@ -1,5 +1,5 @@
 use super::*;
-use crate::endpoint::{Datagram, Endpoint, Event, PacketKind, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, Event, PacketKind, PeerId, Transmit};
 use crate::media::layers::{LayerRates, LayeredSource};
 use crate::media::source::CbrSource;
 use crate::media::stream::{SendOrder, StreamSource, VideoStream};
@@ -196,7 +196,7 @@ fn data(seq: u32, ts: Instant, rtt_ms: u64, dto_ms: u64) -> Transmit {
         layer: 0,
     };
     Transmit {
-        to: PeerId::PEER,
+        to: Destination::PEER,
         header: h.emit(),
         payload_len: 964,
         meta: crate::endpoint::PacketMeta::data(seq as u64),
@@ -298,7 +298,7 @@ fn drain(ep: &mut dyn Endpoint, now: Instant) -> Vec<Transmit> {
 
 fn control(k: u8, ack: u32, echo: Instant) -> Transmit {
     let c = DvrcControl { layers: k, ack_seq: ack, ts_echo_ns: echo.as_nanos(), rate_bps: 768_000, recv_rate_bps: 0 };
-    Transmit { to: PeerId::PEER, header: c.emit(), payload_len: 0, meta: crate::endpoint::PacketMeta::control() }
+    Transmit { to: Destination::PEER, header: c.emit(), payload_len: 0, meta: crate::endpoint::PacketMeta::control() }
 }
 
 #[test]

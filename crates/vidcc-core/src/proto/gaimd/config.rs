@@ -3,7 +3,7 @@
 use crate::proto::tcp::TcpConfig;
 
 /// ssthresh after a retransmission timeout (the digests say nothing: \[D\]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TimeoutSsthresh {
     /// \[D\] TCP's FlightSize/2 (RFC 5681 Eq. 4): a timeout is heavy congestion, and ssthresh
@@ -18,7 +18,7 @@ pub enum TimeoutSsthresh {
 /// Lam recommend), α = `None` = 4(1 − β²)/3 = 0.3125 for that β (Yang & Lam's TCP-friendliness
 /// relation, SSVP digest Eq. 7 / DVRC digest §1.2); the TCP fields default to
 /// [`TcpConfig::default`] (the DVRC digest §1.3 ns-2 settings).
-#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct GaimdConfig {
     /// Window kept after a loss event, in (0, 1).

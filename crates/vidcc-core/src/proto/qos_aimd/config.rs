@@ -2,12 +2,12 @@
 //! (digest `specs/003-qos-aimd.md`) or, where the paper is silent ([U]), to the choice recorded
 //! next to each field and in `docs/protocols/qos-aimd.md`.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::wire::qos_aimd::{ACK_FIXED_BYTES, MAX_SACKVEC_BITS};
 
 /// What "halve the ssthresh" on a timeout starts from (digest §3.3, §7 item 8 [U]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TimeoutSsthresh {
     /// [P] as written: ssthresh ← ssthresh/2 (cwnd/2 while ssthresh is still unbounded), at
@@ -20,7 +20,7 @@ pub enum TimeoutSsthresh {
 
 /// What "the number of currently outstanding packets" that β multiplies on a loss (event E)
 /// counts (the paper does not define it; digest §3.4 defers the bookkeeping to RFC 3517).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReductionBase {
     /// [I] TCP's FlightSize (RFC 5681 §2 and §3.2 step 2): the packets sent and not yet passed
@@ -39,7 +39,7 @@ pub enum ReductionBase {
 }
 
 /// Which RTT the packet spacing rtt/W uses (digest §3.5, §7 item 8 [U]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Pacing {
     /// [D] The smoothed RTT of RFC 6298.
@@ -52,7 +52,7 @@ pub enum Pacing {
 }
 
 /// Parameters of a QoS-AIMD flow (sender and receiver share one config).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct QosAimdConfig {
     /// β: multiplicative decrease, cwnd ← β × outstanding [P §V: 0.875].

@@ -18,7 +18,7 @@
 use std::collections::VecDeque;
 
 use super::config::QosAimdConfig;
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, PacketMeta, Transmit};
 use crate::wire::qos_aimd::{AckHeader, Packet, SackVec, DATA_HEADER_BYTES, SEQ_MASK, SEQ_MODULUS};
 use crate::wire::WireError;
 use crate::{Duration, Instant};
@@ -221,7 +221,7 @@ impl Endpoint for QosAimdReceiver {
         self.counters.acks_sent += 1;
         let header = ack.emit();
         let payload_len = self.ack_size_bytes.saturating_sub(header.len() as u32);
-        Some(Transmit { to: PeerId::PEER, header, payload_len, meta: PacketMeta::control() })
+        Some(Transmit { to: Destination::PEER, header, payload_len, meta: PacketMeta::control() })
     }
 
     fn poll_timeout(&self) -> Option<Instant> {

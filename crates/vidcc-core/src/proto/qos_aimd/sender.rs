@@ -41,7 +41,7 @@
 use std::collections::VecDeque;
 
 use super::config::{Pacing, QosAimdConfig, ReductionBase, TimeoutSsthresh};
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::rtt::Rfc6298;
 use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig, SenderBufferStats};
 use crate::media::stream::{FrameFeeder, PartSelection};
@@ -577,7 +577,7 @@ impl Endpoint for QosAimdSender {
         self.counters.packets_sent += 1;
         let header = DataHeader { seq: seq as u32 & SEQ_MASK, send_time_ns: now.as_nanos() }.emit();
         let meta = PacketMeta { media, ..PacketMeta::data(seq) };
-        Some(Transmit { to: PeerId::PEER, header, payload_len, meta })
+        Some(Transmit { to: Destination::PEER, header, payload_len, meta })
     }
 
     fn poll_timeout(&self) -> Option<Instant> {

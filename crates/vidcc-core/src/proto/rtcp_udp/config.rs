@@ -2,9 +2,9 @@
 //! (DVRC digest §1.3: reports "periodically and also whenever it detects congestion" \[P\]); every
 //! number here is the digest's default \[D\] or RFC 3550's \[X\].
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RtcpUdpConfig {
     /// \[D\] Interval of the periodic Receiver Reports: 1 s.

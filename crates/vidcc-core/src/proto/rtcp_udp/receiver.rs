@@ -23,7 +23,7 @@
 use std::collections::VecDeque;
 
 use super::config::RtcpUdpConfig;
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::jitter::Rfc3550Jitter;
 use crate::estimate::loss_detect::{Arrival, GapDetector};
 use crate::time::{Duration, Instant};
@@ -234,7 +234,7 @@ impl Endpoint for RtcpUdpReceiver {
 
     fn poll_transmit(&mut self, _now: Instant) -> Option<Transmit> {
         let rr = self.pending.pop_front()?;
-        Some(Transmit { to: PeerId::PEER, header: rr.emit(), payload_len: 0, meta: PacketMeta::control() })
+        Some(Transmit { to: Destination::PEER, header: rr.emit(), payload_len: 0, meta: PacketMeta::control() })
     }
 
     fn poll_timeout(&self) -> Option<Instant> {

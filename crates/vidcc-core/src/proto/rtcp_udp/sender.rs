@@ -15,7 +15,7 @@
 use std::collections::VecDeque;
 
 use super::config::RtcpUdpConfig;
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::rtt::Rfc6298;
 use crate::media::layers::LayerRates;
 use crate::media::stream::{FrameFeeder, PartSelection, VideoStream};
@@ -174,7 +174,12 @@ impl Endpoint for RtcpUdpSender {
                 octet_count: self.octets_sent,
                 rtt_ns: self.rtt.srtt().map_or(0, |d| d.as_nanos()),
             };
-            return Some(Transmit { to: PeerId::PEER, header: sr.emit(), payload_len: 0, meta: PacketMeta::control() });
+            return Some(Transmit {
+                to: Destination::PEER,
+                header: sr.emit(),
+                payload_len: 0,
+                meta: PacketMeta::control(),
+            });
         }
         let q = self.queue.pop_front()?;
         let header =
@@ -183,7 +188,7 @@ impl Endpoint for RtcpUdpSender {
         self.seq += 1;
         self.packets_sent = self.packets_sent.wrapping_add(1);
         self.octets_sent = self.octets_sent.wrapping_add(q.len);
-        Some(Transmit { to: PeerId::PEER, header, payload_len: q.len, meta })
+        Some(Transmit { to: Destination::PEER, header, payload_len: q.len, meta })
     }
 
     fn poll_timeout(&self) -> Option<Instant> {

@@ -1,5 +1,5 @@
 use super::*;
-use crate::endpoint::{Datagram, Endpoint, Event, PacketKind, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, Event, PacketKind, PacketMeta, PeerId, Transmit};
 use crate::media::layers::{LayerRates, LayeredSource};
 use crate::media::source::CbrSource;
 use crate::media::stream::{BoxedSource, SendOrder, StreamSource, VideoStream};
@@ -34,7 +34,7 @@ fn events(ep: &mut dyn Endpoint) -> Vec<Event> {
 }
 fn rtp(seq: u16, ts: u32) -> Transmit {
     let h = RtpHeader { marker: false, seq, timestamp: ts, ssrc: SENDER_SSRC };
-    Transmit { to: PeerId::PEER, header: h.emit(), payload_len: 988, meta: PacketMeta::data(seq as u64) }
+    Transmit { to: Destination::PEER, header: h.emit(), payload_len: 988, meta: PacketMeta::data(seq as u64) }
 }
 fn rr(fraction: u8, lsr: u32, dlsr: u32) -> Transmit {
     let block = ReportBlock {
@@ -47,7 +47,7 @@ fn rr(fraction: u8, lsr: u32, dlsr: u32) -> Transmit {
         dlsr,
     };
     let r = ReceiverReport { ssrc: RECEIVER_SSRC, block: Some(block) };
-    Transmit { to: PeerId::PEER, header: r.emit(), payload_len: 0, meta: PacketMeta::control() }
+    Transmit { to: Destination::PEER, header: r.emit(), payload_len: 0, meta: PacketMeta::control() }
 }
 fn parse_rr(t: &Transmit) -> ReportBlock {
     ReceiverReport::parse(t.header.as_slice()).unwrap().block.unwrap()
@@ -107,7 +107,7 @@ fn sender_adapts_layers_from_reports() {
     assert_eq!(rates_seen.len(), 8); // 4 up, 4 down
                                      // An RR without a report block changes nothing.
     let empty = ReceiverReport { ssrc: RECEIVER_SSRC, block: None };
-    let t = Transmit { to: PeerId::PEER, header: empty.emit(), payload_len: 0, meta: PacketMeta::control() };
+    let t = Transmit { to: Destination::PEER, header: empty.emit(), payload_len: 0, meta: PacketMeta::control() };
     deliver(&mut s, at_ms(13), &t).unwrap();
     assert_eq!(s.layers(), 1);
     // The new K applies from the next frame: frame 1 (40 ms) after K went to 2.
@@ -199,7 +199,7 @@ fn receiver_fills_lsr_dlsr_and_jitter() {
         octet_count: 0,
         rtt_ns: 70 * MS,
     };
-    let t = Transmit { to: PeerId::PEER, header: sr.emit(), payload_len: 0, meta: PacketMeta::control() };
+    let t = Transmit { to: Destination::PEER, header: sr.emit(), payload_len: 0, meta: PacketMeta::control() };
     deliver(&mut r, at_ms(500), &t).unwrap();
     assert_eq!(r.rtt(), Duration::from_millis(70));
     // Two packets with timestamps 40 ms apart (3600 units) arriving 50 ms apart: D = 10 ms.

@@ -1,13 +1,13 @@
 //! [`SsvpConfig`] (the `ssvp` protocol) and [`SsvpLayeredConfig`] (`ssvp-layered`): every
 //! parameter of specs/001-ssvp.md with its default and source tag. See `docs/protocols/ssvp.md`.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::estimate::rtt::DtoMode;
 use crate::media::sender_buffer::DropPolicy;
 
 /// Eq. (10): how an increase changes the rate (ambiguity A-RATE-1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum IncreaseLaw {
     /// \[I\] default: `R ← R + alpha·S/RTT` (alpha packets per RTT), i.e.
@@ -19,7 +19,7 @@ pub enum IncreaseLaw {
 }
 
 /// Which RTT paces the once-per-RTT decisions of Alg. 2 (A-RATE-3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AdjustPeriod {
     /// \[P\] `current_rtt` = the last RTT sample.
@@ -30,7 +30,7 @@ pub enum AdjustPeriod {
 }
 
 /// Form of the deviation equation, Eq. (5) (A-RTT-1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DeviationForm {
     /// \[P\] as printed: `Dev ← ε·Dev + (1−ε)·|EstimatedRTT − EstimatedRTT'|`.
@@ -50,7 +50,7 @@ impl DeviationForm {
 }
 
 /// Which packet the sender buffer drops when it is full (`media::sender_buffer::DropPolicy`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BufferPolicy {
     /// \[U\] digest §1.1.7: drop the oldest (stalest) packet first.
@@ -71,7 +71,7 @@ impl BufferPolicy {
 }
 
 /// The SSVP congestion controller, its receiver and its sender buffer.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SsvpConfig {
     /// Additive increase, packets per RTT \[P\] 0.31 (Eq. 7: 4(1−β²)/3 = 0.3125).
@@ -216,7 +216,7 @@ impl SsvpConfig {
 }
 
 /// A-LA-1: the rate assumed right after a loss in the buffer rule, Eqs. (13)–(17).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PostLossFactor {
     /// \[P\] Eqs. (13)–(17) as printed: (1−β)·R (Eq. 17's R/8).
@@ -227,7 +227,7 @@ pub enum PostLossFactor {
 }
 
 /// A-LA-4: the consumption of k+1 layers in rule (11) and Eq. (13).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ConsumptionRule {
     /// Σ_{i≤k+1} c_i (exact for any layer rates; the digest's recommendation).
@@ -238,7 +238,7 @@ pub enum ConsumptionRule {
 }
 
 /// When layers change (§4, §6.3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LayerPolicy {
     /// \[P\] add only when rules (11) and (17) hold; drop by the digest's rule (A-LA-5).
@@ -249,7 +249,7 @@ pub enum LayerPolicy {
 }
 
 /// `ssvp-layered`: SSVP plus the receiver-buffered layered adaptation.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SsvpLayeredConfig {
     /// The congestion controller (same keys and defaults as `ssvp`).

@@ -19,7 +19,7 @@
 
 use std::collections::VecDeque;
 
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::ewma::Ewma;
 use crate::estimate::loss_detect::{Arrival, GapDetector};
 use crate::media::playout::LayerBuffers;
@@ -206,7 +206,7 @@ impl Endpoint for SsvpReceiver {
         let c = self.pending.pop_front()?;
         let header = c.emit();
         let payload_len = c.length as u32 - HEADER_BYTES as u32;
-        Some(Transmit { to: PeerId::PEER, header, payload_len, meta: PacketMeta::control() })
+        Some(Transmit { to: Destination::PEER, header, payload_len, meta: PacketMeta::control() })
     }
 
     fn poll_timeout(&self) -> Option<Instant> {

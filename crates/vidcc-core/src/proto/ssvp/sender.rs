@@ -41,7 +41,7 @@ use std::collections::VecDeque;
 
 use super::config::{AdjustPeriod, IncreaseLaw, SsvpConfig, SsvpLayeredConfig, ABSOLUTE_MAX_RATE_BPS};
 use super::layered::LayerAdaptation;
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::rtt::{PaperEwma, PaperEwmaConfig};
 use crate::media::packetizer::Packetizer;
 use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig};
@@ -630,7 +630,7 @@ impl Endpoint for SsvpSender {
         if self.no_feedback && self.no_feedback_at.is_none() {
             self.no_feedback_at = Some(now + self.ctl.sto() * 2);
         }
-        Some(Transmit { to: PeerId::PEER, header, payload_len, meta })
+        Some(Transmit { to: Destination::PEER, header, payload_len, meta })
     }
 
     fn poll_timeout(&self) -> Option<Instant> {

@@ -296,7 +296,7 @@ fn receiver() -> SsvpReceiver {
 
 fn control_packet(ack: u32, congestion: bool, echo_ns: Option<u64>) -> Transmit {
     let c = ControlHeader { length: 40, ack, congestion, echo_ns, buffered_bytes: 0, layers: 0 };
-    Transmit { to: crate::PeerId::PEER, header: c.emit(), payload_len: 16, meta: crate::PacketMeta::control() }
+    Transmit { to: crate::Destination::PEER, header: c.emit(), payload_len: 16, meta: crate::PacketMeta::control() }
 }
 
 fn events(ep: &mut dyn Endpoint) -> Vec<Event> {
@@ -397,7 +397,12 @@ fn data_packet(seq: u32, ts: u64, sto: bool) -> Transmit {
         layer: 0,
         layers: 0,
     };
-    Transmit { to: crate::PeerId::PEER, header: h.emit(), payload_len: 976, meta: crate::PacketMeta::data(seq as u64) }
+    Transmit {
+        to: crate::Destination::PEER,
+        header: h.emit(),
+        payload_len: 976,
+        meta: crate::PacketMeta::data(seq as u64),
+    }
 }
 
 #[test]
@@ -578,7 +583,7 @@ fn layered_receiver_reports_buffered_bytes_of_the_active_layers() {
     let pkt = |seq: u32, frame: u32, layer: u8, layers: u8| {
         let h =
             DataHeader { length: 524, seq, timestamp_ns: 0, carries_sto: false, frame_type: 1, frame, layer, layers };
-        Transmit { to: crate::PeerId::PEER, header: h.emit(), payload_len: 500, meta: crate::PacketMeta::data(0) }
+        Transmit { to: crate::Destination::PEER, header: h.emit(), payload_len: 500, meta: crate::PacketMeta::data(0) }
     };
     deliver(&mut r, ms(0), &pkt(0, 0, 0, 2)).unwrap();
     deliver(&mut r, ms(1), &pkt(1, 0, 1, 2)).unwrap();

@@ -1,10 +1,10 @@
 //! [`TcpConfig`]: the ns-2 one-way TCP agent settings shared by every window-based sender built on
 //! [`super::sender::TcpSender`] (Reno, NewReno, Westwood+ and GAIMD).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// ns-2 one-way TCP agent settings (DVRC digest §1.3: ns-2 defaults of the papers' era).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct TcpConfig {
     /// Maximum congestion window in bytes (64 KB in every paper).

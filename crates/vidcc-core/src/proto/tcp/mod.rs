@@ -39,6 +39,8 @@ pub use reno::Reno;
 pub use sender::{AckSample, CongestionControl, PartialAck, SenderCounters, TcpSender, Window};
 pub use westwood_plus::WestwoodPlus;
 
+use crate::proto::registry::FlowContext;
+use crate::FlowEndpoints;
 use crate::{EndpointPair, Instant};
 
 /// Which congestion control a TCP flow runs.
@@ -70,4 +72,21 @@ pub fn pair(
     // `rcv_nxt`, so that is all the reassembly buffer ever needs.
     let buffer = sender::window_limit_segments(config, packet_size_bytes);
     EndpointPair { sender, receiver: Box::new(TcpReceiver::new(config.delayed_ack, buffer)) }
+}
+
+fn build(variant: TcpVariant, config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
+    // TCP carries bulk data: the application is not consulted (the schema allows no video).
+    let size = u32::try_from(ctx.packet_size.as_bytes()).map_err(|_| "tcp: packet_size too large".to_string())?;
+    Ok(pair(variant, config, size, ctx.start, ctx.stop).into())
+}
+
+/// The registry's constructors (`proto::registry`), one per variant.
+pub fn build_reno(config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
+    build(TcpVariant::Reno, config, ctx)
+}
+pub fn build_newreno(config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
+    build(TcpVariant::NewReno, config, ctx)
+}
+pub fn build_westwood_plus(config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
+    build(TcpVariant::WestwoodPlus, config, ctx)
 }

@@ -19,7 +19,7 @@
 
 use std::collections::VecDeque;
 
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, PacketMeta, Transmit};
 use crate::wire::WireError;
 use crate::{Duration, Instant};
 
@@ -159,7 +159,7 @@ impl Endpoint for TcpReceiver {
         self.acks_sent += 1;
         let header = TcpHeader::Ack { ack: a.ack, ts_ns: now.as_nanos(), ts_echo_ns: a.ts_echo_ns }.emit();
         let meta = PacketMeta { seq: a.ack, ..PacketMeta::control() };
-        Some(Transmit { to: PeerId::PEER, header, payload_len: 0, meta })
+        Some(Transmit { to: Destination::PEER, header, payload_len: 0, meta })
     }
 
     fn poll_timeout(&self) -> Option<Instant> {

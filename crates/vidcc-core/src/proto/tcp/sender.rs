@@ -44,7 +44,7 @@
 
 use std::collections::VecDeque;
 
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::rtt::Rfc6298;
 use crate::units::DataSize;
 use crate::wire::WireError;
@@ -430,7 +430,7 @@ impl<C: CongestionControl> TcpSender<C> {
         }
         let header = TcpHeader::Data { seq, ts_ns: now.as_nanos() }.emit();
         let meta = PacketMeta { retransmit, ..PacketMeta::data(seq) };
-        Transmit { to: PeerId::PEER, header, payload_len: self.payload_bytes, meta }
+        Transmit { to: Destination::PEER, header, payload_len: self.payload_bytes, meta }
     }
 
     fn maybe_start(&mut self, now: Instant) {

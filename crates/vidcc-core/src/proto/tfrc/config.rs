@@ -1,10 +1,10 @@
 //! [`TfrcConfig`]: every TFRC parameter, defaulting to RFC 5348 and to the DVRC digest's
 //! choices (`specs/000-dvrc.md` §1.3 "TFRC"); the ns-2 values the digest names are options.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The rate slow start starts from and never goes below (DVRC digest §1.3 "Initial rate").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InitialRate {
     /// \[D\] RFC 3448 §4.2/§4.3: 1 packet/s until the first feedback, then slow start
@@ -18,7 +18,7 @@ pub enum InitialRate {
 }
 
 /// TFRC parameters. Raw numbers carry their unit.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TfrcConfig {
     /// q, weight of the old RTT in R ← q·R + (1 − q)·R_sample (RFC 5348 §4.3 step 2): 0.9.

@@ -38,7 +38,7 @@
 use std::collections::VecDeque;
 
 use super::config::TfrcConfig;
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::loss_detect::{Arrival, GapDetector};
 use crate::estimate::loss_intervals::{LossIntervals, LossIntervalsConfig, N_INTERVALS};
 use crate::estimate::rate_meter::{EpochRate, RateMeter};
@@ -365,7 +365,7 @@ impl TfrcReceiver {
         self.epoch.restart(now);
         self.fb_deadline = self.r_m.map(|r| now + r);
         self.counters.feedbacks += 1;
-        Some(Transmit { to: PeerId::PEER, header: fb.emit(), payload_len: 0, meta: PacketMeta::control() })
+        Some(Transmit { to: Destination::PEER, header: fb.emit(), payload_len: 0, meta: PacketMeta::control() })
     }
 }
 

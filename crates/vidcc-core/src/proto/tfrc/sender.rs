@@ -41,7 +41,7 @@
 use std::collections::VecDeque;
 
 use super::config::{InitialRate, TfrcConfig};
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::ewma::Ewma;
 use crate::estimate::tcp_model::rfc5348_rate;
 use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig, SenderBufferStats};
@@ -494,7 +494,7 @@ impl Endpoint for TfrcSender {
         self.last_send = Some((now, payload_len + DATA_BYTES as u32));
         self.idle_since_timer = false;
         self.counters.packets_sent += 1;
-        Some(Transmit { to: PeerId::PEER, header, payload_len, meta })
+        Some(Transmit { to: Destination::PEER, header, payload_len, meta })
     }
 
     fn poll_timeout(&self) -> Option<Instant> {

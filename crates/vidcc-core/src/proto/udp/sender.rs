@@ -1,5 +1,5 @@
 use super::UdpConfig;
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, PacketMeta, Transmit};
 use crate::time::{Duration, Instant};
 use crate::wire::{udp::UdpData, udp::HEADER_BYTES, WireError};
 
@@ -70,7 +70,7 @@ impl Endpoint for UdpSender {
         self.seq = self.seq.wrapping_add(1);
         self.sent_in_burst += 1;
         let payload_len = (self.config.packet_size.as_bytes() as usize - header.len()) as u32;
-        Some(Transmit { to: PeerId::PEER, header, payload_len, meta })
+        Some(Transmit { to: Destination::PEER, header, payload_len, meta })
     }
 
     fn poll_timeout(&self) -> Option<Instant> {

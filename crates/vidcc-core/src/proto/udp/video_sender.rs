@@ -10,7 +10,7 @@
 //! Parameters: `packet_size` (wire bytes), `parts_sent` (default: every layer / the top stream),
 //! `stop`. Deviations: none (there is nothing to adapt).
 
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, PacketMeta, PeerId, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, PacketMeta, Transmit};
 use crate::media::stream::{FrameFeeder, PartKind, PartSelection, VideoStream};
 use crate::media::MediaTag;
 use crate::time::Instant;
@@ -60,7 +60,7 @@ impl Endpoint for UdpVideoSender {
         let header = UdpData { seq: self.seq, send_time_ns: now.as_nanos() }.emit();
         let meta = PacketMeta { media: tag, ..PacketMeta::data(self.seq as u64) };
         self.seq = self.seq.wrapping_add(1);
-        Some(Transmit { to: PeerId::PEER, header, payload_len, meta })
+        Some(Transmit { to: Destination::PEER, header, payload_len, meta })
     }
 
     fn poll_timeout(&self) -> Option<Instant> {

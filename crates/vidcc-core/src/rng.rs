@@ -1,4 +1,5 @@
-//! One master seed, one independent random stream per component.
+//! One master seed, one independent random stream per component: the seeded randomness every
+//! driver hands protocols and models (vidcc-core draws none of its own).
 //!
 //! A component's stream is seeded from the master seed and the component's name (e.g.
 //! `"loss/link3/fwd"`, `"traffic/flow7"`), never from the order in which components happen to
@@ -8,6 +9,7 @@
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+/// The generator of every stream (named for the simulator, its first user).
 pub type SimRng = Xoshiro256PlusPlus;
 
 #[derive(Clone, Copy, Debug)]

@@ -25,13 +25,12 @@
 //! times follow `UdpSender`'s exact schedule `burst_start + n·τ` with τ rounded up to whole ns);
 //! ns-2 keeps doubles. `stop` ends the flow at the `UdpSender`'s stop instant.
 
-use rand::Rng;
-use vidcc_core::endpoint::{EndpointPair, EndpointStats};
-use vidcc_core::proto::udp::{UdpConfig, UdpReceiver, UdpSender};
-use vidcc_core::wire::WireError;
-use vidcc_core::{Datagram, Duration, Endpoint, Instant, Transmit};
-
+use crate::endpoint::EndpointStats;
+use crate::proto::udp::{UdpConfig, UdpSender};
 use crate::rng::SimRng;
+use crate::wire::WireError;
+use crate::{Datagram, Duration, Endpoint, Instant, Transmit};
+use rand::Rng;
 
 pub struct ParetoOnOff {
     udp: UdpSender,
@@ -170,20 +169,12 @@ impl Endpoint for ParetoOnOff {
     }
 }
 
-/// A Pareto on/off sender and the plain UDP receiver that counts what it gets.
-pub fn pair(udp: UdpConfig, on_mean: Duration, off_mean: Duration, shape: f64, rng: SimRng) -> EndpointPair {
-    EndpointPair {
-        sender: Box::new(ParetoOnOff::new(udp, on_mean, off_mean, shape, rng)),
-        receiver: Box::new(UdpReceiver::new()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rng::RngStreams;
-    use vidcc_core::wire::udp::UdpData;
-    use vidcc_core::{DataRate, DataSize};
+    use crate::wire::udp::UdpData;
+    use crate::{DataRate, DataSize};
 
     /// DVRC's fastest reverse-traffic source: 250 B at 256 kbit/s (τ = 7.8125 ms), ns-2 defaults
     /// burst_time 0.5 s, idle_time 0.5 s, shape 1.5.

@@ -1,5 +1,5 @@
-//! Video flows in the simulator: builds a flow's `VideoStream` from its configuration, records
-//! every media packet (send time, arrival), and at the end of the run judges each frame with
+//! Video flows in the simulator: records every media packet (send time, arrival) per receiver,
+//! and at the end of the run judges each frame with
 //! `vidcc_core::media::decodability` and computes the delivery metrics of
 //! `vidcc_core::media::metrics` (docs/video.md).
 //!
@@ -14,100 +14,70 @@
 //! after the last instant simulated. Their fate is unknown, so they are neither lost nor late:
 //! the frames table marks them `pending`, and the measurement window ends at the first of them.
 
-use crate::config::{PlayoutConfigSpec, TraceFormatSpec, VideoConfig, VideoModel};
-use crate::metrics::Column;
-use crate::rng::SimRng;
-use rand::Rng;
 use std::collections::BTreeMap;
+use vidcc_core::media::config::{trace_format, PlayoutConfigSpec, VideoConfig, VideoModel};
 use vidcc_core::media::decodability::{evaluate, FrameOutcome, FrameStatus, PacketRecord, SentFrame};
 use vidcc_core::media::gop::GopPattern;
-use vidcc_core::media::layers::{LayerRates, LayeredSource, SimulcastSource};
 use vidcc_core::media::metrics::{video_metrics, MetricsConfig, VideoMetrics};
 use vidcc_core::media::playout::{PlayoutAnchor, PlayoutConfig};
-use vidcc_core::media::source::{frame_interval_for_fps, CbrSource, UniformSource};
-use vidcc_core::media::stream::{BoxedSource, PartKind, SendOrder, StreamSource, VideoStream};
-use vidcc_core::media::tes::{TesModel, TesSource};
-use vidcc_core::media::trace::{FrameOrder, Trace, TraceFormat, TraceSource};
+use vidcc_core::media::source::frame_interval_for_fps;
+use vidcc_core::media::stream::PartKind;
+use vidcc_core::media::trace::{FrameOrder, Trace};
 use vidcc_core::media::{FrameType, MediaTag};
-use vidcc_core::{DataRate, Duration, Instant};
+use vidcc_core::{Duration, Instant};
 
-/// The simulator's seeded stream as the uniform source TES needs.
-struct RngUniform(SimRng);
+use super::{ReceiverInfo, Recorder, RunView};
+use crate::metrics::{Column, Table};
+use crate::packet::{DropReason, Packet, RecordRows};
 
-impl UniformSource for RngUniform {
-    fn next_f64(&mut self) -> f64 {
-        self.0.gen::<f64>()
+/// The video record of every receiver of a video flow (`None` for receivers of other flows).
+pub struct VideoRecorders {
+    per_receiver: Vec<Option<VideoRecorder>>,
+}
+
+impl VideoRecorders {
+    /// `video_of(flow)`: the flow's video configuration, if it carries video.
+    pub fn new(receivers: &[ReceiverInfo], video_of: &dyn Fn(u32) -> Option<VideoConfig>) -> Self {
+        VideoRecorders { per_receiver: receivers.iter().map(|r| video_of(r.flow).map(VideoRecorder::new)).collect() }
     }
 }
 
-fn trace_format(f: TraceFormatSpec) -> TraceFormat {
-    match f {
-        TraceFormatSpec::Evalvid => TraceFormat::Evalvid,
-        TraceFormatSpec::Plain => TraceFormat::Plain,
-    }
-}
-
-/// Builds the stream a video flow's sender draws from. `rng` is called once per source, with the
-/// same stream for every simulcast stream so that they code the same content.
-pub fn build_stream(v: &VideoConfig, start: Instant, rng: &dyn Fn() -> SimRng) -> Result<VideoStream, String> {
-    let gop = GopPattern::parse(&v.gop).map_err(|e| format!("gop: {e}"))?;
-    let fps = v.fps;
-    let order = if v.display_order { SendOrder::Display } else { SendOrder::Decode };
-    let wrap = |s: StreamSource| VideoStream::new(s, order);
-    let trace = match &v.model {
-        VideoModel::Trace { text, format, source } => {
-            Some(Trace::parse(text, trace_format(*format)).map_err(|e| format!("trace {source}: {e}"))?)
+impl Recorder for VideoRecorders {
+    fn on_data_sent(&mut self, now: Instant, pkt: &Packet, rows: &mut RecordRows) {
+        if let Some(v) = &mut self.per_receiver[pkt.receiver as usize] {
+            if pkt.meta.media.is_media() {
+                rows.media = Some(v.on_sent(pkt.meta.media, pkt.size, now));
+            }
         }
-        _ => None,
-    };
-    let source = |rate: DataRate| -> Result<BoxedSource, String> {
-        Ok(match &v.model {
-            VideoModel::TesMpeg4 { .. } => {
-                let models = TesModel::mpeg4_for_rate(&gop, fps, rate).map_err(|e| e.to_string())?;
-                Box::new(
-                    TesSource::new(gop.clone(), fps, models, Box::new(RngUniform(rng())))
-                        .map_err(|e| e.to_string())?
-                        .with_start(start),
-                )
-            }
-            VideoModel::Cbr { .. } => {
-                Box::new(CbrSource::for_rate(rate, fps).map_err(|e| e.to_string())?.with_start(start))
-            }
-            VideoModel::Trace { format, .. } => {
-                let order = FrameOrder::of_format(trace_format(*format));
-                let t = trace.as_ref().expect("parsed above");
-                Box::new(TraceSource::new(t, fps, order).map_err(|e| e.to_string())?.with_start(start))
-            }
-        })
-    };
-    let model_rate = match &v.model {
-        VideoModel::TesMpeg4 { rate_bps } | VideoModel::Cbr { rate_bps } => DataRate::from_bps(*rate_bps),
-        VideoModel::Trace { .. } => DataRate::ZERO,
-    };
-    if !v.layers_bps.is_empty() && !v.streams_bps.is_empty() {
-        return Err("layers and streams exclude each other".into());
     }
-    if !v.layers_bps.is_empty() {
-        let rates = LayerRates::from_cumulative(v.layers_bps.iter().map(|&b| DataRate::from_bps(b)).collect())
-            .map_err(|e| format!("layers: {e}"))?;
-        // Models with a rate are scaled to the full-quality rate; a trace keeps its own sizes and
-        // is split in the layers' proportions.
-        return Ok(wrap(match v.model {
-            VideoModel::Trace { .. } => StreamSource::Layered(LayeredSource::new(source(model_rate)?, rates)),
-            _ => StreamSource::LayeredScaled(
-                LayeredSource::scaled(source(rates.total())?, rates).map_err(|e| format!("layers: {e}"))?,
-            ),
-        }));
+
+    fn on_data_delivered(&mut self, now: Instant, pkt: &Packet) {
+        if let (Some(v), Some(row)) = (&mut self.per_receiver[pkt.receiver as usize], pkt.rows.media) {
+            v.on_arrival(row, now);
+        }
     }
-    if !v.streams_bps.is_empty() {
-        let streams = v
-            .streams_bps
-            .iter()
-            .map(|&b| Ok((source(DataRate::from_bps(b))?, DataRate::from_bps(b))))
-            .collect::<Result<Vec<_>, String>>()?;
-        return Ok(wrap(StreamSource::Simulcast(SimulcastSource::new(streams).map_err(|e| format!("streams: {e}"))?)));
+
+    fn on_data_dropped(&mut self, _now: Instant, pkt: &Packet, _why: DropReason) {
+        if let (Some(v), Some(row)) = (&mut self.per_receiver[pkt.receiver as usize], pkt.rows.media) {
+            v.on_dropped(row);
+        }
     }
-    Ok(wrap(StreamSource::Single(source(model_rate)?)))
+
+    fn finish(self, run: &RunView<'_>) -> Vec<Table> {
+        let mut tables = VideoTables::default();
+        for (row, v) in self.per_receiver.iter().enumerate() {
+            if let Some(v) = v {
+                let r = &run.receivers[row];
+                let (frames, metrics) = v.evaluate(r.measure_from, r.measure_to, run.end);
+                tables.add(r.flow as u64, r.index as u64, v.is_simulcast(), frames, metrics);
+            }
+        }
+        if tables.is_empty() {
+            Vec::new()
+        } else {
+            tables.into_tables().into()
+        }
+    }
 }
 
 /// One video flow's record of its media packets.
@@ -297,6 +267,7 @@ fn status_name(s: FrameStatus) -> &'static str {
 #[derive(Default)]
 pub struct VideoTables {
     f_flow: Vec<u64>,
+    f_receiver: Vec<u64>,
     f_frame: Vec<u64>,
     f_type: Vec<String>,
     f_encoding: Vec<u64>,
@@ -307,14 +278,15 @@ pub struct VideoTables {
     f_ready: Vec<u64>,
     f_complete: Vec<i64>,
     f_deadline: Vec<u64>,
-    v: Vec<(u64, VideoMetrics)>,
+    v: Vec<(u64, u64, VideoMetrics)>,
 }
 
 impl VideoTables {
-    pub fn add(&mut self, flow: u64, simulcast: bool, rows: Vec<FrameRow>, m: VideoMetrics) {
+    pub fn add(&mut self, flow: u64, receiver: u64, simulcast: bool, rows: Vec<FrameRow>, m: VideoMetrics) {
         for r in rows {
             let o = r.outcome;
             self.f_flow.push(flow);
+            self.f_receiver.push(receiver);
             self.f_frame.push(o.id as u64);
             self.f_type.push(o.frame_type.as_char().to_string());
             // Simulcast: the stream sent is the encoding; layered: one encoding per layer count.
@@ -327,17 +299,17 @@ impl VideoTables {
             self.f_complete.push(o.complete_at.map_or(-1, |t| t.as_nanos() as i64));
             self.f_deadline.push(o.deadline.as_nanos());
         }
-        self.v.push((flow, m));
+        self.v.push((flow, receiver, m));
     }
 
     pub fn is_empty(&self) -> bool {
         self.v.is_empty()
     }
 
-    pub fn into_tables(self) -> [crate::metrics::Table; 2] {
-        use crate::metrics::Table;
+    pub fn into_tables(self) -> [Table; 2] {
         let frames = Table::new("frames")
             .col("flow", Column::U64(self.f_flow))
+            .col("receiver", Column::U64(self.f_receiver))
             .col("frame", Column::U64(self.f_frame))
             .col("frame_type", Column::Str(self.f_type))
             .col("encoding", Column::U64(self.f_encoding))
@@ -349,10 +321,11 @@ impl VideoTables {
             .col("complete_ns", Column::I64(self.f_complete))
             .col("deadline_ns", Column::U64(self.f_deadline));
         let v = &self.v;
-        let u = |g: &dyn Fn(&VideoMetrics) -> u64| Column::U64(v.iter().map(|(_, m)| g(m)).collect());
-        let f = |g: &dyn Fn(&VideoMetrics) -> f64| Column::F64(v.iter().map(|(_, m)| g(m)).collect());
+        let u = |g: &dyn Fn(&VideoMetrics) -> u64| Column::U64(v.iter().map(|(_, _, m)| g(m)).collect());
+        let f = |g: &dyn Fn(&VideoMetrics) -> f64| Column::F64(v.iter().map(|(_, _, m)| g(m)).collect());
         let summary = Table::new("video_summary")
-            .col("flow", Column::U64(v.iter().map(|(k, _)| *k).collect()))
+            .col("flow", Column::U64(v.iter().map(|(k, _, _)| *k).collect()))
+            .col("receiver", Column::U64(v.iter().map(|(_, r, _)| *r).collect()))
             .col("frames_sent", u(&|m| m.frames.sent))
             .col("frames_decodable", u(&|m| m.frames.decodable))
             .col("frames_lost", u(&|m| m.frames.lost))

@@ -1,0 +1,315 @@
+//! Building a run from its resolved configuration: checks what the schema cannot, lays out the
+//! network and its routes, sizes the queues, builds each link's queue and loss model, and each
+//! flow's endpoints through the protocol registry of vidcc-core.
+//!
+//! Every flow instance has one sender and its receivers; endpoints are numbered flow by flow,
+//! the sender first, so that the order in which the engine first services them (and with it the
+//! order of simultaneous events) does not depend on anything but the configuration.
+
+use vidcc_core::media::config::build_stream;
+use vidcc_core::proto::registry::{FlowContext, Reach};
+use vidcc_core::proto::Application;
+use vidcc_core::rng::{RngStreams, SimRng};
+use vidcc_core::{DataRate, DataSize, Duration, Endpoint, Instant};
+
+use crate::config::{ArqConfig, LossConfig, QueueConfig, QueueLimit, SimConfig};
+use crate::forward::{Fabric, LinkState, PERSISTENT_ARQ_ATTEMPTS};
+use crate::queue::{Limit, Queue};
+use crate::record::ReceiverInfo;
+use crate::routing::Routes;
+use crate::topology::{self, config_error, ConfigError, LinkId, Network, NodeId};
+
+/// One endpoint of the run.
+pub struct EndpointSlot {
+    pub endpoint: Box<dyn Endpoint + Send>,
+    pub flow: u32,
+    pub side: crate::record::Side,
+    pub node: NodeId,
+    /// The instant of the timer event pending for this endpoint, if any.
+    pub timer_at: Option<Instant>,
+}
+
+/// One flow instance: where its endpoints are, and how its sender's data enters the network.
+pub struct FlowState {
+    pub sender: u32,
+    /// Its receivers are endpoints `sender + 1 ..= sender + receivers`, rows `first_row ..`.
+    pub receivers: u32,
+    pub first_row: u32,
+    pub src: NodeId,
+    /// Send jitter (zero: none) with its random stream and the last injection instant, so that
+    /// jittered packets still leave in order.
+    pub send_jitter: Duration,
+    pub jitter_rng: Option<SimRng>,
+    pub last_inject: Instant,
+    pub measure_from: Instant,
+}
+
+/// Everything a run starts from.
+pub struct Built {
+    pub net: Network,
+    pub fabric: Fabric,
+    pub flows: Vec<FlowState>,
+    pub endpoints: Vec<EndpointSlot>,
+    pub receivers: Vec<ReceiverInfo>,
+    /// Endpoint of each receiver row.
+    pub receiver_endpoints: Vec<u32>,
+    pub monitored: Vec<LinkId>,
+    pub end: Instant,
+}
+
+fn check(config: &SimConfig) -> Result<(), ConfigError> {
+    if config.duration_ns == 0 {
+        return Err(config_error("scenario.duration", "must be positive"));
+    }
+    if config.warmup_ns >= config.duration_ns {
+        return Err(config_error("scenario.warmup", "must be shorter than scenario.duration"));
+    }
+    if config.sample_interval_ns == 0 || config.queue_sample_interval_ns == 0 {
+        return Err(config_error("scenario.sample_interval", "must be positive"));
+    }
+    for (g, f) in config.flows.iter().enumerate() {
+        if f.packet_size_bytes < 64 {
+            return Err(config_error(
+                format!("flows[{g}].packet_size"),
+                "must be at least 64 B (room for the protocol's header)",
+            ));
+        }
+        if f.protocol.reach() == Reach::Multicast {
+            return Err(config_error(
+                format!("flows[{g}].protocol"),
+                format!("{:?} is a multicast protocol; the simulator has no multicast groups yet", f.protocol.name()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn build_queue(q: &QueueConfig, limit: Limit, bandwidth: DataRate, rng: SimRng) -> Result<Box<dyn Queue>, String> {
+    use crate::queue::red::{Red, RedParams};
+    Ok(match q {
+        QueueConfig::DropTail { .. } => Box::new(crate::queue::drop_tail::DropTail::new(limit)),
+        QueueConfig::Red { .. } => {
+            let params = RedParams::from_config(q).expect("a RED config");
+            Box::new(Red::new(limit, params, bandwidth, rng).map_err(|e| e.to_string())?)
+        }
+    })
+}
+
+fn build_loss(l: &LossConfig, rng: SimRng) -> Result<Box<dyn crate::loss::LossModel>, String> {
+    use crate::loss::{bernoulli::Bernoulli, gilbert_elliott::GilbertElliott};
+    let model: Box<dyn crate::loss::LossModel> = match *l {
+        LossConfig::Bernoulli { p } => Box::new(Bernoulli::new(p, rng).map_err(|e| e.to_string())?),
+        LossConfig::GilbertElliott { p, r, loss_good, loss_bad } => {
+            Box::new(GilbertElliott::new(p, r, loss_good, loss_bad, rng).map_err(|e| e.to_string())?)
+        }
+        LossConfig::CorrelatedBernoulli { p, q } => {
+            Box::new(GilbertElliott::correlated_bernoulli(p, q, rng).map_err(|e| e.to_string())?)
+        }
+    };
+    Ok(model)
+}
+
+/// Per flow instance: its data path, and its two-way propagation delay.
+struct Paths {
+    data: Vec<Vec<LinkId>>,
+    rtt: Vec<Duration>,
+    /// Flow instances whose data or feedback crosses each link (for "bdp" queue limits).
+    crossing: Vec<Vec<u32>>,
+    /// How many flow instances' data crosses each link (for fair shares).
+    data_crossing: Vec<u32>,
+}
+
+fn paths(net: &Network, routes: &Routes) -> Result<Paths, ConfigError> {
+    let mut p = Paths {
+        data: Vec::with_capacity(net.flows.len()),
+        rtt: Vec::with_capacity(net.flows.len()),
+        crossing: vec![Vec::new(); net.links.len()],
+        data_crossing: vec![0; net.links.len()],
+    };
+    for (k, fi) in net.flows.iter().enumerate() {
+        let unreachable = |a: NodeId, b: NodeId| {
+            config_error(
+                format!("flows[{}]", fi.group),
+                format!(
+                    "no route from {:?} to {:?} (nodes are not connected)",
+                    net.nodes[a as usize], net.nodes[b as usize]
+                ),
+            )
+        };
+        let fwd = routes.path(&net.links, fi.src, fi.dst).ok_or_else(|| unreachable(fi.src, fi.dst))?;
+        let rev = routes.path(&net.links, fi.dst, fi.src).ok_or_else(|| unreachable(fi.dst, fi.src))?;
+        let rtt = fwd.iter().chain(&rev).map(|&l| net.links[l as usize].delay).fold(Duration::ZERO, |a, b| a + b);
+        for &l in fwd.iter().chain(&rev) {
+            p.crossing[l as usize].push(k as u32);
+        }
+        for &l in &fwd {
+            p.data_crossing[l as usize] += 1;
+        }
+        p.rtt.push(rtt);
+        p.data.push(fwd);
+    }
+    Ok(p)
+}
+
+/// The queue limit of link `i`: as configured, or "bdp": bandwidth × mean RTT of the flows
+/// crossing it, in their largest packets, at least 10.
+fn queue_limit(config: &SimConfig, net: &Network, paths: &Paths, i: usize, limit: QueueLimit) -> Limit {
+    match limit {
+        QueueLimit::Packets(n) => Limit::Packets(n),
+        QueueLimit::Bytes(n) => Limit::Bytes(n),
+        QueueLimit::Bdp => {
+            let users = &paths.crossing[i];
+            let (rtt_sum, max_pkt) = users.iter().fold((0u128, 0u64), |(s, m), &k| {
+                let f = &config.flows[net.flows[k as usize].group as usize];
+                (s + paths.rtt[k as usize].as_nanos() as u128, m.max(f.packet_size_bytes as u64))
+            });
+            let packets = if users.is_empty() || max_pkt == 0 {
+                10
+            } else {
+                let mean_rtt = Duration::from_nanos((rtt_sum / users.len() as u128) as u64);
+                let bdp = net.links[i].bandwidth.size_in(mean_rtt).as_bytes();
+                bdp.div_ceil(max_pkt).max(10)
+            };
+            Limit::Packets(packets)
+        }
+    }
+}
+
+fn build_links(
+    config: &SimConfig,
+    net: &Network,
+    paths: &Paths,
+    streams: &RngStreams,
+) -> Result<Vec<LinkState>, ConfigError> {
+    let mut links = Vec::with_capacity(net.links.len());
+    for (i, spec) in net.links.iter().enumerate() {
+        let configured = match &spec.queue {
+            QueueConfig::DropTail { limit } | QueueConfig::Red { limit, .. } => *limit,
+        };
+        let limit = queue_limit(config, net, paths, i, configured);
+        let queue = build_queue(&spec.queue, limit, spec.bandwidth, streams.stream(&format!("queue/{}", spec.name)))
+            .map_err(|e| config_error(format!("link {} queue", spec.name), e))?;
+        let loss = match &spec.loss {
+            Some(l) => Some(
+                build_loss(l, streams.stream(&format!("loss/{}", spec.name)))
+                    .map_err(|e| config_error(format!("link {} loss", spec.name), e))?,
+            ),
+            None => None,
+        };
+        links.push(LinkState {
+            to: spec.to,
+            bandwidth: spec.bandwidth,
+            delay: spec.delay,
+            queue,
+            loss,
+            busy_until: Instant::ZERO,
+            tx_pending: false,
+            limit,
+            max_attempts: match spec.arq {
+                None => 1,
+                Some(ArqConfig::Persistent) => PERSISTENT_ARQ_ATTEMPTS,
+                Some(ArqConfig::Limited { attempts }) => attempts.max(1),
+            },
+            retransmissions: 0,
+            counts_as_bottleneck: spec.monitored && spec.forward,
+            delivered: 0,
+            dropped_queue: 0,
+            dropped_loss: 0,
+        });
+    }
+    Ok(links)
+}
+
+pub fn build(config: &SimConfig) -> Result<Built, ConfigError> {
+    check(config)?;
+    let streams = RngStreams::new(config.seed);
+    let net = topology::build(config, &streams)?;
+    if let Some(l) = net.links.iter().find(|l| l.bandwidth == DataRate::ZERO) {
+        return Err(config_error(format!("link {}", l.name), "bandwidth must be positive"));
+    }
+    let routes = Routes::build(net.nodes.len(), &net.links, net.flows.iter().flat_map(|f| [f.src, f.dst]));
+    let paths = paths(&net, &routes)?;
+    let links = build_links(config, &net, &paths, &streams)?;
+
+    let end = Instant::from_nanos(config.duration_ns);
+    let warmup = Instant::from_nanos(config.warmup_ns);
+    let mut flows = Vec::with_capacity(net.flows.len());
+    let mut endpoints = Vec::with_capacity(2 * net.flows.len());
+    let mut receivers = Vec::with_capacity(net.flows.len());
+    let mut receiver_endpoints = Vec::with_capacity(net.flows.len());
+    for (k, fi) in net.flows.iter().enumerate() {
+        let f = &config.flows[fi.group as usize];
+        let here = || format!("flows[{}]", fi.group);
+        let fair_share_bps = paths.data[k]
+            .iter()
+            .map(|&l| net.links[l as usize].bandwidth.as_bps_f64() / paths.data_crossing[l as usize] as f64)
+            .fold(f64::INFINITY, f64::min);
+        let rng = |what: &str| streams.stream(&format!("{what}/flow{k}"));
+        let app = match &f.video {
+            Some(v) => {
+                Application::Video(build_stream(v, fi.start, &|| rng("video")).map_err(|e| config_error(here(), e))?)
+            }
+            None => Application::Bulk,
+        };
+        let stop = f.stop_ns.map(Instant::from_nanos);
+        let ctx = FlowContext {
+            app,
+            packet_size: DataSize::from_bytes(f.packet_size_bytes as u64),
+            start: fi.start,
+            stop,
+            receivers: 1,
+            rng: &rng,
+        };
+        let built = f.protocol.build(ctx).map_err(|e| config_error(here(), e))?;
+        let measure_from = warmup.max(fi.start);
+        let measure_to = stop.map_or(end, |s| s.min(end));
+        let sender = endpoints.len() as u32;
+        endpoints.push(EndpointSlot {
+            endpoint: built.sender,
+            flow: k as u32,
+            side: crate::record::Side::Sender,
+            node: fi.src,
+            timer_at: None,
+        });
+        flows.push(FlowState {
+            sender,
+            receivers: built.receivers.len() as u32,
+            first_row: receivers.len() as u32,
+            src: fi.src,
+            send_jitter: Duration::from_nanos(f.send_jitter_ns),
+            jitter_rng: (f.send_jitter_ns > 0).then(|| rng("jitter")),
+            last_inject: Instant::ZERO,
+            measure_from,
+        });
+        for (index, endpoint) in built.receivers.into_iter().enumerate() {
+            receiver_endpoints.push(endpoints.len() as u32);
+            endpoints.push(EndpointSlot {
+                endpoint,
+                flow: k as u32,
+                side: crate::record::Side::Receiver(index as u32),
+                node: fi.dst,
+                timer_at: None,
+            });
+            receivers.push(ReceiverInfo {
+                flow: k as u32,
+                index: index as u32,
+                node: fi.dst,
+                measure_from,
+                measure_to,
+                fair_share_bps,
+                path_rtt: paths.rtt[k],
+            });
+        }
+    }
+    let monitored = net.links.iter().enumerate().filter(|(_, l)| l.monitored).map(|(i, _)| i as LinkId).collect();
+    Ok(Built {
+        fabric: Fabric { links, routes, bottleneck_packets: 0 },
+        net,
+        flows,
+        endpoints,
+        receivers,
+        receiver_endpoints,
+        monitored,
+        end,
+    })
+}

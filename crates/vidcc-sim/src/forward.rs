@@ -1,0 +1,199 @@
+//! Forwarding: directed links with their queues, loss models and link-level ARQ, and hop-by-hop
+//! routing of packets towards their destination node.
+//!
+//! Per packet-hop the cost is one heap event when the link is idle (arrival at the far end after
+//! serialisation + propagation) and two when it is busy (plus the end of serialisation that
+//! starts the next packet). A packet is enqueued even on an idle link, so that RED sees every
+//! arrival. Loss models decide when serialisation starts; a lost packet still occupies the link.
+//!
+//! Forwarding knows nothing of endpoints or metrics: each step returns what became of the packet
+//! ([`Hop`]) and the engine acts on it. This is where a multicast packet will be copied at the
+//! branch points of its group's tree.
+
+use vidcc_core::{DataRate, DataSize, Duration, Instant};
+
+use crate::packet::{DropReason, PacketArena, PacketId};
+use crate::queue::{Enqueue, Limit, Queue, QueuedPacket};
+use crate::routing::Routes;
+use crate::scheduler::Scheduler;
+use crate::topology::{LinkId, NodeId};
+
+/// The engine's events that forwarding schedules.
+#[derive(Clone, Copy, Debug)]
+pub enum LinkEvent {
+    /// A packet reaches the far end of a link.
+    Arrive { link: LinkId, pkt: PacketId },
+    /// A link finished serialising; it may start the next queued packet.
+    TxDone { link: LinkId },
+}
+
+/// What a forwarding step did with a packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hop {
+    /// Still travelling (queued, on a link, or scheduled to arrive).
+    Moving,
+    /// Reached its destination node: hand it to the endpoint.
+    Arrived(PacketId),
+    Dropped(PacketId, DropReason),
+}
+
+/// A "persistent" ARQ retries until success; a channel that never recovers (a bad state with
+/// certain loss and no way out) would hang the run, so it gives up after this many attempts and
+/// the packet counts as lost.
+pub const PERSISTENT_ARQ_ATTEMPTS: u32 = 1 << 16;
+
+/// One direction of a link and its counters.
+pub struct LinkState {
+    pub to: NodeId,
+    pub bandwidth: DataRate,
+    pub delay: Duration,
+    pub queue: Box<dyn Queue>,
+    pub loss: Option<Box<dyn crate::loss::LossModel>>,
+    /// Most transmission attempts per packet (1: no link-level ARQ).
+    pub max_attempts: u32,
+    pub busy_until: Instant,
+    /// A `TxDone` event is pending for this link.
+    pub tx_pending: bool,
+    pub limit: Limit,
+    /// Forward direction of a monitored link: its packets count in `RunStats::bottleneck_packets`.
+    pub counts_as_bottleneck: bool,
+    pub delivered: u64,
+    pub dropped_queue: u64,
+    pub dropped_loss: u64,
+    pub retransmissions: u64,
+}
+
+/// Every link of the network and the routes over them.
+pub struct Fabric {
+    pub links: Vec<LinkState>,
+    pub routes: Routes,
+    /// Packets that crossed a monitored link in its forward direction.
+    pub bottleneck_packets: u64,
+}
+
+impl Fabric {
+    /// Puts a packet on the first link from `node` towards `dst`.
+    pub fn send_from<E: From<LinkEvent>>(
+        &mut self,
+        node: NodeId,
+        dst: NodeId,
+        pkt: PacketId,
+        packets: &PacketArena,
+        sched: &mut Scheduler<E>,
+        now: Instant,
+    ) -> Hop {
+        let link = self.routes.next_link(node, dst).expect("routes checked at construction");
+        self.enqueue(link, pkt, packets, sched, now)
+    }
+
+    fn enqueue<E: From<LinkEvent>>(
+        &mut self,
+        link: LinkId,
+        pkt: PacketId,
+        packets: &PacketArena,
+        sched: &mut Scheduler<E>,
+        now: Instant,
+    ) -> Hop {
+        let size = packets.get(pkt).size;
+        let l = &mut self.links[link as usize];
+        match l.queue.enqueue(now, QueuedPacket { id: pkt, size_bytes: size }) {
+            Enqueue::Dropped => {
+                l.dropped_queue += 1;
+                Hop::Dropped(pkt, DropReason::Queue)
+            }
+            Enqueue::Accepted => {
+                if l.tx_pending {
+                    return Hop::Moving;
+                }
+                if l.busy_until <= now {
+                    let p = l.queue.dequeue(now).expect("just enqueued");
+                    self.start_tx(link, p.id, packets, sched, now)
+                } else {
+                    l.tx_pending = true;
+                    sched.schedule(l.busy_until, LinkEvent::TxDone { link }.into());
+                    Hop::Moving
+                }
+            }
+        }
+    }
+
+    fn start_tx<E: From<LinkEvent>>(
+        &mut self,
+        link: LinkId,
+        pkt: PacketId,
+        packets: &PacketArena,
+        sched: &mut Scheduler<E>,
+        now: Instant,
+    ) -> Hop {
+        let size = DataSize::from_bytes(packets.get(pkt).size as u64);
+        let l = &mut self.links[link as usize];
+        let tx = l.bandwidth.transmission_time(size);
+        // Each attempt occupies the link for one packet time and meets the loss model; with
+        // link-level ARQ a failed attempt is repeated at once (QoS-AIMD digest §2.2).
+        let mut attempts = 1;
+        let mut lost = false;
+        if let Some(m) = l.loss.as_mut() {
+            while m.should_drop() {
+                if attempts == l.max_attempts {
+                    lost = true;
+                    break;
+                }
+                attempts += 1;
+            }
+        }
+        l.retransmissions += (attempts - 1) as u64;
+        let busy = tx * attempts as u64;
+        l.busy_until = now + busy;
+        if lost {
+            l.dropped_loss += 1;
+            Hop::Dropped(pkt, DropReason::Loss)
+        } else {
+            sched.schedule(now + busy + l.delay, LinkEvent::Arrive { link, pkt }.into());
+            Hop::Moving
+        }
+    }
+
+    /// A link finished serialising: start its next packet, if any.
+    pub fn tx_done<E: From<LinkEvent>>(
+        &mut self,
+        link: LinkId,
+        packets: &PacketArena,
+        sched: &mut Scheduler<E>,
+        now: Instant,
+    ) -> Hop {
+        let l = &mut self.links[link as usize];
+        l.tx_pending = false;
+        let Some(p) = l.queue.dequeue(now) else { return Hop::Moving };
+        let hop = self.start_tx(link, p.id, packets, sched, now);
+        let l = &mut self.links[link as usize];
+        if l.queue.len_packets() > 0 {
+            l.tx_pending = true;
+            sched.schedule(l.busy_until, LinkEvent::TxDone { link }.into());
+        }
+        hop
+    }
+
+    /// A packet reached the far end of `link`: deliver it there or forward it.
+    pub fn arrive<E: From<LinkEvent>>(
+        &mut self,
+        link: LinkId,
+        pkt: PacketId,
+        packets: &PacketArena,
+        sched: &mut Scheduler<E>,
+        now: Instant,
+    ) -> Hop {
+        let l = &mut self.links[link as usize];
+        l.delivered += 1;
+        if l.counts_as_bottleneck {
+            self.bottleneck_packets += 1;
+        }
+        let node = l.to;
+        let dst = packets.get(pkt).dst;
+        if node == dst {
+            Hop::Arrived(pkt)
+        } else {
+            let next = self.routes.next_link(node, dst).expect("routes checked at construction");
+            self.enqueue(next, pkt, packets, sched, now)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! The `events` table: what endpoints report ([`vidcc_core::Event`]: rate and window changes,
+//! loss events, timeouts, layer changes, loss classifications), one row each.
+
+use vidcc_core::{Event, Instant};
+
+use super::{Recorder, RunView, Side};
+use crate::metrics::{Column, Table};
+
+/// The `kind` column: one name per [`Event`] variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    Rate,
+    Window,
+    LossEvent,
+    Timeout,
+    Layers,
+    LossClass,
+}
+
+impl EventKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Rate => "rate",
+            EventKind::Window => "window",
+            EventKind::LossEvent => "loss_event",
+            EventKind::Timeout => "timeout",
+            EventKind::Layers => "layers",
+            EventKind::LossClass => "loss_class",
+        }
+    }
+
+    /// The event's kind and the number in its `value` column (bit/s, bytes, layers, 1 for a
+    /// congestive loss classification and 0 for a random one, 1 otherwise).
+    pub fn of(e: Event) -> (EventKind, f64) {
+        match e {
+            Event::RateChanged { rate } => (EventKind::Rate, rate.as_bps_f64()),
+            Event::WindowChanged { cwnd } => (EventKind::Window, cwnd.as_bytes() as f64),
+            Event::LossEvent => (EventKind::LossEvent, 1.0),
+            Event::Timeout => (EventKind::Timeout, 1.0),
+            Event::LayersChanged { layers } => (EventKind::Layers, layers as f64),
+            Event::LossClassified { congestion } => (EventKind::LossClass, if congestion { 1.0 } else { 0.0 }),
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct EventLog {
+    t_ns: Vec<u64>,
+    flow: Vec<u64>,
+    side: Vec<Side>,
+    kind: Vec<EventKind>,
+    value: Vec<f64>,
+}
+
+impl Recorder for EventLog {
+    fn on_event(&mut self, now: Instant, flow: u32, side: Side, event: Event) {
+        let (kind, value) = EventKind::of(event);
+        self.t_ns.push(now.as_nanos());
+        self.flow.push(flow as u64);
+        self.side.push(side);
+        self.kind.push(kind);
+        self.value.push(value);
+    }
+
+    fn finish(self, _run: &RunView<'_>) -> Vec<Table> {
+        let side = |s: &Side| match s {
+            Side::Sender => "sender".to_string(),
+            Side::Receiver(_) => "receiver".to_string(),
+        };
+        vec![Table::new("events")
+            .col("t_ns", Column::U64(self.t_ns))
+            .col("flow", Column::U64(self.flow))
+            .col("side", Column::Str(self.side.iter().map(side).collect()))
+            .col("kind", Column::Str(self.kind.iter().map(|k| k.name().to_string()).collect()))
+            .col("value", Column::F64(self.value))]
+    }
+}

@@ -1,3 +1,0 @@
-//! Traffic sources that are not protocols of their own.
-
-pub mod pareto;
