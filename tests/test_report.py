@@ -9,7 +9,8 @@ import re
 import pytest
 
 from vidcc import __version__, report
-from vidcc.papers.framework import FAIL, NOT_YET, PASS, run_suite
+from vidcc.papers.model import FAIL, NOT_YET, PASS
+from vidcc.papers.running import run_suite
 
 from test_reproduce import tiny_suite
 

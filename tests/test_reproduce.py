@@ -13,37 +13,14 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from vidcc import protocols
 from vidcc.papers import PAPERS, load_suite
-from vidcc.papers.framework import (
-    FAIL,
-    NOT_YET,
-    PASS,
-    STATUSES,
-    Axis,
-    Claim,
-    Figure,
-    FigureData,
-    Part,
-    Plot,
-    Q,
-    Suite,
-    Verdict,
-    all_of,
-    at_scale,
-    bound,
-    check_claim,
-    direction,
-    dumbbell,
-    feature_exists,
-    flow,
-    number,
-    ordering,
-    part_spec,
-    protocol_exists,
-    run_suite,
-    scenario,
-    within,
-)
+from vidcc.papers.building import dumbbell, flow, part_spec, scenario
+from vidcc.papers.existence import feature_exists, protocol_exists
+from vidcc.papers.measures import FigureData
+from vidcc.papers.model import FAIL, NOT_YET, PASS, STATUSES, Axis, Claim, Figure, Part, Plot, Q, Suite, Verdict, at_scale
+from vidcc.papers.running import run_suite
+from vidcc.papers.verdicts import all_of, bound, check_claim, direction, number, ordering, state_cause, within
 
 VIDCC = Path(sys.executable).parent / "vidcc"
 
@@ -61,11 +38,20 @@ DIGEST_CLAIMS = {
 # What exists
 
 
-def test_existence_is_asked_of_the_schema():
+def test_existence_is_asked_of_the_registry_and_the_schema():
     assert protocol_exists("tcp-reno")
     assert protocol_exists("udp-cbr")  # exists although it needs a `rate` key
     assert not protocol_exists("no-such-protocol")
+    registered = [s.name for s in protocols.SPECS]  # protocol modules, not the simulator's built-in kinds
+    assert registered and all(protocol_exists(name) for name in registered)
     assert not feature_exists("no-such-feature")
+
+
+def test_the_framework_module_still_offers_every_name():
+    import vidcc.papers.framework as framework
+
+    assert framework.run_suite is run_suite and framework.check_claim is check_claim and framework.Claim is Claim
+    assert all(hasattr(framework, name) for name in framework.__all__)
 
 
 def test_at_scale_resolves_nested_values():
@@ -386,10 +372,13 @@ def test_every_written_check_runs_on_synthetic_results(paper):
     suite = load_suite(paper)
     data = {f.id: _synthetic(f, np.random.default_rng(7)) for f in suite.figures}
     for d in data.values():
-        d._others = data
+        d.attach_others(data)
     for claim in suite.claims:
         if claim.check is None:
             continue
         v = claim.check(data.get(claim.figure) if claim.figure else None)
         assert isinstance(v, Verdict) and v.status in (PASS, FAIL), f"{paper}/{claim.id}: {v}"
         assert v.measured and v.explanation, f"{paper}/{claim.id}: {v}"
+        if claim.cause is not None:  # a cause is one line of text, or says why it could not be computed
+            cause = state_cause(claim.cause, data.get(claim.figure) if claim.figure else None, dict(v.measured))
+            assert isinstance(cause, str) and cause and "\n" not in cause, f"{paper}/{claim.id}: {cause!r}"

@@ -4,8 +4,10 @@ import json
 
 import pandas as pd
 
-from vidcc.papers.dvrc import CAUSES, MPEG_START, SUITE, c1, c25, explained
-from vidcc.papers.framework import FAIL, PASS, FigureData, Verdict, at_scale
+from vidcc.papers.dvrc import CAUSES, MPEG_START, SUITE, c1, c25
+from vidcc.papers.measures import FigureData
+from vidcc.papers.model import FAIL, PASS, Claim, FigureRun, Verdict, at_scale
+from vidcc.papers.verdicts import check_claim
 
 
 def test_suite_validates_and_keeps_every_digest_claim():
@@ -65,13 +67,24 @@ def test_c1_counts_classified_loss_events_after_the_warmup():
 def test_c25_compares_md_shares_and_explains_a_failure():
     s6 = _events_figure({"a": (10, [1, 1, 0, 0])})
     s2 = _events_figure({"b": (10, [1, 0, 0, 0])})
-    s6._others = s2._others = {"fig8-10": s2, "fig18-20": s6}
-    assert c25(s6).status == PASS
-    s6._others = s2._others = {"fig8-10": s6, "fig18-20": s2}
-    v = explained("C25", c25)(s2)
-    assert v.status == FAIL and "Cause:" in v.explanation and "C25" in CAUSES
+    for d in (s6, s2):
+        d.attach_others({"fig8-10": s2, "fig18-20": s6})
+    claim = next(c for c in SUITE.claims if c.id == "C25")
+    passed = check_claim(claim, FigureRun(SUITE.figure("fig18-20"), [], data=s6))
+    assert passed.status == PASS and passed.cause == "" and "Cause:" not in passed.explanation
+    for d in (s6, s2):
+        d.attach_others({"fig8-10": s6, "fig18-20": s2})
+    failed = check_claim(claim, FigureRun(SUITE.figure("fig18-20"), [], data=s2))
+    assert failed.status == FAIL and failed.cause == CAUSES["C25"]
+    assert failed.explanation == f"{failed.finding}. Cause: {CAUSES['C25']}"
 
 
-def test_explained_leaves_a_pass_alone():
-    ok = Verdict(PASS, {"x": 1}, "fine")
-    assert explained("C25", lambda d: ok)(None) is ok
+def test_every_stated_cause_belongs_to_a_claim_with_a_check():
+    with_cause = {c.id for c in SUITE.claims if c.cause is not None}
+    assert with_cause == set(CAUSES)
+    assert all(c.check is not None for c in SUITE.claims if c.cause is not None)
+
+
+def test_a_cause_is_stated_only_on_a_fail():
+    ok = Claim("T", "t", None, ("tcp-reno",), lambda d: Verdict(PASS, {"x": 1}, "fine"), cause="never")
+    assert check_claim(ok, None).explanation == "fine"

@@ -2,8 +2,9 @@
 
 import math
 
-from vidcc.papers.framework import FAIL, PASS, Verdict
-from vidcc.papers.ssvp import SUITE, because, c1, c2, sender_delay
+from vidcc.papers.model import FAIL, PASS, Claim, Verdict
+from vidcc.papers.ssvp import SUITE, c1, c2, sender_delay
+from vidcc.papers.verdicts import check_claim
 
 
 def test_suite_validates_and_keeps_every_digest_claim():
@@ -19,13 +20,21 @@ def test_eq7_and_eq6_claims_pass_on_the_configured_defaults():
     assert sender_delay(1.0, 0.5) == 1.0
 
 
-def test_because_appends_a_cause_only_to_failures():
-    ok = Verdict(PASS, {"x": 1}, "fine")
-    assert because(ok, lambda m: "never") is ok
-    bad = because(Verdict(FAIL, {"x": 1}, "broken"), lambda m: m.setdefault("y", 2) and "the reason")
-    assert bad.status == FAIL and bad.explanation == "broken. Cause: the reason" and bad.measured["y"] == 2
-    raised = because(Verdict(FAIL, {}, "broken"), lambda m: 1 / 0)
-    assert raised.status == FAIL and "cause not computed" in raised.explanation
+def _claim(status, cause):
+    return Claim("T", "t", None, ("tcp-reno",), lambda d: Verdict(status, {"x": 1}, "fine" if status == PASS else "broken"),
+                 cause=cause)
+
+
+def test_a_measured_cause_is_computed_only_for_failures():
+    assert check_claim(_claim(PASS, lambda d, m: 1 / 0), None).explanation == "fine"
+    bad = check_claim(_claim(FAIL, lambda d, m: m.setdefault("y", 2) and "the reason"), None)
+    assert bad.status == FAIL and bad.explanation == "broken. Cause: the reason" and bad.measured == {"x": 1, "y": 2}
+    raised = check_claim(_claim(FAIL, lambda d, m: 1 / 0), None)
+    assert raised.status == FAIL and not raised.error and "cause not computed: ZeroDivisionError" in raised.explanation
+
+
+def test_measured_causes_are_stated_on_the_claims_that_do_not_reproduce():
+    assert {c.id for c in SUITE.claims if c.cause is not None} == {"C9", "C10", "C11", "C16", "C17", "B1"}
 
 
 def test_unwritten_claims_say_why():

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from vidcc import __version__
-from vidcc.papers.framework import FAIL, NOT_YET, PASS, STATUSES, ClaimResult, FigureRun, SuiteRun
+from vidcc.papers.model import FAIL, NOT_YET, PASS, STATUSES, ClaimResult, FigureRun, SuiteRun
 
 __all__ = ["suite_document", "write_suite", "write_all", "render_html"]
 

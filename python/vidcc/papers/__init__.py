@@ -1,8 +1,12 @@
 """Paper reproduction suites (``vidcc reproduce PAPER``).
 
-One package per paper, each exposing ``SUITE`` (a :class:`vidcc.papers.framework.Suite`);
-:data:`PAPERS` maps the CLI names to the packages. The framework is in
-:mod:`vidcc.papers.framework`; the HTML report and ``claims.json`` in :mod:`vidcc.report`.
+One package per paper, each exposing ``SUITE`` (a :class:`vidcc.papers.model.Suite`);
+:data:`PAPERS` maps the CLI names to the packages. The framework: :mod:`vidcc.papers.model`
+(the data), :mod:`~vidcc.papers.existence` (what exists today), :mod:`~vidcc.papers.measures`
+(a figure's results), :mod:`~vidcc.papers.verdicts` (checks, statuses, causes),
+:mod:`~vidcc.papers.building` (scenarios and sweeps), :mod:`~vidcc.papers.running` (running a
+suite); :mod:`vidcc.papers.framework` re-exports them all. The HTML report and ``claims.json``
+are in :mod:`vidcc.report`.
 """
 
 from __future__ import annotations
@@ -37,11 +41,12 @@ def reproduce(paper: str, *, scale: str = "quick", out=None, db=None, jobs=None,
     """Run one paper's suite (or ``"all"``), write ``report.html`` and ``claims.json`` into
     ``out`` (default ``out/reproduce/<paper>-<scale>``; with ``all``, one directory per paper
     inside it plus the combined files) and return the list of
-    :class:`vidcc.papers.framework.SuiteRun`."""
+    :class:`vidcc.papers.model.SuiteRun`."""
     from pathlib import Path
 
     from vidcc import report, results
-    from vidcc.papers.framework import SCALES, run_suite
+    from vidcc.papers.model import SCALES
+    from vidcc.papers.running import run_suite
 
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r}; expected one of: {', '.join(SCALES)}")

@@ -28,23 +28,9 @@ Reconstruction notes (digest tags [P]/[X]/[C]; ours are marked "suite"):
 
 from __future__ import annotations
 
-from vidcc.papers.framework import (
-    Axis,
-    Claim,
-    Figure,
-    Part,
-    Plot,
-    Q,
-    Suite,
-    all_of,
-    bound,
-    droptail,
-    flow,
-    glink,
-    graph,
-    ordering,
-    scenario,
-)
+from vidcc.papers.building import droptail, flow, glink, graph, scenario
+from vidcc.papers.model import Axis, Claim, Figure, Part, Plot, Q, Suite, reconstruction_notes
+from vidcc.papers.verdicts import all_of, bound, ordering
 
 SEEDS = Q([1, 2], [1, 2, 3, 4, 5])
 DURATION = Q("60s", "408s")
@@ -212,10 +198,6 @@ def b_pair(d):
     return v
 
 
-def pending(why: str) -> dict:
-    return {"pending": why}
-
-
 VQ = "needs the video pipeline (per-frame PSNR/MOS)"
 MC = "needs multicast results (which receiver, which bottleneck: AMB-19)"
 DELAY = "needs per-packet/per-frame one-way delays of the video flow"
@@ -276,12 +258,6 @@ CLAIMS = [
           "fig19-23", ("tcp-newreno",), b_pair, kind="baseline", parts=("tcp-pair",)),
 ]
 
-SUITE = Suite(
-    name="asmp-tfmcc",
-    title="TFMCC versus ASMP: lessons learned from performance evaluation",
-    citation="Kioumourtzis, Bouras, Gkamas, Int. J. Communication Systems, 2012",
-    digest="specs/002-asmp-tfmcc.md",
-    figures=FIGURES,
-    claims=CLAIMS,
-    notes=[__doc__.split("Reconstruction notes", 1)[1].split("\n", 1)[1].strip()],
-)
+SUITE = Suite("asmp-tfmcc", "TFMCC versus ASMP: lessons learned from performance evaluation",
+              "Kioumourtzis, Bouras, Gkamas, Int. J. Communication Systems, 2012", "specs/002-asmp-tfmcc.md", FIGURES, CLAIMS,
+              notes=reconstruction_notes(__doc__))

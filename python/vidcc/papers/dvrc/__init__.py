@@ -31,32 +31,10 @@ Reconstruction notes (the digest's [P]/[I]/[D] tags; ours are marked "suite"):
 
 from __future__ import annotations
 
-from vidcc.papers.framework import (
-    FAIL,
-    PASS,
-    Axis,
-    Claim,
-    Figure,
-    Part,
-    Plot,
-    Q,
-    Suite,
-    Verdict,
-    all_of,
-    bound,
-    chain,
-    direction,
-    droptail,
-    dumbbell,
-    flow,
-    glink,
-    graph,
-    ordering,
-    queue_stats,
-    scenario,
-    video_flows,
-    within,
-)
+from vidcc.papers.building import chain, droptail, dumbbell, flow, glink, graph, scenario
+from vidcc.papers.measures import queue_stats, video_flows, warmup_ns
+from vidcc.papers.model import FAIL, PASS, Axis, Claim, Figure, Part, Plot, Q, Suite, Verdict, reconstruction_notes
+from vidcc.papers.verdicts import all_of, bound, direction, ordering, within
 
 MPEG = ("dvrc", "tfrc", "tcpw+", "rtcp-udp")
 PROTOCOL = {"dvrc": "dvrc", "tfrc": "tfrc", "tcpw+": "tcp-westwood-plus", "rtcp-udp": "rtcp-udp", "udp": "udp"}
@@ -521,18 +499,12 @@ def _md_share(d, part, label="dvrc"):
         ev = d.series(r["run_id"], "events")
         if ev.empty:  # a run without events: no loss event at all
             ev = pd.DataFrame({"t_ns": [], "flow": [], "side": [], "kind": [], "value": []})
-        ev = ev[ev["flow"].isin(ids) & (ev["side"] == "receiver") & (ev["t_ns"] >= _warmup_ns(r))]
+        ev = ev[ev["flow"].isin(ids) & (ev["side"] == "receiver") & (ev["t_ns"] >= warmup_ns(r))]
         cls = ev[ev["kind"] == "loss_class"]["value"]
         md, ad, to = int((cls == 1).sum()), int((cls == 0).sum()), int((ev["kind"] == "timeout").sum())
         rows.append({**{k: r[k] for k in ("run_id", "part", "seed", "n") if k in r},
                      "md": md, "ad": ad, "timeouts": to, "md_share": md / (md + ad) if md + ad else float("nan")})
     return pd.DataFrame(rows)
-
-
-def _warmup_ns(run: dict) -> int:
-    import json
-
-    return int(json.loads(run.get("resolved_json") or "{}").get("warmup_ns", 0))
 
 
 def c1(d):
@@ -575,9 +547,8 @@ def c26(d):
                   ordering(g, "dvrc", "dvrc-k4", by="n", margin=-0.1, relative=True, name="aggregate goodput (k=5 > 0.9·k=4)"))
 
 
-# Why a claim does not reproduce, measured at quick scale: appended to a FAIL's explanation
-# (the framework's Claim has no field for it; the Verdict's explanation is what the report shows).
-# Numbers: quick scale (2 seeds, 20 s; S5 60 s), N ∈ {1, 10, 40}.
+# Why a claim does not reproduce, measured at quick scale: each claim's ``cause``, stated after a
+# FAIL's explanation. Numbers: quick scale (2 seeds, 20 s; S5 60 s), N ∈ {1, 10, 40}.
 _AD = ("AIAMD judges ~93 % of loss events random (MD share 0.05–0.09, C1/C25) and decreases additively, "
        "so DVRC keeps loading the bottleneck like an AIAD control")
 CAUSES: dict[str, str] = {
@@ -611,21 +582,6 @@ CAUSES: dict[str, str] = {
 }
 
 
-def explained(cid: str, check):
-    def run(d):
-        v = check(d)
-        if v.status == FAIL and cid in CAUSES:
-            v = Verdict(v.status, v.measured, f"{v.explanation}. Cause: {CAUSES[cid]}")
-        return v
-
-    return run
-
-
-def pending(why: str) -> dict:
-    return {"pending": why}
-
-
-
 CLAIMS = [
     Claim("C1", "Under 3 % random loss most DVRC loss events get an additive decrease; multiplicative decreases are infrequent (MD share < 50 %).",
           "fig3", ("dvrc",), c1, ref="§3.2, Fig. 3"),
@@ -651,51 +607,41 @@ CLAIMS = [
     Claim("C12", "Varying RTTs (S2c): DVRC stays adequate; TFRC shows the largest Jain drop relative to Fig. 10a, ending below DVRC.",
           "fig10c", ("dvrc", "tfrc"), c12, ref="§5.2, Fig. 10c"),
     Claim("C13", "R2 queue: with DVRC it varies without sitting at the limit; with plain UDP it stays full: time at full buffer and drops at R2 far higher for UDP.",
-          "fig11", ("dvrc",), c13, parts=("dvrc", "udp"), ref="§5.2, Fig. 11"),
+          "fig11", ("dvrc",), c13, parts=("dvrc", "udp"), ref="§5.2, Fig. 11", cause=CAUSES["C13"]),
     Claim("C14", "S3 goodput: DVRC ≈ TFRC > RTCP/UDP; DVRC stays high at large N.", "fig12-14", ("dvrc", "tfrc", "rtcp-udp"), c14,
           ref="§5.3, Fig. 12"),
     Claim("C15", "S3 VDI: DVRC high and roughly flat in N; TFRC and RTCP/UDP lower and degrading with N.", "fig12-14",
-          ("dvrc", "tfrc", "rtcp-udp"), c15, ref="§5.3, Fig. 13a"),
+          ("dvrc", "tfrc", "rtcp-udp"), c15, ref="§5.3, Fig. 13a", cause=CAUSES["C15"]),
     Claim("C16", "S3 drop rate: DVRC relatively low; TFRC and RTCP/UDP higher than DVRC.", "fig12-14", ("dvrc", "tfrc", "rtcp-udp"), c16,
-          ref="§5.3, Fig. 13b"),
+          ref="§5.3, Fig. 13b", cause=CAUSES["C16"]),
     Claim("C17", "S3 fairness: DVRC and TFRC fair (high FI); RTCP/UDP clearly less fair (lowest FI and WCF).", "fig12-14",
-          ("dvrc", "tfrc", "rtcp-udp"), c17, ref="§5.3, Fig. 14a,b"),
+          ("dvrc", "tfrc", "rtcp-udp"), c17, ref="§5.3, Fig. 14a,b", cause=CAUSES["C17"]),
     Claim("C18", "S4: with DVRC the Reno flows get ≈ their fair share: NT(Reno) within ±25 % of 1 for N ≥ 20.", "fig15-16", ("dvrc",), c18,
-          ref="§5.4, Fig. 15a,b"),
+          ref="§5.4, Fig. 15a,b", cause=CAUSES["C18"]),
     Claim("C19", "S4 with TFRC: NT(TFRC) > 1 and NT(Reno) < 1; mean |NT_Reno − 1| larger with TFRC than with DVRC.", "fig15-16",
-          ("dvrc", "tfrc"), c19, ref="§5.4, Fig. 16a,b"),
+          ("dvrc", "tfrc"), c19, ref="§5.4, Fig. 16a,b", cause=CAUSES["C19"]),
     Claim("C20", "S5: the DVRC flow and the forward Reno flows each get ≈ the fair share (500 kbit/s, ±30 %) at every hop count.", "fig17",
           ("dvrc",), lambda d: within(d.summary("normalized_throughput", by="hops", where={"label": ["dvrc", "reno-forward"]}),
                                       0.7, 1.3, name="NT (fair share 500 kbit/s)"),
-          ref="§5.5, Fig. 17"),
+          ref="§5.5, Fig. 17", cause=CAUSES["C20"]),
     Claim("C21", "S6 goodput: DVRC stays high at large N; RTCP/UDP is limited (below DVRC).", "fig18-20", ("dvrc", "tfrc", "rtcp-udp"), c21,
           ref="§5.5, Fig. 18"),
     Claim("C22", "S6 VDI: DVRC best, slightly below its S3 value; TFRC and RTCP/UDP lower.", "fig18-20", ("dvrc", "tfrc", "rtcp-udp"),
-          c22, ref="§5.5, Fig. 19a"),
+          c22, ref="§5.5, Fig. 19a", cause=CAUSES["C22"]),
     Claim("C23", "S6 drop rate: DVRC lowest; TFRC and RTCP/UDP suffer more loss.", "fig18-20", ("dvrc", "tfrc", "rtcp-udp"), c23,
-          ref="§5.5, Fig. 19b"),
+          ref="§5.5, Fig. 19b", cause=CAUSES["C23"]),
     Claim("C24", "S6 fairness: DVRC flows get near-equal throughput (Jain ≥ 0.95, WCF ≥ 0.7).", "fig18-20", ("dvrc",), c24,
-          ref="§5.5, Fig. 20a,b"),
+          ref="§5.5, Fig. 20a,b", cause=CAUSES["C24"]),
     Claim("C25", "With mostly congestive losses (S6/S4) DVRC uses multiplicative decrease more often than in S2 (Gilbert errors).",
-          "fig18-20", ("dvrc",), c25, ref="§5.5"),
+          "fig18-20", ("dvrc",), c25, ref="§5.5", cause=CAUSES["C25"]),
     Claim("C26", "4–5 layers suffice: k = 4 is within ~10 % of k = 5 in VDI and goodput.", "fig8-10", ("dvrc",),
-          c26, parts=("dvrc-k4",), ref="§5.2"),
+          c26, parts=("dvrc-k4",), ref="§5.2", cause=CAUSES["C26"]),
     Claim("B1", "Baseline: in the S4 dumbbell (10 Mbit/s, 70 ms, 88-packet buffer) 20 and 40 Reno flows alone share fairly: mean normalized throughput within 1 ± 0.1 and Jain ≥ 0.9.",
           "fig15-16", ("tcp-reno",), b_reno_s4, kind="baseline", parts=("reno-only",)),
     Claim("B2", "Baseline (the plain-UDP half of C13): 40 plain UDP flows sending the full-quality video (≈ 41 Mbit/s offered to the 10 Mbit/s path) keep R2's queue full: ≥ 90 % of the time at ≥ 90 % of the buffer, and more than half of the UDP packets dropped.",
           "fig11", ("udp", "tcp-reno"), b_udp_queue, kind="baseline", parts=("udp",)),
 ]
 
-for _claim in CLAIMS:  # a FAIL of a claim with a known cause says so in the report
-    if _claim.check is not None and _claim.id in CAUSES:
-        _claim.check = explained(_claim.id, _claim.check)
-
-SUITE = Suite(
-    name="dvrc",
-    title="DVRC: a receiver-centric rate control scheme for layered video streams",
-    citation="Papadimitriou, Tsaoussidis, Mamatas, J. Systems and Software 81(12), 2008",
-    digest="specs/000-dvrc.md",
-    figures=FIGURES,
-    claims=CLAIMS,
-    notes=[__doc__.split("Reconstruction notes", 1)[1].split("\n", 1)[1].strip()],
-)
+SUITE = Suite("dvrc", "DVRC: a receiver-centric rate control scheme for layered video streams",
+              "Papadimitriou, Tsaoussidis, Mamatas, J. Systems and Software 81(12), 2008", "specs/000-dvrc.md",
+              FIGURES, CLAIMS, notes=reconstruction_notes(__doc__))

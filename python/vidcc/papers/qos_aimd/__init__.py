@@ -26,27 +26,10 @@ from __future__ import annotations
 
 import math
 
-from vidcc.papers.framework import (
-    FAIL,
-    NOT_YET,
-    PASS,
-    Axis,
-    Claim,
-    Figure,
-    Part,
-    Plot,
-    Q,
-    Suite,
-    Verdict,
-    all_of,
-    droptail,
-    flow,
-    glink,
-    graph,
-    red,
-    scenario,
-    within,
-)
+from vidcc.papers.building import droptail, flow, glink, graph, red, scenario
+from vidcc.papers.measures import warmup_ns
+from vidcc.papers.model import FAIL, NOT_YET, PASS, Axis, Claim, Figure, Part, Plot, Q, Suite, Verdict, reconstruction_notes
+from vidcc.papers.verdicts import all_of, within
 from vidcc.papers.qos_aimd import model
 
 SEEDS = Q([1, 2], [1, 2, 3, 4, 5])
@@ -217,14 +200,12 @@ FIGURES = [
 def outage(d, part: str, label: str = "udp", bound_ms: float = 50.0):
     """Per run: share of received packets whose delay exceeds the flow's minimum by more than
     ``bound_ms`` (delay jitter > D = 50 ms), after the warm-up; with the run's axis columns."""
-    import json
-
     import pandas as pd
 
     rows = []
     flows = d.flows(part, {"label": label})
     for r in d.runs(part).to_dict("records"):
-        warm = json.loads(r["resolved_json"]).get("warmup_ns", 0)
+        warm = warmup_ns(r)
         pk = d.series(r["run_id"], "packets")
         ids = set(flows[flows["run_id"] == r["run_id"]]["flow"])
         pk = pk[pk["flow"].isin(ids) & (pk["sent_ns"] >= warm) & (pk["fate"] == "delivered")]
@@ -260,8 +241,6 @@ def s5(d):
 
     s = summarize(f, "pkt_per_slot", by="p_e", group=None)
     rows = [within(s[s["p_e"] == pe], 0.97 * (1 - pe), 1.03 * (1 - pe), name=f"AIMD pkt/slot (p_e={pe})") for pe in (0.01, 0.1)]
-    from vidcc.papers.framework import all_of
-
     return all_of(*rows)
 
 
@@ -287,15 +266,13 @@ def run_outage(d, run_id, warm, flow_ids, bound_ms: float = 50.0) -> tuple[float
 def multi_stats(d, parts):
     """Per run of the multi-flow parts: p_e, RTT set, total and per-flow packets per slot, min/max
     throughput ratio, pooled outage; then the mean over seeds per (rtts, p_e)."""
-    import json
-
     import pandas as pd
 
     rows = []
     runs = d.runs(parts)
     flows = d.flows(parts)
     for r in runs.to_dict("records"):
-        warm = json.loads(r["resolved_json"]).get("warmup_ns", 0)
+        warm = warmup_ns(r)
         f = pkt_per_slot(flows[flows["run_id"] == r["run_id"]])
         out, _ = run_outage(d, r["run_id"], warm, set(f["flow"]))
         t = list(f.sort_values("flow")["pkt_per_slot"])
@@ -336,7 +313,7 @@ def _parts(d, prefix):
         p for p in sorted(set(d.runs()["part"])) if p.startswith(prefix)]
 
 
-# One-line causes of the claims that do not reproduce, added to a FAIL's explanation.
+# One-line causes of the claims that do not reproduce: each claim's ``cause``, stated after a FAIL's explanation.
 CAUSES = {
     "S11": "at high p_e the windows the model selects for the suite's channel (mean bad burst 2) sum below R = 17, so the "
            "paper's full-utilisation condition S ≥ R_N fails (digest §2.7 caveat) and the link idles; the 1.58 % outage at "
@@ -348,15 +325,9 @@ CAUSES = {
 }
 
 
-def _with_cause(claim_id: str, v: Verdict) -> Verdict:
-    if v.status == FAIL and claim_id in CAUSES:
-        return Verdict(v.status, v.measured, f"{v.explanation}. Cause: {CAUSES[claim_id]}")
-    return v
-
-
 def s11(d):
-    return _with_cause("S11", _multi_verdict(multi_stats(d, _parts(d, "aimd-17-17-pe")), "2 flows, R = 17: each within 10 % "
-                       "of (1 − p_e)/2, total within 3 % of 1 − p_e, outage ≤ 1.5 %", share_tol=0.10, total_tol=0.03))
+    return _multi_verdict(multi_stats(d, _parts(d, "aimd-17-17-pe")), "2 flows, R = 17: each within 10 % "
+                          "of (1 − p_e)/2, total within 3 % of 1 − p_e, outage ≤ 1.5 %", share_tol=0.10, total_tol=0.03)
 
 
 def s12(d):
@@ -374,13 +345,11 @@ def s14(d):
 
     o = d.other("fig7")
     m = pd.concat([multi_stats(o, _parts(o, "aimd-")), multi_stats(d, _parts(d, "aimd-"))], ignore_index=True)
-    return _with_cause("S14", _multi_verdict(m, "fig. 7 and 8 runs: min/max throughput ≥ 0.9, outage ≤ 1.5 %", ratio_min=0.9))
+    return _multi_verdict(m, "fig. 7 and 8 runs: min/max throughput ≥ 0.9, outage ≤ 1.5 %", ratio_min=0.9)
 
 
 def fig9_stats(d):
     """Per part (udp-noarq, udp-arq, aimd) and rate: goodput (on-time packets per slot), loss, outage; mean over seeds."""
-    import json
-
     import pandas as pd
 
     from vidcc import _vidcc
@@ -388,7 +357,7 @@ def fig9_stats(d):
     rows = []
     flows = d.flows(["udp-noarq", "udp-arq", "aimd"])
     for r in d.runs(["udp-noarq", "udp-arq", "aimd"]).to_dict("records"):
-        warm = json.loads(r["resolved_json"]).get("warmup_ns", 0)
+        warm = warmup_ns(r)
         f = flows[flows["run_id"] == r["run_id"]]
         out, _ = run_outage(d, r["run_id"], warm, set(f["flow"]))
         tput = float(pkt_per_slot(f)["pkt_per_slot"].sum())
@@ -418,7 +387,7 @@ def s16(d):
             bad.append(f"{cell}: UDP loss + outage {r['loss'] + r['outage']:.4f} ≤ AIMD {a['loss'] + a['outage']:.4f}")
     what = "UDP goodput < AIMD goodput and UDP loss + outage > AIMD's (the sum: digest [U]) at every rate"
     if bad:
-        return _with_cause("S16", Verdict(FAIL, measured, f"{what}: " + "; ".join(bad[:3])))
+        return Verdict(FAIL, measured, f"{what}: " + "; ".join(bad[:3]))
     return Verdict(PASS, measured, f"{what}: holds at all {len(m) - 1} UDP cells")
 
 
@@ -451,8 +420,6 @@ def s18(d):
                    f"outage {100 * a['outage']:.2f} % (≤ 1 %), loss {100 * a['loss']:.3f} % (≤ 0.1 %, suite reading of ≈ 0)")
 
 
-def pending(why: str) -> dict:
-    return {"pending": why}
 
 
 # ---- analytic claims A1–A12: the project's model (`select`, Rust) and the suite's reference (model.py) --
@@ -720,17 +687,18 @@ CLAIMS = [
     Claim("S10", "When the backbone is the bottleneck the wireless capacity is under-used (throughput < 1 − p_e).", "fig6",
           AIMD + ("tcp-sack",), needs=("wireless-arq",), ref="§V-B", pending=SIM),
     Claim("S11", "Two AIMD flows, R = 17, equal-share windows: each ≈ (1 − p_e)/2; total ≈ 1 − p_e; outage ≤ ≈ 1 %.", "fig7", AIMD, s11,
-          needs=("wireless-arq",), ref="Fig. 7a"),
+          needs=("wireless-arq",), ref="Fig. 7a", cause=CAUSES["S11"]),
     Claim("S12", "Two flows with R = 17 and 25, eq. (4) windows: throughputs ≈ equal; outage ≤ ≈ 1 %.", "fig7", AIMD, s12, needs=("wireless-arq",),
           ref="Fig. 7b"),
     Claim("S13", "Four flows (R all 17, or 17/25/17/25): each ≈ (1 − p_e)/4; outage ≤ ≈ 1 %.", "fig8", AIMD, s13, needs=("wireless-arq",),
           ref="Fig. 8a/b"),
     Claim("S14", "Integer windows meet eq. (4) only approximately: throughput ratio within 10 %, outage ≤ 1.5 %.", "fig8", AIMD, s14,
-          needs=("wireless-arq",), ref="§V-C"),
+          needs=("wireless-arq",), ref="§V-C", cause=CAUSES["S14"]),
     Claim("S15", "p_e = 0.1, UDP without ARQ: packet loss plus delay outage ≈ 0.1 (loss ≈ p_e): within 0.1 ± 0.02 at every CBR rate below the link rate (suite tolerance).",
           "fig9", ("udp-cbr",), s15, parts=("udp-noarq",), ref="Fig. 9"),
     Claim("S16", "At every UDP CBR rate, with or without ARQ, UDP goodput < AIMD goodput and UDP loss and outage > AIMD's.", "fig9",
-          AIMD + ("udp-cbr",), s16, needs=("wireless-arq",), ref="Fig. 9"),
+          AIMD + ("udp-cbr",), s16, needs=("wireless-arq",), ref="Fig. 9",
+          cause=CAUSES["S16"]),
     Claim("S17", "UDP with ARQ must stay below the mean link throughput (0.9 pkt/slot) to avoid heavy outage, which rises quickly near it.",
           "fig9", ("udp-cbr",), needs=("wireless-arq",), check=s17, parts=("udp-arq",), ref="§V-D"),
     Claim("S18", "The AIMD flow (B = rwnd = W_max, ARQ) keeps outage below ≈ 1 % and loss ≈ 0 with light cross traffic.", "fig9", AIMD, s18,
@@ -739,12 +707,6 @@ CLAIMS = [
           "fig6", ("tcp-newreno",), b_backbone, kind="baseline", parts=("backbone",)),
 ]
 
-SUITE = Suite(
-    name="qos-aimd",
-    title="A QoS-aware AIMD protocol for time-sensitive applications in wired/wireless networks",
-    citation="Cai, Shen, Mark, Pan (University of Waterloo / NTT MCL), c. 2005",
-    digest="specs/003-qos-aimd.md",
-    figures=FIGURES,
-    claims=CLAIMS,
-    notes=[__doc__.split("Reconstruction notes", 1)[1].split("\n", 1)[1].strip()],
-)
+SUITE = Suite("qos-aimd", "A QoS-aware AIMD protocol for time-sensitive applications in wired/wireless networks",
+              "Cai, Shen, Mark, Pan (University of Waterloo / NTT MCL), c. 2005", "specs/003-qos-aimd.md", FIGURES, CLAIMS,
+              notes=reconstruction_notes(__doc__))

@@ -30,21 +30,9 @@ Reconstruction notes (digest tags [P]/[I]/[R]; ours are marked "suite"):
 
 from __future__ import annotations
 
-from vidcc.papers.framework import (
-    Claim,
-    Figure,
-    Part,
-    Plot,
-    Q,
-    Suite,
-    droptail,
-    flow,
-    glink,
-    graph,
-    red,
-    scenario,
-    within,
-)
+from vidcc.papers.building import droptail, flow, glink, graph, red, scenario
+from vidcc.papers.model import Claim, Figure, Part, Plot, Q, Suite, reconstruction_notes
+from vidcc.papers.verdicts import within
 
 SEEDS = Q([1, 2], [1, 2, 3, 4, 5])
 DURATION = Q("100s", "1000s")
@@ -194,10 +182,6 @@ def b_friendliness(d):
     return within(s, 0.5, 2.0, name="F = stand-in / TCP throughput")
 
 
-def pending(why: str) -> dict:
-    return {"pending": why}
-
-
 TRACE = "needs SRAMT's per-receiver traces (stream/level changes, announced rates)"
 LINK = "needs the per-link bandwidth of each multicast group (class throughput on C1–C2, C1–C3, C1–C4)"
 S, LE = ("sramt-s",), ("sramt-le",)
@@ -263,12 +247,6 @@ CLAIMS = [
           "fig4-6", ("tcp-reno",), b_friendliness, kind="baseline", parts=("tcp-only",)),
 ]
 
-SUITE = Suite(
-    name="sramt",
-    title="SRAMT: a hybrid sender and receiver-based adaptation scheme for TCP friendly multicast transmission",
-    citation="Bouras & Gkamas, Computer Networks 47(4):551–575, 2005",
-    digest="specs/004-sramt.md",
-    figures=FIGURES,
-    claims=CLAIMS,
-    notes=[__doc__.split("Reconstruction notes", 1)[1].split("\n", 1)[1].strip()],
-)
+SUITE = Suite("sramt", "SRAMT: a hybrid sender and receiver-based adaptation scheme for TCP friendly multicast transmission",
+              "Bouras & Gkamas, Computer Networks 47(4):551–575, 2005", "specs/004-sramt.md", FIGURES, CLAIMS,
+              notes=reconstruction_notes(__doc__))

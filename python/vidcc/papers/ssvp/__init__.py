@@ -29,32 +29,10 @@ from __future__ import annotations
 
 import math
 
-from vidcc.papers.framework import (
-    FAIL,
-    PASS,
-    Axis,
-    Claim,
-    Figure,
-    Part,
-    Plot,
-    Q,
-    Suite,
-    Verdict,
-    all_of,
-    direction,
-    bound,
-    droptail,
-    dumbbell,
-    flow,
-    glink,
-    graph,
-    number,
-    ordering,
-    per_run,
-    queue_stats,
-    scenario,
-    video_flows,
-)
+from vidcc.papers.building import droptail, dumbbell, flow, glink, graph, scenario
+from vidcc.papers.measures import per_run, queue_stats, video_flows
+from vidcc.papers.model import FAIL, PASS, Axis, Claim, Figure, Part, Plot, Q, Suite, Verdict, reconstruction_notes
+from vidcc.papers.verdicts import all_of, bound, direction, number, ordering, within
 
 SEEDS = Q([1, 2], [1, 2, 3, 4, 5])
 DURATION = Q("30s", "60s")
@@ -237,19 +215,7 @@ def c8(d):
     return Verdict(PASS if m < 75 else FAIL, {"max jitter over 2–60 s, all seeds (ms)": m},
                    f"maximum jitter {m:.1f} ms {'<' if m < 75 else '≥'} 75 ms")
 
-# ---- causes of non-reproductions: measured, attached to the FAIL's explanation ------------------
-
-
-def because(v: Verdict, cause) -> Verdict:
-    """``v`` with the cause of a non-reproduction appended when it fails; ``cause(measured)``
-    computes the one-line cause (and may add its numbers to ``measured``)."""
-    if v.status != FAIL:
-        return v
-    try:
-        text = cause(v.measured)
-    except Exception as e:  # noqa: BLE001 - the cause is commentary; never hide the verdict
-        text = f"(cause not computed: {type(e).__name__}: {e})"
-    return Verdict(v.status, v.measured, f"{v.explanation}. Cause: {text}")
+# ---- causes of non-reproductions: each a claim's ``cause``, measured when its check fails ------
 
 
 def _events(d, part, kind=None, flow_label=None):
@@ -278,79 +244,72 @@ def _reno_timeouts(d, part, label="ftp"):
     return n.get("timeout", 0), n.get("loss_event", 0)
 
 
-def c10_cause(d):
-    def cause(m):
-        f = d.flows("ssvp")
-        at = {}
-        for n, g in f.groupby("n"):
-            ss = g[g["label"] == "ssvp"]["throughput_bps"].mean()
-            ft = g[g["label"] == "ftp"]["throughput_bps"].mean()
-            share = min(TARGET, CAPACITY / (n + 1))
-            at[int(n)] = (ss, share, ft)
-            m[f"SSVP throughput / its max-min share [n={int(n)}]"] = round(ss / share, 3)
-        to, le = _reno_timeouts(d, "ssvp")
-        m["Reno timeouts / loss events"] = f"{to}/{le}"
-        cells = "; ".join(f"N={n}: SSVP {ss / 1e3:.0f} kbit/s vs share {sh / 1e3:.0f}, FTP {ft / 1e3:.0f} kbit/s each"
-                          for n, (ss, sh, ft) in sorted(at.items()))
-        return (f"SSVP is not TCP-friendly to Reno on the 6-packet (BDP) buffer — {cells}; Reno recovers by timeout "
-                f"({to} timeouts for {le} loss events), the same Reno/6-packet-buffer non-reproduction as C11 "
-                f"(docs/protocols/ssvp.md: bulk SSVP 907 vs Reno 62 kbit/s); at N = 1 Reno cannot fill its share even "
-                f"beside unresponsive UDP video (B1)")
-    return cause
+def c10_cause(d, m):
+    f = d.flows("ssvp")
+    at = {}
+    for n, g in f.groupby("n"):
+        ss = g[g["label"] == "ssvp"]["throughput_bps"].mean()
+        ft = g[g["label"] == "ftp"]["throughput_bps"].mean()
+        share = min(TARGET, CAPACITY / (n + 1))
+        at[int(n)] = (ss, share, ft)
+        m[f"SSVP throughput / its max-min share [n={int(n)}]"] = round(ss / share, 3)
+    to, le = _reno_timeouts(d, "ssvp")
+    m["Reno timeouts / loss events"] = f"{to}/{le}"
+    cells = "; ".join(f"N={n}: SSVP {ss / 1e3:.0f} kbit/s vs share {sh / 1e3:.0f}, FTP {ft / 1e3:.0f} kbit/s each"
+                      for n, (ss, sh, ft) in sorted(at.items()))
+    return (f"SSVP is not TCP-friendly to Reno on the 6-packet (BDP) buffer — {cells}; Reno recovers by timeout "
+            f"({to} timeouts for {le} loss events), the same Reno/6-packet-buffer non-reproduction as C11 "
+            f"(docs/protocols/ssvp.md: bulk SSVP 907 vs Reno 62 kbit/s); at N = 1 Reno cannot fill its share even "
+            f"beside unresponsive UDP video (B1)")
 
 
 def c10(d):
     nt = d.summary("nt_maxmin", by="n", part="ssvp", where={"label": "ftp"}, prepare=tcp_nt)
     util = d.summary("utilisation", by="n", group=None, part="ssvp", prepare=utilisation)
-    from vidcc.papers.framework import within
-
-    return because(all_of(within(nt, 0.8, 1.25, name="FTP normalized throughput"), bound(util, ">", 0.8, name="utilisation")),
-                   c10_cause(d))
+    return all_of(within(nt, 0.8, 1.25, name="FTP normalized throughput"), bound(util, ">", 0.8, name="utilisation"))
 
 
 def b_util(d):
-    v = bound(d.summary("utilisation", by="n", group=None, part="udp", prepare=utilisation), ">", 0.8,
-              name="utilisation with a 380 kbit/s plain UDP video")
-
-    def cause(m):
-        f = d.flows("udp")
-        f1 = f[f["n"] == f["n"].min()]
-        ft = f1[f1["label"] == "ftp"]["throughput_bps"].mean()
-        ud = f1[f1["label"] == "udp"]["throughput_bps"].mean()
-        to, le = _reno_timeouts(d, "udp")
-        m["Reno timeouts / loss events"] = f"{to}/{le}"
-        return (f"at N = {int(f1['n'].iloc[0])} the single Reno flow gets {ft / 1e3:.0f} kbit/s of the "
-                f"{(CAPACITY - ud) / 1e3:.0f} kbit/s the video ({ud / 1e3:.0f} kbit/s) leaves: with the video holding part of "
-                f"the 6-packet buffer Reno loses several packets per window and recovers by timeout ({to} timeouts for "
-                f"{le} loss events) — a property of Reno on this tiny buffer, not of SSVP")
-    return because(v, cause)
+    return bound(d.summary("utilisation", by="n", group=None, part="udp", prepare=utilisation), ">", 0.8,
+                 name="utilisation with a 380 kbit/s plain UDP video")
 
 
-def _x2_cause(d):
-    def cause(m):
-        import numpy as np
+def b_util_cause(d, m):
+    f = d.flows("udp")
+    f1 = f[f["n"] == f["n"].min()]
+    ft = f1[f1["label"] == "ftp"]["throughput_bps"].mean()
+    ud = f1[f1["label"] == "udp"]["throughput_bps"].mean()
+    to, le = _reno_timeouts(d, "udp")
+    m["Reno timeouts / loss events"] = f"{to}/{le}"
+    return (f"at N = {int(f1['n'].iloc[0])} the single Reno flow gets {ft / 1e3:.0f} kbit/s of the "
+            f"{(CAPACITY - ud) / 1e3:.0f} kbit/s the video ({ud / 1e3:.0f} kbit/s) leaves: with the video holding part of "
+            f"the 6-packet buffer Reno loses several packets per window and recovers by timeout ({to} timeouts for "
+            f"{le} loss events) — a property of Reno on this tiny buffer, not of SSVP")
 
-        f = d.flows("ssvp")
-        ss = f[f["label"] == "ssvp"]
-        ft = f[f["label"].isin(["ftp", "ftp-r2r3"])]
-        q = queue_stats(d, "ssvp", "R2->R3")
-        lows = []
-        for r in q["run_id"]:
-            links = d.series(r, "links")
-            lid = links[links["name"] == "R2->R3"]["link"].iloc[0]
-            s = d.series(r, "queue_samples")
-            s = s[(s["link"] == lid) & (s["t_ns"] >= 2_000_000_000)]["packets"]
-            lows.append(float(np.percentile(s, 1)))
-        m["SSVP per-flow throughput (kbit/s)"] = round(ss["throughput_bps"].mean() / 1e3, 1)
-        m["FTP per-flow throughput (kbit/s)"] = round(ft["throughput_bps"].mean() / 1e3, 1)
-        m["SSVP drop rate"] = round(ss["drop_rate"].mean(), 3)
-        m["R2 queue 1st percentile, SSVP runs (packets)"] = min(lows) if lows else None
-        return (f"40 SSVP flows at ≈ {ss['throughput_bps'].mean() / 1e3:.0f} kbit/s each (≈ 1–2 packets per RTT) lose "
-                f"{100 * ss['drop_rate'].mean():.0f} % of their packets and still take 2× the FTP flows' "
-                f"{ft['throughput_bps'].mean() / 1e3:.0f} kbit/s: at such windows the ×0.875 decrease (at most one per RTT) "
-                f"barely outweighs +0.31 packet/RTT, so R2's 50-packet queue never drains (1st percentile "
-                f"{min(lows) if lows else float('nan'):.0f} packets) — no draining phases, queue and drops above TFRC's")
-    return cause
+
+def x2_cause(d, m):
+    import numpy as np
+
+    f = d.flows("ssvp")
+    ss = f[f["label"] == "ssvp"]
+    ft = f[f["label"].isin(["ftp", "ftp-r2r3"])]
+    q = queue_stats(d, "ssvp", "R2->R3")
+    lows = []
+    for r in q["run_id"]:
+        links = d.series(r, "links")
+        lid = links[links["name"] == "R2->R3"]["link"].iloc[0]
+        s = d.series(r, "queue_samples")
+        s = s[(s["link"] == lid) & (s["t_ns"] >= 2_000_000_000)]["packets"]
+        lows.append(float(np.percentile(s, 1)))
+    m["SSVP per-flow throughput (kbit/s)"] = round(ss["throughput_bps"].mean() / 1e3, 1)
+    m["FTP per-flow throughput (kbit/s)"] = round(ft["throughput_bps"].mean() / 1e3, 1)
+    m["SSVP drop rate"] = round(ss["drop_rate"].mean(), 3)
+    m["R2 queue 1st percentile, SSVP runs (packets)"] = min(lows) if lows else None
+    return (f"40 SSVP flows at ≈ {ss['throughput_bps'].mean() / 1e3:.0f} kbit/s each (≈ 1–2 packets per RTT) lose "
+            f"{100 * ss['drop_rate'].mean():.0f} % of their packets and still take 2× the FTP flows' "
+            f"{ft['throughput_bps'].mean() / 1e3:.0f} kbit/s: at such windows the ×0.875 decrease (at most one per RTT) "
+            f"barely outweighs +0.31 packet/RTT, so R2's 50-packet queue never drains (1st percentile "
+            f"{min(lows) if lows else float('nan'):.0f} packets) — no draining phases, queue and drops above TFRC's")
 
 
 
@@ -424,17 +383,17 @@ def c16(d):
     ss = q[q["part"] == "ssvp"]
     exc = [_excursions(d, r, lim) for r, lim in zip(ss["run_id"], ss["queue_limit"])]
     mean_exc = sum(exc) / len(exc) if exc else math.nan
-    return because(all_of(ordering(full, "udp", "ssvp", name="time at ≥90 % of R2's buffer"),
-                          Verdict(PASS if mean_exc >= 2 else FAIL, {"SSVP full→low queue excursions per run": mean_exc},
-                                  f"{mean_exc:.1f} full→low excursions per SSVP run (want ≥ 2)")), _x2_cause(d))
+    return all_of(ordering(full, "udp", "ssvp", name="time at ≥90 % of R2's buffer"),
+                  Verdict(PASS if mean_exc >= 2 else FAIL, {"SSVP full→low queue excursions per run": mean_exc},
+                          f"{mean_exc:.1f} full→low excursions per SSVP run (want ≥ 2)"))
 
 
 def c17(d):
     from vidcc.analysis import summarize
 
     q = _queues(d)
-    return because(all_of(ordering(summarize(q, "mean_queue"), "tfrc", "ssvp", name="mean R2 queue"),
-                          ordering(summarize(q, "link_drops"), "tfrc", "ssvp", name="drops at R2")), _x2_cause(d))
+    return all_of(ordering(summarize(q, "mean_queue"), "tfrc", "ssvp", name="mean R2 queue"),
+                  ordering(summarize(q, "link_drops"), "tfrc", "ssvp", name="drops at R2"))
 
 
 def c20(d):
@@ -604,12 +563,15 @@ def c9(d):
     measured = {"share of frames ≥ 31 dB (decodable, PSNR proxy)": share, **per_run, **{f"{k} (all seeds)": x for k, x in why.items()},
                 "packet loss rate of the SSVP video": pkt_loss}
     text = f"{100 * share:.1f} % of the frames sent are decodable (PSNR proxy ≥ 31 dB), {'≥' if ok else '<'} 95 %"
-    if not ok:
-        text += (f". Cause: {100 * pkt_loss:.1f} % of the video packets are lost or dropped (on the 6-packet buffer "
-                 f"shared with 2 Reno flows), and a lost packet spoils its frame and, in an I or P frame, the "
-                 f"rest of the GOP: {why.get('frames_lost', 0)} frames lost, {why.get('frames_dependency', 0)} undecodable by "
-                 f"dependency, {why.get('frames_late', 0)} late, {why.get('frames_unsent', 0)} unsent of {why.get('frames_sent', 0)}")
     return Verdict(PASS if ok else FAIL, measured, text)
+
+
+def c9_cause(d, m):
+    frames = {k: m.get(f"{k} (all seeds)", 0) for k in ("frames_sent", "frames_lost", "frames_late", "frames_dependency", "frames_unsent")}
+    return (f"{100 * m['packet loss rate of the SSVP video']:.1f} % of the video packets are lost or dropped (on the 6-packet buffer "
+            f"shared with 2 Reno flows), and a lost packet spoils its frame and, in an I or P frame, the "
+            f"rest of the GOP: {frames['frames_lost']} frames lost, {frames['frames_dependency']} undecodable by "
+            f"dependency, {frames['frames_late']} late, {frames['frames_unsent']} unsent of {frames['frames_sent']}")
 
 
 def c11(d):
@@ -642,12 +604,16 @@ def c11(d):
               (max(collapse) <= 1.0, f"TCP near 0 for {max(collapse):.1f} s after 20 s")]
     fails = [t for ok, t in checks if not ok]
     if fails:
-        to, le = _reno_timeouts(d, "ssvp")
-        measured["Reno timeouts / loss events"] = f"{to}/{le}"
-        return Verdict(FAIL, measured, "; ".join(fails) + f". Cause: known non-reproduction (docs/protocols/ssvp.md): on the "
-                       f"6-packet buffer Reno loses several packets per window and recovers by timeout ({to} timeouts for {le} loss "
-                       f"events) while the paced SSVP loses few; NewReno shares fairly (524 vs 437 kbit/s)")
+        return Verdict(FAIL, measured, "; ".join(fails))
     return Verdict(PASS, measured, f"TCP/SSVP = {ratio:.2f}; SSVP settles later than TCP; no TCP collapse")
+
+
+def c11_cause(d, m):
+    to, le = _reno_timeouts(d, "ssvp")
+    m["Reno timeouts / loss events"] = f"{to}/{le}"
+    return (f"known non-reproduction (docs/protocols/ssvp.md): on the 6-packet buffer Reno loses several packets per window "
+            f"and recovers by timeout ({to} timeouts for {le} loss events) while the paced SSVP loses few; NewReno shares "
+            f"fairly (524 vs 437 kbit/s)")
 
 
 def c19(d):
@@ -686,8 +652,6 @@ def c19(d):
                                    f"{occasions} rate-decision intervals with R > C(k+1) and no add")
 
 
-def pending(why: str) -> dict:
-    return {"pending": why}
 
 
 UNIT = ("unit-level claim on the controller's bare state: tested by the Rust unit tests (crates/vidcc-core/src/proto/ssvp/tests.rs); "
@@ -698,21 +662,22 @@ CLAIMS = [
     Claim("C1", "alpha = 4(1 − beta²)/3; beta = 0.875 gives 0.31 (config alpha = 0.31).", None, SSVP, c1, ref="§3.2 Eq. 7"),
     Claim("C2", "Sender delay D = d(1/beta − 1): beta 0.875 → d/7; beta 0.5 → d; strictly decreasing in beta.", None, SSVP, c2, ref="§3.2 Eq. 6"),
     Claim("C3", "Required buffer P = [(k+1)c̄ − (1−beta)R]²/(2λ), clamped at 0; worked example ≈ 17 packets.", None, ("ssvp-layered",),
-          ref="§4 Eq. 15–17", **pending(UNIT)),
+          ref="§4 Eq. 15–17", pending=UNIT),
     Claim("C4", "At most one rate change per adjustment period; decrease ×beta; hold if 0 < ratio ≤ 0.005; increase only without marks.",
-          None, SSVP, ref="§3.2 Alg. 2", **pending(UNIT)),
+          None, SSVP, ref="§3.2 Alg. 2", pending=UNIT),
     Claim("C5", "Per-ACK increases during startup ramp faster than the per-RTT rule; startup ends at the first congestion signal.",
           "startup", SSVP, c5, ref="§3.2 startup"),
     Claim("C6", "RTT from the echoed timestamp with γ = 0.9, ε = 0.25, δ = 4; STO ≥ EstimatedRTT always.", None, SSVP, ref="§3.1 Eq. 2–5",
-          **pending(UNIT)),
+          pending=UNIT),
     Claim("C7", "SSVP's rate is regular with gentle reductions (every per-RTT decrease ≥ 0.85× the previous rate) and reacts more slowly than TCP to freed bandwidth; CoV(SSVP) < CoV of each FTP flow.",
           "fig7-9", SSVP, c7, ref="Fig. 7, §6.1"),
     Claim("C8", "SSVP packet jitter never exceeds 75 ms (max J(t) over 2–60 s < 75 ms).", "fig7-9", SSVP, c8, ref="Fig. 8"),
-    Claim("C9", "Every received frame is MOS good or excellent (≥ 95 % of frames ≥ 31 dB PSNR).", "fig7-9", SSVP, c9, ref="Fig. 9"),
+    Claim("C9", "Every received frame is MOS good or excellent (≥ 95 % of frames ≥ 31 dB PSNR).", "fig7-9", SSVP, c9, ref="Fig. 9",
+          cause=c9_cause),
     Claim("C10", "TCP flows get ≈ their fair share for every N = 1..30 (mean FTP NT ∈ [0.8, 1.25]) and bottleneck utilisation > 80 %.",
-          "fig10", SSVP, c10, ref="Fig. 10"),
+          "fig10", SSVP, c10, ref="Fig. 10", cause=c10_cause),
     Claim("C11", "After SSVP joins at 20 s TCP is not starved; over 30–60 s the TCP/SSVP throughput ratio ∈ [0.5, 2]; TCP reaches steady state faster.",
-          "fig11", SSVP, c11, ref="Fig. 11"),
+          "fig11", SSVP, c11, ref="Fig. 11", cause=c11_cause),
     Claim("C12", "Goodput: for M ≥ 30 UDP > SSVP > TFRC > TCPW+; for M ≤ 20 TFRC within 15 % of SSVP and TCPW+ lowest.", "fig12",
           ("ssvp", "tfrc", "tcp-westwood-plus"), c12, needs=("video-over-tcp",), ref="Fig. 12a"),
     Claim("C13", "VDI: SSVP best at every M (esp. M ≥ 30); VDI non-increasing in M.", "fig12", ("ssvp", "tfrc", "tcp-westwood-plus"), c13,
@@ -722,9 +687,9 @@ CLAIMS = [
     Claim("C15", "Mean R2 queue (40 MPEG + 10 FTP): TFRC 27.8 > UDP 23.6 > SSVP 15.3 > TCPW+ 12.2; SSVP/TFRC ≈ 0.55 (± 0.15, suite tolerance).",
           "fig13", ("ssvp", "tfrc", "tcp-westwood-plus"), c15, needs=("video-over-tcp",), ref="Table 2"),
     Claim("C16", "UDP's queue grows fast and overflows; SSVP's shows repeated draining phases: time near full UDP > SSVP; ≥ 2 full→low excursions per SSVP run.",
-          "fig13", SSVP, c16, ref="Fig. 13"),
+          "fig13", SSVP, c16, ref="Fig. 13", cause=x2_cause),
     Claim("C17", "SSVP backs off more sharply than TFRC: mean queue and drops at R2 lower with SSVP than with TFRC.", "fig13", ("ssvp", "tfrc"),
-          c17, ref="§6.2"),
+          c17, ref="§6.2", cause=x2_cause),
     Claim("C18", "SSVP is less susceptible to 1 % random link errors: goodput(with errors)/goodput(without) higher for SSVP than for TCPW+.",
           "fig12", ("ssvp", "tcp-westwood-plus"), c18, needs=("video-over-tcp",), ref="§6.2"),
     Claim("C19", "Layered SSVP: fewer layer changes than immediate adaptation; layer 4 reached; some rate rises without a layer add.", "fig14",
@@ -733,19 +698,13 @@ CLAIMS = [
     Claim("C21", "SSVP-LA VDI ≥ SSVP VDI for M ≥ 10, the gap growing with M.", "fig15", ("ssvp", "ssvp-layered"), c21,
           ref="Fig. 15b"),
     Claim("C22", "TFRC increases by ≤ 0.14 pkt/RTT (0.28 with history discounting) and needs ≈ 5 RTTs to halve (± 30 %).", None, ("tfrc",),
-          ref="§2, [9]", **pending("baseline-sanity test of the TFRC implementation, written with TFRC")),
+          ref="§2, [9]", pending="baseline-sanity test of the TFRC implementation, written with TFRC"),
     Claim("B1", "Baseline: with plain UDP sending the 380 kbit/s video in place of SSVP and N = 1..30 FTP flows, the 6-packet-buffer dumbbell stays > 80 % utilised (C10's utilisation half, with unresponsive video).",
-          "fig10", ("udp", "tcp-reno"), b_util, kind="baseline", parts=("udp",)),
+          "fig10", ("udp", "tcp-reno"), b_util, kind="baseline", parts=("udp",), cause=b_util_cause),
     Claim("B2", "Baseline (the UDP half of C16): 40 plain UDP flows sending the 380 kbit/s video (15.2 Mbit/s offered to the 5 Mbit/s R2–R3 link) keep R2's 50-packet queue ≥ 90 % full ≥ 90 % of the time.",
           "fig13", ("udp", "tcp-reno"), b_udp_queue, kind="baseline", parts=("udp",)),
 ]
 
-SUITE = Suite(
-    name="ssvp",
-    title="SSVP: a congestion control scheme for real-time video streaming",
-    citation="Papadimitriou & Tsaoussidis, Computer Networks, 2007",
-    digest="specs/001-ssvp.md",
-    figures=FIGURES,
-    claims=CLAIMS,
-    notes=[__doc__.split("Reconstruction notes", 1)[1].split("\n", 1)[1].strip()],
-)
+SUITE = Suite("ssvp", "SSVP: a congestion control scheme for real-time video streaming",
+              "Papadimitriou & Tsaoussidis, Computer Networks, 2007", "specs/001-ssvp.md", FIGURES, CLAIMS,
+              notes=reconstruction_notes(__doc__))

@@ -1,0 +1,380 @@
+"""The data of a paper suite and of its run: what the report and ``claims.json`` are made of.
+
+A suite (``vidcc/papers/<paper>/``) is a :class:`Suite` of :class:`Figure` objects (each a set of
+:class:`Part` sweeps and :class:`Plot` drawings) and :class:`Claim` objects (a claim's text, the
+figure it reads, what it needs, its ``check`` and, for a claim known not to reproduce, its
+``cause``). Values that differ between the ``quick`` and ``full`` scales are written
+``Q(quick, full)``; :func:`at_scale` picks one. A check returns a :class:`Verdict` (PASS, FAIL or
+NOT-YET with the measured values that decided it).
+
+Running a suite yields a :class:`SuiteRun`: a :class:`FigureRun` per figure (a :class:`PartRun`
+per part, the drawn :class:`Image` objects) and a :class:`ClaimResult` per claim.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Union
+
+from vidcc.papers.existence import missing
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from vidcc.papers.measures import FigureData
+
+__all__ = [
+    "PASS", "FAIL", "NOT_YET", "STATUSES", "SCALES", "Q", "at_scale", "Axis", "Part", "Plot", "Figure", "Verdict",
+    "Cause", "Claim", "Suite", "reconstruction_notes", "PartRun", "Image", "FigureRun", "ClaimResult", "SuiteRun",
+]
+
+PASS, FAIL, NOT_YET = "PASS", "FAIL", "NOT-YET"
+STATUSES = (PASS, FAIL, NOT_YET)
+SCALES = ("quick", "full")
+
+
+# --------------------------------------------------------------------------------------------
+# Scale-dependent values
+
+
+@dataclass(frozen=True)
+class Q:
+    """A value that depends on the scale: ``Q("20s", "200s")``."""
+
+    quick: Any
+    full: Any
+
+    def at(self, scale: str) -> Any:
+        if scale not in SCALES:
+            raise ValueError(f"unknown scale {scale!r}; expected one of {', '.join(SCALES)}")
+        return self.quick if scale == "quick" else self.full
+
+
+def at_scale(value: Any, scale: str) -> Any:
+    """``value`` with every :class:`Q` inside (dicts, lists, tuples) resolved for ``scale``."""
+    if isinstance(value, Q):
+        return at_scale(value.at(scale), scale)
+    if isinstance(value, Mapping):
+        return {k: at_scale(v, scale) for k, v in value.items()}
+    if isinstance(value, list):
+        return [at_scale(v, scale) for v in value]
+    if isinstance(value, tuple):
+        return tuple(at_scale(v, scale) for v in value)
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# Figures, parts, plots
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One axis of a part: a scenario key path, its values (or ``Q(quick, full)``), and the
+    short column name the checks and plots use (several parts of a figure may sweep different
+    key paths under one name, e.g. ``n`` for ``flows[0].count`` and ``flows[1].count``)."""
+
+    key: str
+    values: Any
+    name: str = ""
+
+    @property
+    def column(self) -> str:
+        return self.name or self.key
+
+
+@dataclass
+class Part:
+    """One sweep of a figure: a base scenario, axes and seeds.
+
+    ``kind="paper"`` is a run the paper made; ``kind="baseline"`` a sanity run built from what
+    exists today (TCP, unresponsive UDP), reported as such. ``tags`` are constant columns added
+    to this part's results (e.g. ``{"reno": 20}``) so that plots and checks can tell parts
+    apart. ``needs`` names :data:`FEATURES` the part needs besides its protocols."""
+
+    name: str
+    base: dict
+    axes: Sequence[Axis] = ()
+    seeds: Any = field(default_factory=lambda: Q([1, 2], [1, 2, 3, 4, 5]))
+    kind: str = "paper"
+    needs: Sequence[str] = ()
+    tags: Mapping[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+    def protocols(self) -> list[str]:
+        found: list[str] = []
+        for scale in SCALES:
+            for flow in at_scale(self.base, scale).get("flows", []):
+                p = flow.get("protocol")
+                if isinstance(p, str):
+                    found.append(p)
+        for axis in self.axes:
+            if axis.key.endswith(".protocol"):
+                values = axis.values
+                for scale in SCALES:
+                    found.extend(v for v in at_scale(values, scale) if isinstance(v, str))
+        return list(dict.fromkeys(found))
+
+    def missing(self) -> list[str]:
+        return missing(self.protocols(), self.needs)
+
+    def scenario(self, scale: str) -> dict:
+        return copy.deepcopy(at_scale(self.base, scale))
+
+    def axis_values(self, scale: str) -> dict[str, list]:
+        return {a.column: list(at_scale(a.values, scale)) for a in self.axes}
+
+    def seed_list(self, scale: str) -> list[int]:
+        return list(at_scale(self.seeds, scale))
+
+    def runs(self, scale: str) -> int:
+        n = len(self.seed_list(scale))
+        for values in self.axis_values(scale).values():
+            n *= len(values)
+        return n
+
+
+@dataclass
+class Plot:
+    """What to draw from a figure's results.
+
+    ``kind="line"``: ``metric`` (a column of ``table``) against the axis column ``axis``, one
+    line per ``group`` value, mean over seeds with 95 % CI error bars. ``where`` keeps rows
+    whose columns have the given value (or one of a list of values); ``prepare`` may add
+    derived columns first; ``within_run`` reduces several rows of one run (flows of a label).
+
+    ``kind="series"``: ``metric`` of ``table`` (``flow_samples``, ``queue_samples``) over time
+    for one run: the first seed of ``part`` at the axis values ``select``; one line per
+    ``line`` (``flow`` or ``link``)."""
+
+    id: str
+    title: str
+    metric: str
+    kind: str = "line"
+    axis: str | None = None
+    table: str = "run_flows"
+    group: str | None = "label"
+    parts: Sequence[str] | None = None
+    where: Mapping[str, Any] = field(default_factory=dict)
+    prepare: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+    within_run: str = "mean"
+    xlabel: str | None = None
+    ylabel: str = ""
+    scale: float = 1.0
+    logx: bool = False
+    hlines: Sequence[tuple[float, str]] = ()
+    select: Mapping[str, Any] = field(default_factory=dict)
+    line: str = "flow"
+    only: Sequence[str] = ()  # series: keep only the lines with these names (link names, labels)
+
+
+@dataclass
+class Figure:
+    """One figure or table of the paper: ``ref`` is the paper's own reference ("Fig. 8a,b"),
+    ``caption`` says what it shows and how it was reconstructed (digest tags [P]/[I]/[D])."""
+
+    id: str
+    title: str
+    ref: str
+    caption: str
+    parts: Sequence[Part] = ()
+    plots: Sequence[Plot] = ()
+    needs: Sequence[str] = ()
+    notes: Sequence[str] = ()
+
+    def part(self, name: str) -> Part:
+        return _named(self.parts, "name", name, f"figure {self.id}: no part")
+
+
+def _named(items: Sequence[Any], attr: str, wanted: str, absent: str) -> Any:
+    """The item whose ``attr`` is ``wanted``; a KeyError "<absent> '<wanted>'" when none is."""
+    for item in items:
+        if getattr(item, attr) == wanted:
+            return item
+    raise KeyError(f"{absent} {wanted!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# Claims and suites
+
+
+@dataclass
+class Verdict:
+    """What a claim's check found: ``status`` (PASS, FAIL or NOT-YET), the measured values that
+    decided it and a one-line explanation."""
+
+    status: str
+    measured: dict[str, Any]
+    explanation: str
+
+    def __post_init__(self):
+        if self.status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
+
+
+# Why a claim does not reproduce, stated once per claim (``Claim.cause``) and shown after a
+# FAIL's explanation as ". Cause: <text>": either the text itself (known in advance, measured
+# once), or a function ``(data, measured) -> text`` that computes it from the figure's results
+# when the check fails; it may add the numbers it used to ``measured``.
+Cause = Union[str, Callable[["FigureData | None", dict[str, Any]], str]]
+
+
+@dataclass
+class Claim:
+    """A claim of the paper (``kind="paper"``, id from the digest's claims table) or a sanity
+    check on what exists today (``kind="baseline"``). ``check(data)`` receives the
+    :class:`FigureData` of ``figure`` (None for a claim without a figure) and returns a
+    :class:`Verdict`. ``check=None`` means the check is not written yet (its metric does not
+    exist yet): the claim is NOT-YET whatever exists. ``cause`` (a :data:`Cause`) says why the
+    claim does not reproduce; it is stated only when the check FAILs."""
+
+    id: str
+    text: str
+    figure: str | None = None
+    protocols: Sequence[str] = ()
+    check: Callable[[FigureData | None], Verdict] | None = None
+    kind: str = "paper"
+    needs: Sequence[str] = ()
+    parts: Sequence[str] = ()
+    ref: str = ""
+    pending: str = ""  # why the check is not written yet (check=None)
+    cause: Cause | None = None
+
+
+@dataclass
+class Suite:
+    """One paper's suite: its figures and claims, the digest it follows and the reconstruction
+    notes the report prints."""
+
+    name: str  # CLI name: dvrc, ssvp, asmp-tfmcc, qos-aimd, sramt
+    title: str
+    citation: str
+    digest: str
+    figures: Sequence[Figure]
+    claims: Sequence[Claim]
+    notes: Sequence[str] = ()
+
+    def figure(self, fid: str) -> Figure:
+        return _named(self.figures, "id", fid, f"suite {self.name}: no figure")
+
+    def validate(self) -> None:
+        """Structural checks: unique ids, claims pointing at existing figures and parts."""
+        fids = [f.id for f in self.figures]
+        if len(set(fids)) != len(fids):
+            raise ValueError(f"suite {self.name}: duplicate figure ids")
+        cids = [c.id for c in self.claims]
+        if len(set(cids)) != len(cids):
+            dup = sorted({c for c in cids if cids.count(c) > 1})
+            raise ValueError(f"suite {self.name}: duplicate claim ids {dup}")
+        for f in self.figures:
+            names = [p.name for p in f.parts]
+            if len(set(names)) != len(names):
+                raise ValueError(f"suite {self.name}: figure {f.id}: duplicate part names")
+        for c in self.claims:
+            if c.figure is not None:
+                fig = self.figure(c.figure)
+                for p in c.parts:
+                    fig.part(p)
+
+
+def reconstruction_notes(doc: str) -> list[str]:
+    """The notes of a suite: its module docstring from the line after "Reconstruction notes"."""
+    return [doc.split("Reconstruction notes", 1)[1].split("\n", 1)[1].strip()]
+
+
+# --------------------------------------------------------------------------------------------
+# What a run of a suite produced
+
+
+@dataclass
+class PartRun:
+    """What happened to one part: ``status`` is ``"ran"``, ``"not-yet"`` (``reasons`` say
+    what is missing) or ``"failed"`` (some or all runs failed; ``errors`` holds them)."""
+
+    part: Part
+    status: str
+    reasons: list[str] = field(default_factory=list)
+    sweep: str | None = None
+    total: int = 0
+    ran: int = 0
+    skipped: int = 0
+    failed: int = 0
+    errors: list[str] = field(default_factory=list)
+    run_ids: list[str] = field(default_factory=list)
+    axes: dict[str, list] = field(default_factory=dict)
+    seeds: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Image:
+    plot: Plot
+    png: Any  # Path
+    svg: Any  # Path
+    note: str = ""
+
+
+@dataclass
+class FigureRun:
+    figure: Figure
+    parts: list[PartRun]
+    images: list[Image] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    data: FigureData | None = None
+
+    @property
+    def status(self) -> str:
+        states = {p.status for p in self.parts}
+        if not self.parts or states == {"not-yet"}:
+            return NOT_YET
+        if "failed" in states:
+            return "failed"
+        return "ran" if states == {"ran"} else "partial"
+
+
+@dataclass
+class ClaimResult:
+    """A claim's status with the measured values that decided it. ``finding`` is what the check
+    (or the framework, for a NOT-YET) found; ``cause`` is the claim's stated cause, filled only
+    for a FAIL; :attr:`explanation` joins them into the one line the report shows."""
+
+    claim: Claim
+    status: str
+    measured: dict[str, Any]
+    finding: str
+    cause: str = ""
+    error: bool = False  # the check itself raised (a suite bug)
+
+    @property
+    def explanation(self) -> str:
+        return f"{self.finding}. Cause: {self.cause}" if self.cause else self.finding
+
+
+@dataclass
+class SuiteRun:
+    suite: Suite
+    scale: str
+    figures: list[FigureRun]
+    claims: list[ClaimResult]
+    wall_seconds: float = 0.0
+    db: str = ""
+
+    def counts(self) -> dict[str, int]:
+        out = {s: 0 for s in STATUSES}
+        for c in self.claims:
+            out[c.status] += 1
+        return out
+
+    @property
+    def errors(self) -> list[str]:
+        errs = []
+        for f in self.figures:
+            for p in f.parts:
+                if p.status == "failed":
+                    errs.append(f"{self.suite.name}/{f.figure.id}/{p.part.name}: {p.failed} of {p.total} runs failed"
+                                + (f" ({p.errors[0]})" if p.errors else ""))
+        for c in self.claims:
+            if c.error:
+                errs.append(f"{self.suite.name}/{c.claim.id}: {c.explanation}")
+        return errs
+
