@@ -122,7 +122,7 @@ def test_many_flows_plot_by_label(tmp_path):
     r = Result(sc, sc.resolve(), fake_raw(n_flows=30), wall_seconds=0.1)
     from vidcc import plots
 
-    fig = plots.throughput(r)
+    fig = plots.throughput(r.flow_samples, r.flows, duration_ns=r.resolved["duration_ns"])
     labels = fig.axes[0].get_legend_handles_labels()[1]
     assert labels == ["tcp-newreno"]
     assert len(fig.axes[0].lines) == 30

@@ -221,7 +221,7 @@ class Result:
             from vidcc import plots
 
             for name, make in plots.FIGURES.items():
-                fig = make(self)
+                fig = make(self.tables, self.resolved)
                 if fig is not None:
                     _atomic(out / f"{name}.png", lambda p, fig=fig: plots.save(fig, p))
         # Wall time lives apart from the summary, which is a pure function of scenario and seed.
