@@ -8,10 +8,9 @@ import re
 
 import pytest
 
+from test_reproduce import tiny_suite
 from vidcc import __version__, report
 from vidcc.papers.framework import FAIL, NOT_YET, PASS, run_suite
-
-from test_reproduce import tiny_suite
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from vidcc.scenario import Scenario, ScenarioError
 from vidcc.runids import run_id_of
+from vidcc.scenario import Scenario, ScenarioError
 from vidcc.sweep_spec import Point
 
 __all__ = ["code_version", "simulate_arrow", "per_flow", "simulate_point", "failed_payload", "one_line"]
@@ -55,10 +55,14 @@ def code_version() -> tuple[str, str | None]:
     try:
         tracked = subprocess.run(
             ["git", "-C", str(here), "ls-files", "--error-unmatch", Path(__file__).name],
-            capture_output=True, text=True, timeout=10,
+            capture_output=True,
+            text=True,
+            timeout=10,
         )
         if tracked.returncode == 0:
-            head = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+            head = subprocess.run(
+                ["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10
+            )
             if head.returncode == 0 and re.fullmatch(r"[0-9a-f]{40,64}", head.stdout.strip()):
                 commit = head.stdout.strip()
     except (OSError, subprocess.SubprocessError):
@@ -89,7 +93,12 @@ def simulate_arrow(scenario: Scenario, seed: int) -> tuple[dict[str, Any], dict[
     sim_seconds = time.perf_counter() - t0
     tables = {}
     for name, columns in raw.get("tables", {}).items():
-        tables[name] = pa.table({col: values if not isinstance(values, (list, tuple)) else pa.array(list(values)) for col, values in columns.items()})
+        tables[name] = pa.table(
+            {
+                col: values if not isinstance(values, (list, tuple)) else pa.array(list(values))
+                for col, values in columns.items()
+            }
+        )
     return resolved, dict(raw.get("stats", {})), tables, sim_seconds
 
 

@@ -62,7 +62,14 @@ def as_scenario(scenario: str | PathLike[str] | Scenario | Mapping[str, Any]) ->
 def _rich_progress() -> tuple[Callable[[float], None], Callable[[], None]]:
     """A rich progress bar on stderr: (callback, close)."""
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     bar = Progress(
         TextColumn("simulating"),

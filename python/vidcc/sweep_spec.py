@@ -17,8 +17,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from vidcc.scenario import U64_MAX, Scenario, ScenarioError, problems
 from vidcc.runids import run_id_of
+from vidcc.scenario import U64_MAX, Scenario, ScenarioError, problems
 
 try:
     import tomllib
@@ -34,7 +34,6 @@ class SweepError(ScenarioError):
     A subclass of :class:`ScenarioError` so that every caller that reports scenario errors on
     one line (the CLI exits 2 for them) does the same for sweep files.
     """
-
 
 
 # --------------------------------------------------------------------------------------------
@@ -114,12 +113,18 @@ class SweepSpec:
                 raise SweepError(src, f"{here}.key", '"scenario.seed" is set by sweep.seeds; sweep seeds there')
             for other in seen:
                 if _overlaps(other, axis.key):
-                    raise SweepError(src, f"{here}.key", f'"{axis.key}" overlaps the axis "{other}"; each key may be swept once')
+                    raise SweepError(
+                        src, f"{here}.key", f'"{axis.key}" overlaps the axis "{other}"; each key may be swept once'
+                    )
             seen.append(axis.key)
             try:
                 json.dumps(axis.values, allow_nan=False)
             except (TypeError, ValueError):
-                raise SweepError(src, f"{here}.values", "values must be TOML strings, numbers, booleans, lists or tables (no dates, no NaN)") from None
+                raise SweepError(
+                    src,
+                    f"{here}.values",
+                    "values must be TOML strings, numbers, booleans, lists or tables (no dates, no NaN)",
+                ) from None
         self._check_keys_exist()
 
     def _check_keys_exist(self) -> None:
@@ -131,7 +136,9 @@ class SweepSpec:
         for path, message in _schema_errors(doc, self.source):
             for i, axis in enumerate(self.axes):
                 if message.startswith("unknown key") and (path == axis.key or _overlaps(path, axis.key)):
-                    raise SweepError(self.source, f"axes[{i}].key", f'"{axis.key}" is not a key of this scenario ({path}: {message})')
+                    raise SweepError(
+                        self.source, f"axes[{i}].key", f'"{axis.key}" is not a key of this scenario ({path}: {message})'
+                    )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -163,7 +170,11 @@ def _check_unique(points: list[Point], spec: SweepSpec) -> None:
             q = first[p.run_id]
             a = ", ".join(f"{k}={_show(v)}" for k, v in q.axes.items())
             b = ", ".join(f"{k}={_show(v)}" for k, v in p.axes.items())
-            raise SweepError(spec.source, "axes", f"two points are the same scenario: ({a}) and ({b}), seed {p.seed}; remove one value")
+            raise SweepError(
+                spec.source,
+                "axes",
+                f"two points are the same scenario: ({a}) and ({b}), seed {p.seed}; remove one value",
+            )
         first[p.run_id] = p
 
 
@@ -180,7 +191,12 @@ def _parse_path(key: Any, source: str, where: str) -> list[str | int]:
     for segment in key.split("."):
         m = _SEGMENT.fullmatch(segment)
         if m is None:
-            raise SweepError(source, where, f'invalid key path "{key}"; expected names joined by "." with [i] for list items, e.g. "flows[0].count"')
+            raise SweepError(
+                source,
+                where,
+                f'invalid key path "{key}"; expected names joined by "." with [i] for list items,'
+                ' e.g. "flows[0].count"',
+            )
         parts.append(m.group(1))
         parts.extend(int(i) for i in re.findall(r"\[(\d+)\]", m.group(2)))
     return parts
@@ -204,7 +220,12 @@ def _set_path(doc: dict[str, Any], key: str, value: Any, source: str, where: str
             if not isinstance(node, list):
                 raise SweepError(source, where, f'"{key}": {walked} is not a list')
             if part >= len(node):
-                raise SweepError(source, where, f'"{key}": index {part} is out of range ({walked} has {len(node)} item{"s" if len(node) != 1 else ""} in the base)')
+                raise SweepError(
+                    source,
+                    where,
+                    f'"{key}": index {part} is out of range'
+                    f' ({walked} has {len(node)} item{"s" if len(node) != 1 else ""} in the base)',
+                )
             if last:
                 node[part] = copy.deepcopy(value)
             else:
@@ -218,7 +239,9 @@ def _set_path(doc: dict[str, Any], key: str, value: Any, source: str, where: str
             else:
                 if part not in node:
                     if isinstance(parts[i + 1], int):
-                        raise SweepError(source, where, f'"{key}": the base has no list "{walked + "." if walked else ""}{part}"')
+                        raise SweepError(
+                            source, where, f'"{key}": the base has no list "{walked + "." if walked else ""}{part}"'
+                        )
                     node[part] = {}
                 node = node[part]
             walked += f".{part}" if walked else part
@@ -262,7 +285,9 @@ def load_sweep(path: str | PathLike[str]) -> SweepSpec:
     return parse_sweep(data, source=str(path), base_dir=p.parent)
 
 
-def parse_sweep(data: Mapping[str, Any], source: str = "<sweep>", base_dir: str | PathLike[str] | None = None) -> SweepSpec:
+def parse_sweep(
+    data: Mapping[str, Any], source: str = "<sweep>", base_dir: str | PathLike[str] | None = None
+) -> SweepSpec:
     """A parsed sweep document (the TOML as a dict) → a checked :class:`SweepSpec`. A
     ``sweep.base`` path is relative to ``base_dir`` (the sweep file's directory)."""
 
@@ -377,7 +402,7 @@ def _expand_range(rng: Any, here: str, source: str) -> list[Any]:
     start, stop, step = (rng[k] for k in _RANGE_KEYS)
     kinds = {type(v) for v in (start, stop, step)}
     if kinds & {bool} or not (kinds <= {int, float} or kinds == {str}):
-        fail(here, "start, stop and step must all be numbers, or all strings with the same unit (e.g. \"10ms\")")
+        fail(here, 'start, stop and step must all be numbers, or all strings with the same unit (e.g. "10ms")')
     unit = None
     nums: list[Decimal] = []
     for key, value in zip(_RANGE_KEYS, (start, stop, step)):
@@ -386,7 +411,9 @@ def _expand_range(rng: Any, here: str, source: str) -> list[Any]:
             if m is None:
                 fail(f"{here}.{key}", f'expected a number with a unit such as "10ms", got {_show(value)}')
             if unit is not None and m.group(2) != unit:
-                fail(f"{here}.{key}", f'unit "{m.group(2)}" differs from "{unit}"; use one unit for start, stop and step')
+                fail(
+                    f"{here}.{key}", f'unit "{m.group(2)}" differs from "{unit}"; use one unit for start, stop and step'
+                )
             unit = m.group(2)
             text = m.group(1)
         else:

@@ -105,7 +105,10 @@ def check_layered(flow: Any, here: str, fail, name: str) -> None:
 def check(flow: DvrcFlow, here: str, fail) -> None:
     check_layered(flow, here, fail, "dvrc")
     if flow.packet_size > MAX_PACKET_BYTES:
-        fail(f"{here}.packet_size", f"must be at most {MAX_PACKET_BYTES}B (DVRC's 16-bit length field), got {flow.packet_size}B")
+        fail(
+            f"{here}.packet_size",
+            f"must be at most {MAX_PACKET_BYTES}B (DVRC's 16-bit length field), got {flow.packet_size}B",
+        )
 
 
 register(ProtocolSpec("dvrc", DvrcFlow, resolve, check, video="required"))

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator
 
 from vidcc.protocols import ProtocolSpec, register
-from vidcc.schema import CoreFlow, Duration, PacketSize, PositiveDuration, invalid, integer, number, show
+from vidcc.schema import CoreFlow, Duration, PacketSize, PositiveDuration, integer, invalid, number, show
 
 # Wire constants of crates/vidcc-core/src/wire/qos_aimd.rs (data packets: 16 B of header; the
 # scenario layer's 64 B minimum packet size leaves room for it).
@@ -85,15 +85,20 @@ def resolve(flow: QosAimdFlow) -> dict:
 
 def check(flow: QosAimdFlow, here: str, fail) -> None:
     if flow.ack_ratio > flow.sackvec_bits + 1:
-        fail(f"{here}.ack_ratio",
-             f"must be at most 1 + sackvec_bits = {flow.sackvec_bits + 1} (an ack reports that many packets), "
-             f"got {flow.ack_ratio}")
+        fail(
+            f"{here}.ack_ratio",
+            f"must be at most 1 + sackvec_bits = {flow.sackvec_bits + 1} (an ack reports that many packets), "
+            f"got {flow.ack_ratio}",
+        )
     if flow.ack_ratio > 1 and flow.ack_delay == 0:
         fail(f"{here}.ack_delay", "must be positive when ack_ratio > 1")
     header = ACK_FIXED_BYTES + (flow.sackvec_bits + 7) // 8
     if flow.ack_size < header:
-        fail(f"{here}.ack_size",
-             f"must be at least the ack header ({header}B with sackvec_bits = {flow.sackvec_bits}), got {flow.ack_size}B")
+        fail(
+            f"{here}.ack_size",
+            f"must be at least the ack header ({header}B with sackvec_bits = {flow.sackvec_bits}),"
+            f" got {flow.ack_size}B",
+        )
     if flow.max_rto < flow.min_rto:
         fail(f"{here}.max_rto", "must be at least min_rto")
 

@@ -12,7 +12,6 @@ from pydantic import BeforeValidator
 from vidcc.protocols import ProtocolSpec, register
 from vidcc.schema import U32_MAX, BaseFlow, PositiveDuration, Size, integer
 
-
 KINDS = ("tcp-reno", "tcp-newreno", "tcp-westwood-plus")
 
 

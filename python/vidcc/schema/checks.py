@@ -39,7 +39,10 @@ def check(doc: Document, source: str) -> None:
     for path, queue in _queues(topo):
         if isinstance(queue, Red):
             if queue.max_thresh <= queue.min_thresh:
-                fail(f"{path}.max_thresh", f"must be larger than min_thresh ({queue.min_thresh:g}), got {queue.max_thresh:g}")
+                fail(
+                    f"{path}.max_thresh",
+                    f"must be larger than min_thresh ({queue.min_thresh:g}), got {queue.max_thresh:g}",
+                )
             if queue.weight > 1:
                 fail(f"{path}.weight", f"must be in (0, 1], got {queue.weight:g}")
     if isinstance(topo, (Dumbbell, Chain)):
@@ -47,7 +50,10 @@ def check(doc: Document, source: str) -> None:
             merged = merge_access(topo.access, getattr(topo, side))
             for key in ("bandwidth", "delay"):
                 if merged[key] is None:
-                    fail(f"topology.{side}.{key}", f"missing required key (set topology.access.{key} or topology.{side}.{key})")
+                    fail(
+                        f"topology.{side}.{key}",
+                        f"missing required key (set topology.access.{key} or topology.{side}.{key})",
+                    )
     if isinstance(topo, Graph):
         seen: set[str] = set()
         for i, name in enumerate(topo.nodes):
@@ -69,8 +75,11 @@ def check(doc: Document, source: str) -> None:
         per = topo.hops if isinstance(topo, Chain) and flow.span == "per-hop" else 1
         instances += flow.count * per
         if instances > MAX_FLOW_INSTANCES:
-            fail(f"flows[{i}].count", f"the scenario would have {instances} flow instances, more than the simulator's "
-                 f"limit of {MAX_FLOW_INSTANCES} (its routing tables grow with the square of the flow count)")
+            fail(
+                f"flows[{i}].count",
+                f"the scenario would have {instances} flow instances, more than the simulator's "
+                f"limit of {MAX_FLOW_INSTANCES} (its routing tables grow with the square of the flow count)",
+            )
 
     for i, flow in enumerate(doc.flows):
         here = f"flows[{i}]"
@@ -84,7 +93,7 @@ def check(doc: Document, source: str) -> None:
         }
         for key, ok in allowed.items():
             if not ok and getattr(flow, key) is not None:
-                where = '"dumbbell" or "chain"' if key == "direction" else '"chain"' if key == "span" else '"graph"' 
+                where = '"dumbbell" or "chain"' if key == "direction" else '"chain"' if key == "span" else '"graph"'
                 fail(f"{here}.{key}", f'only allowed with topology kind {where} (this topology is "{topo.kind}")')
         for side in ("source_access", "sink_access"):
             table = getattr(flow, side)
@@ -96,7 +105,10 @@ def check(doc: Document, source: str) -> None:
             for key in ("src", "dst"):
                 name = getattr(flow, key)
                 if name is None:
-                    fail(f"{here}.{key}", 'missing required key (flows in a "graph" topology name their src and dst nodes)')
+                    fail(
+                        f"{here}.{key}",
+                        'missing required key (flows in a "graph" topology name their src and dst nodes)',
+                    )
                 if name not in topo.nodes:
                     fail(f"{here}.{key}", f'unknown node "{name}"; nodes are: {", ".join(topo.nodes)}')
             if flow.src == flow.dst:
@@ -104,7 +116,10 @@ def check(doc: Document, source: str) -> None:
             if not _connected(topo, flow.src, flow.dst):
                 fail(here, f'no route from "{flow.src}" to "{flow.dst}" (nodes are not connected)')
         if flow.packet_size < MIN_PACKET_BYTES:
-            fail(f"{here}.packet_size", f"must be at least {MIN_PACKET_BYTES}B (room for the protocol's header), got {flow.packet_size}B")
+            fail(
+                f"{here}.packet_size",
+                f"must be at least {MIN_PACKET_BYTES}B (room for the protocol's header), got {flow.packet_size}B",
+            )
         start_max = flow.start["max"] if isinstance(flow.start, dict) else flow.start
         if start_max >= sc.duration:
             fail(f"{here}.start", "must be before scenario.duration")
@@ -120,6 +135,8 @@ def check(doc: Document, source: str) -> None:
                 spec.check(flow, here, fail)
         if getattr(flow, "video", None) is not None:
             _check_video(flow, f"{here}", source, fail)
+
+
 def _check_video(flow: BaseFlow, here: str, source: str, fail) -> None:
     v, at = flow.video, f"{here}.video"
     try:
@@ -152,13 +169,19 @@ def _check_video(flow: BaseFlow, here: str, source: str, fail) -> None:
         if v.streams is not None and v.rate is not None:
             fail(f"{at}.rate", "simulcast streams each have their own rate (streams); drop rate")
         if v.layers is not None and v.rate is not None and v.rate != v.layers[-1]:
-            fail(f"{at}.rate", "with layers the rate is the full-quality rate, the last layer's; drop rate or make them equal")
+            fail(
+                f"{at}.rate",
+                "with layers the rate is the full-quality rate, the last layer's; drop rate or make them equal",
+            )
         if v.rate is None and v.layers is None and v.streams is None:
             fail(f"{at}.rate", f'missing required key (model "{v.model}" needs a rate, layers or streams)')
     parts = len(v.layers or v.streams or [0])
     layers_sent = getattr(flow, "layers_sent", None)
     if layers_sent is not None and layers_sent > parts:
-        fail(f"{here}.layers_sent", f"the video has {parts} layer{'s' if parts > 1 else ''} or streams, got {layers_sent}")
+        fail(
+            f"{here}.layers_sent",
+            f"the video has {parts} layer{'s' if parts > 1 else ''} or streams, got {layers_sent}",
+        )
 
 
 def _queues(topo: Dumbbell | Chain | Graph):

@@ -40,8 +40,9 @@ U32_MAX = 2**32 - 1
 U64_MAX = 2**64 - 1
 
 
-def unit(parse: Callable[[str], int], what: str, example: str, *, positive: bool = False,
-         maximum: int = U64_MAX) -> Callable[[Any], int]:
+def unit(
+    parse: Callable[[str], int], what: str, example: str, *, positive: bool = False, maximum: int = U64_MAX
+) -> Callable[[Any], int]:
     """A validator of a unit string (``what`` names it in errors, ``example`` shows one), read
     by ``parse`` into base units; ``positive`` rejects zero and negatives."""
 
@@ -65,9 +66,7 @@ def unit(parse: Callable[[str], int], what: str, example: str, *, positive: bool
 
 Rate = Annotated[int, BeforeValidator(unit(_vidcc.parse_rate, "rate", "10Mbps", positive=True))]
 Duration = Annotated[int, BeforeValidator(unit(_vidcc.parse_duration, "duration", "35ms"))]
-PositiveDuration = Annotated[
-    int, BeforeValidator(unit(_vidcc.parse_duration, "duration", "35ms", positive=True))
-]
+PositiveDuration = Annotated[int, BeforeValidator(unit(_vidcc.parse_duration, "duration", "35ms", positive=True))]
 Size = Annotated[int, BeforeValidator(unit(_vidcc.parse_size, "size", "1000B", positive=True))]
 PacketSize = Annotated[
     int,
@@ -75,8 +74,9 @@ PacketSize = Annotated[
 ]
 
 
-def spread(parse: Callable[[str], int], what: str, example: str, example_range: str,
-           positive: bool) -> Callable[[Any], Any]:
+def spread(
+    parse: Callable[[str], int], what: str, example: str, example_range: str, positive: bool
+) -> Callable[[Any], Any]:
     """A validator of one unit string or a ``[min, max]`` pair of them."""
 
     one = unit(parse, what, example, positive=positive)
@@ -116,8 +116,9 @@ def probability(value: Any) -> float:
 Probability = Annotated[float, BeforeValidator(probability)]
 
 
-def number(*, positive: bool = False, minimum: float | None = None,
-           above: float | None = None) -> Callable[[Any], float]:
+def number(
+    *, positive: bool = False, minimum: float | None = None, above: float | None = None
+) -> Callable[[Any], float]:
     """A validator of a finite number: ``positive`` (> 0), at least ``minimum``, greater than
     ``above``."""
 

@@ -11,8 +11,8 @@ from typing import Any
 from vidcc.schema.document import SPECS, Document
 from vidcc.schema.models import (
     Access,
-    Bernoulli,
     BaseFlow,
+    Bernoulli,
     Chain,
     CorrelatedBernoulli,
     DropTail,
@@ -54,7 +54,13 @@ def _resolve_loss(loss: Bernoulli | GilbertElliott | CorrelatedBernoulli | None)
     if isinstance(loss, Bernoulli):
         return {"kind": "bernoulli", "p": loss.p}
     if isinstance(loss, GilbertElliott):
-        return {"kind": "gilbert-elliott", "p": loss.p, "r": loss.r, "loss_good": loss.loss_good, "loss_bad": loss.loss_bad}
+        return {
+            "kind": "gilbert-elliott",
+            "p": loss.p,
+            "r": loss.r,
+            "loss_good": loss.loss_good,
+            "loss_bad": loss.loss_bad,
+        }
     return {"kind": "correlated-bernoulli", "p": loss.p, "q": loss.q}
 
 
@@ -96,7 +102,7 @@ def _resolve_topology(topo: Dumbbell | Chain | Graph) -> dict:
         return {
             "kind": "graph",
             "nodes": list(topo.nodes),
-            "links": [{"a": l.a, "b": l.b, "link": _resolve_link(l, l.monitor)} for l in topo.links],
+            "links": [{"a": link.a, "b": link.b, "link": _resolve_link(link, link.monitor)} for link in topo.links],
         }
     access = {
         "source_access": _resolve_access(topo.access, topo.source_access),
@@ -114,14 +120,22 @@ def _resolve_protocol(flow: BaseFlow) -> dict:
 def _resolve_video(v: Video, source: str) -> dict:
     if v.model == "trace":
         path = trace_path(v.trace, source)
-        model = {"kind": "trace", "text": path.read_text(encoding="utf-8"), "format": v.trace_format, "source": str(path)}
+        model = {
+            "kind": "trace",
+            "text": path.read_text(encoding="utf-8"),
+            "format": v.trace_format,
+            "source": str(path),
+        }
     else:
         rate = v.rate if v.rate is not None else (v.layers[-1] if v.layers else 0)
         model = {"kind": v.model, "rate_bps": rate}
     if v.deadline is not None:
         playout = {"kind": "ready-time", "delay_ns": v.deadline}
     else:
-        playout = {"kind": "first-arrival", "delay_ns": v.playout_delay if v.playout_delay is not None else 1_000_000_000}
+        playout = {
+            "kind": "first-arrival",
+            "delay_ns": v.playout_delay if v.playout_delay is not None else 1_000_000_000,
+        }
     return {
         "model": model,
         "fps": v.fps,
@@ -136,8 +150,10 @@ def _resolve_video(v: Video, source: str) -> dict:
 
 def _resolve_placement(flow: BaseFlow, topo: Dumbbell | Chain | Graph) -> dict:
     if isinstance(topo, Graph):
-        access = {side: _resolve_access(None, getattr(flow, side)) if getattr(flow, side) is not None else None
-                  for side in ("source_access", "sink_access")}
+        access = {
+            side: _resolve_access(None, getattr(flow, side)) if getattr(flow, side) is not None else None
+            for side in ("source_access", "sink_access")
+        }
         return {"kind": "nodes", "src": flow.src, "dst": flow.dst, **access}
     reverse = flow.direction == "reverse"
     if isinstance(topo, Chain) and flow.span == "per-hop":
@@ -154,7 +170,9 @@ def resolve(doc: Document, source: str, seed: int | None = None) -> dict[str, An
         "warmup_ns": sc.warmup,
         "seed": sc.seed if seed is None else seed,
         "sample_interval_ns": sc.sample_interval,
-        "queue_sample_interval_ns": sc.queue_sample_interval if sc.queue_sample_interval is not None else sc.sample_interval,
+        "queue_sample_interval_ns": sc.queue_sample_interval
+        if sc.queue_sample_interval is not None
+        else sc.sample_interval,
         "packet_log": sc.packet_log,
         "topology": _resolve_topology(topo),
         "flows": [
