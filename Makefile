@@ -7,13 +7,13 @@ MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(VENV)
 export PATH := $(VENV)/bin:$(PATH)
 
-.PHONY: setup develop demo test test-rust test-python bench lint clean
+.PHONY: setup develop demo test test-rust test-python bench lint lint-python clean
 
-# The virtual environment with the build tool; reinstalled only when pyproject.toml changes.
+# The virtual environment with the build tool and the Python linter; reinstalled only when pyproject.toml changes.
 $(VENV)/.setup-done: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet "maturin>=1.7,<2"
+	$(PY) -m pip install --quiet "maturin>=1.7,<2" "ruff>=0.6"
 	touch $@
 
 setup: $(VENV)/.setup-done
@@ -39,9 +39,13 @@ bench: develop
 	$(PY) benches/video_quality.py
 	$(PY) benches/sweep.py
 
-lint:
+lint: lint-python
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo fmt --all --check
+
+# Python: pyflakes, pycodestyle and import order (configured in pyproject.toml, [tool.ruff]).
+lint-python: setup
+	$(VENV)/bin/ruff check python tests benches tools
 
 clean:
 	rm -rf target $(VENV) out

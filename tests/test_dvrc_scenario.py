@@ -3,38 +3,20 @@
 import pytest
 
 import vidcc
-from vidcc import ScenarioError, parse_scenario
+from scenario_testing import assert_error_at, droptail, dumbbell, first_protocol
+from scenario_testing import scenario_error as error
+from vidcc import parse_scenario
 
-BASE = """
-[scenario]
-duration = "{duration}"
-warmup = "2s"
-
-[topology]
-kind = "dumbbell"
-bottleneck = {{ bandwidth = "{bw}", delay = "25ms", queue = {{ kind = "droptail", limit = 10 }} }}
-access = {{ bandwidth = "10Mbps", delay = "5ms" }}
-
-[[flows]]
-protocol = "dvrc"
-video = {{ model = "tes-mpeg4", layers = ["128kbps", "256kbps", "512kbps", "768kbps", "1024kbps"] }}
-{flow}
-"""
+VIDEO = 'video = { model = "tes-mpeg4", layers = ["128kbps", "256kbps", "512kbps", "768kbps", "1024kbps"] }'
 
 
 def doc(flow: str = "", duration: str = "10s", bw: str = "10Mbps") -> str:
-    return BASE.format(flow=flow, duration=duration, bw=bw)
-
-
-def error(text: str) -> ScenarioError:
-    with pytest.raises(ScenarioError) as e:
-        parse_scenario(text)
-    assert "\n" not in str(e.value)
-    return e.value
+    return dumbbell(f'protocol = "dvrc"\n{VIDEO}\n{flow}', duration=duration, bandwidth=bw, delay="25ms",
+                    queue=droptail(10), access_bandwidth="10Mbps", access_delay="5ms")
 
 
 def resolved(flow: str = "") -> dict:
-    return parse_scenario(doc(flow)).resolve()["flows"][0]["protocol"]
+    return first_protocol(doc(flow))
 
 
 def test_defaults_resolve_to_every_rust_field():
@@ -103,9 +85,7 @@ def test_keys_in_user_units():
     ],
 )
 def test_bad_values_name_the_key(flow, path, gist):
-    e = error(doc(flow))
-    assert e.path == path, str(e)
-    assert gist in e.message, str(e)
+    assert_error_at(doc(flow), path, gist)
 
 
 def test_video_must_be_layered():

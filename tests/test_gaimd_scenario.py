@@ -2,29 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import vidcc
-from vidcc import ScenarioError, parse_scenario
+from scenario_testing import DROPTAIL_BDP, assert_error_at, assert_keys_documented, dumbbell, first_protocol
+from vidcc import parse_scenario
 from vidcc.protocols.gaimd import GaimdFlow
-
-ROOT = Path(__file__).resolve().parents[1]
-
-BASE = """
-[scenario]
-duration = "{duration}"
-warmup = "2s"
-
-[topology]
-kind = "dumbbell"
-bottleneck = {{ bandwidth = "2Mbps", delay = "20ms", queue = {{ kind = "droptail", limit = "bdp" }} }}
-access = {{ bandwidth = "10Mbps", delay = "1ms" }}
-
-[[flows]]
-{flow}
-"""
 
 DEFAULT = {
     "beta": 0.875,
@@ -40,18 +23,11 @@ DEFAULT = {
 
 
 def doc(flow: str, duration: str = "10s") -> str:
-    return BASE.format(flow=flow, duration=duration)
+    return dumbbell(flow, duration=duration, bandwidth="2Mbps", queue=DROPTAIL_BDP, access_bandwidth="10Mbps")
 
 
 def protocol(flow: str) -> dict:
-    return parse_scenario(doc(flow)).resolve()["flows"][0]["protocol"]
-
-
-def error(flow: str) -> ScenarioError:
-    with pytest.raises(ScenarioError) as e:
-        parse_scenario(doc(flow))
-    assert "\n" not in str(e.value)
-    return e.value
+    return first_protocol(doc(flow))
 
 
 def test_defaults_resolve_to_every_field():
@@ -92,16 +68,11 @@ def test_keys_in_user_units():
     ],
 )
 def test_bad_keys_name_the_path(flow, path, gist):
-    e = error(flow)
-    assert e.path == path, str(e)
-    assert gist in str(e), str(e)
+    assert_error_at(doc(flow), path, gist)
 
 
 def test_every_key_is_documented():
-    text = (ROOT / "docs" / "scenarios.md").read_text()
-    assert "### `gaimd`" in text
-    for key in GaimdFlow.model_fields:
-        assert f"`{key}`" in text, key
+    assert_keys_documented("### `gaimd`", GaimdFlow)
 
 
 def test_gaimd_runs_against_newreno():

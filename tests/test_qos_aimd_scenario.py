@@ -3,37 +3,16 @@
 import pytest
 
 import vidcc
-from vidcc import ScenarioError, parse_scenario
-
-BASE = """
-[scenario]
-duration = "{duration}"
-warmup = "2s"
-
-[topology]
-kind = "dumbbell"
-bottleneck = {{ bandwidth = "{bw}", delay = "{delay}", queue = {{ kind = "droptail", limit = {limit} }} }}
-access = {{ bandwidth = "100Mbps", delay = "1ms" }}
-
-[[flows]]
-protocol = "qos-aimd"
-{flow}
-"""
+from scenario_testing import SCENARIOS_DOC, assert_error_at, droptail, dumbbell, first_protocol
+from vidcc import parse_scenario
 
 
 def doc(flow: str = "", duration: str = "10s", bw: str = "10Mbps", delay: str = "20ms", limit: str = '"bdp"') -> str:
-    return BASE.format(flow=flow, duration=duration, bw=bw, delay=delay, limit=limit)
-
-
-def error(text: str) -> ScenarioError:
-    with pytest.raises(ScenarioError) as e:
-        parse_scenario(text)
-    assert "\n" not in str(e.value)
-    return e.value
+    return dumbbell(f'protocol = "qos-aimd"\n{flow}', duration=duration, bandwidth=bw, delay=delay, queue=droptail(limit))
 
 
 def resolved(flow: str = "") -> dict:
-    return parse_scenario(doc(flow)).resolve()["flows"][0]["protocol"]
+    return first_protocol(doc(flow))
 
 
 def test_defaults_resolve_to_every_rust_field():
@@ -108,9 +87,7 @@ def test_keys_in_user_units():
     ],
 )
 def test_bad_values_name_the_key(flow, path, gist):
-    e = error(doc(flow))
-    assert e.path == path, str(e)
-    assert gist in e.message, str(e)
+    assert_error_at(doc(flow), path, gist)
 
 
 def test_alone_it_fills_an_uncongested_link():
@@ -145,11 +122,9 @@ def test_video_flow_carries_frames():
 
 
 def test_every_key_is_documented():
-    from pathlib import Path
-
     from vidcc.protocols.qos_aimd import QosAimdFlow
 
-    text = (Path(__file__).resolve().parents[1] / "docs" / "scenarios.md").read_text()
+    text = SCENARIOS_DOC.read_text()
     section = text[text.index("### `qos-aimd`"):]
     section = section[: section.index("\n## ") if "\n## " in section else len(section)]
     missing = [k for k in QosAimdFlow.model_fields if f"`{k}`" not in section and k not in (

@@ -8,11 +8,10 @@ import re
 
 import pytest
 
+from test_reproduce import tiny_suite
 from vidcc import __version__, report
 from vidcc.papers.model import FAIL, NOT_YET, PASS
 from vidcc.papers.running import run_suite
-
-from test_reproduce import tiny_suite
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
@@ -17,6 +18,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
+from scenario_testing import sweep_base
 from vidcc.results import ResultsError, check, load, load_series, query
 from vidcc.sweep import parse_sweep, run_sweep
 
@@ -30,21 +32,8 @@ values = [1, 3]
 [[axes]]
 key = "topology.bottleneck.queue"
 values = [{ kind = "droptail", limit = 20 }, { kind = "red" }]
-
-[base.scenario]
-duration = "3s"
-warmup = "1s"
-[base.topology]
-kind = "dumbbell"
-bottleneck = { bandwidth = "5Mbps", delay = "10ms" }
-access = { bandwidth = "100Mbps", delay = "1ms" }
-[[base.flows]]
-protocol = "tcp-reno"
-[[base.flows]]
-protocol = "udp-cbr"
-label = "cbr"
-rate = "500kbps"
-"""
+""" + sweep_base('protocol = "tcp-reno"\n[[base.flows]]\nprotocol = "udp-cbr"\nlabel = "cbr"\nrate = "500kbps"',
+                 bandwidth="5Mbps", delay="10ms")
 
 
 @pytest.fixture(scope="module")

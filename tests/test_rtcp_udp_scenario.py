@@ -3,39 +3,19 @@
 import pytest
 
 import vidcc
-from vidcc import ScenarioError, parse_scenario
+from scenario_testing import assert_error_at, dumbbell, first_protocol
+from scenario_testing import scenario_error as error
+from vidcc import parse_scenario
 
 LAYERS = 'layers = ["128kbps", "256kbps", "512kbps", "768kbps", "1024kbps"]'
-BASE = """
-[scenario]
-duration = "{duration}"
-warmup = "2s"
-
-[topology]
-kind = "dumbbell"
-bottleneck = {{ bandwidth = "10Mbps", delay = "20ms" }}
-access = {{ bandwidth = "100Mbps", delay = "1ms" }}
-
-[[flows]]
-protocol = "rtcp-udp"
-video = {{ model = "tes-mpeg4", {layers} }}
-{flow}
-"""
 
 
 def doc(flow: str = "", duration: str = "10s", layers: str = LAYERS) -> str:
-    return BASE.format(flow=flow, duration=duration, layers=layers)
-
-
-def error(text: str) -> ScenarioError:
-    with pytest.raises(ScenarioError) as e:
-        parse_scenario(text)
-    assert "\n" not in str(e.value)
-    return e.value
+    return dumbbell(f'protocol = "rtcp-udp"\nvideo = {{ model = "tes-mpeg4", {layers} }}\n{flow}', duration=duration)
 
 
 def test_defaults_resolve_to_every_rust_field():
-    p = parse_scenario(doc()).resolve()["flows"][0]["protocol"]
+    p = first_protocol(doc())
     assert p == {
         "kind": "rtcp-udp",
         "report_interval_ns": 1_000_000_000,
@@ -50,7 +30,7 @@ def test_defaults_resolve_to_every_rust_field():
 def test_keys_in_user_units():
     flow = 'report_interval = "500ms"\nimmediate_reports = false\nsender_report_interval = "2s"\n'
     flow += 'rtt_fallback = "50ms"\ninitial_layers = 3\nclock_rate = 1000'
-    p = parse_scenario(doc(flow)).resolve()["flows"][0]["protocol"]
+    p = first_protocol(doc(flow))
     assert p["report_interval_ns"] == 500_000_000 and p["sender_report_interval_ns"] == 2_000_000_000
     assert p["rtt_fallback_ns"] == 50_000_000 and p["initial_layers"] == 3 and p["clock_rate_hz"] == 1000
     assert p["immediate_reports"] is False
@@ -72,9 +52,7 @@ def test_keys_in_user_units():
     ],
 )
 def test_bad_values_name_the_key(flow, path, gist):
-    e = error(doc(flow))
-    assert e.path == path, str(e)
-    assert gist in e.message, str(e)
+    assert_error_at(doc(flow), path, gist)
 
 
 def test_video_must_be_layered():

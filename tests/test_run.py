@@ -11,32 +11,15 @@ import pandas as pd
 import pytest
 
 import vidcc
+from scenario_testing import dumbbell
 from vidcc import Result, ScenarioError, parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 
-SHORT = """
-[scenario]
-duration = "3s"
-warmup = "1s"
-seed = 5
-queue_sample_interval = "10ms"
-
-[topology]
-kind = "dumbbell"
-bottleneck = { bandwidth = "10Mbps", delay = "33ms" }
-access = { bandwidth = "100Mbps", delay = "1ms" }
-
-[[flows]]
-protocol = "tcp-newreno"
-count = 3
-start = ["0s", "0.5s"]
-
-[[flows]]
-protocol = "udp-cbr"
-label = "cbr"
-rate = "1Mbps"
-"""
+SHORT = dumbbell(
+    'protocol = "tcp-newreno"\ncount = 3\nstart = ["0s", "0.5s"]\n\n[[flows]]\nprotocol = "udp-cbr"\nlabel = "cbr"\nrate = "1Mbps"',
+    duration="3s", warmup="1s", scenario='seed = 5\nqueue_sample_interval = "10ms"\n', delay="33ms",
+)
 
 
 def fake_raw(n_flows: int = 3) -> dict:
@@ -123,7 +106,7 @@ def test_many_flows_plot_by_label(tmp_path):
     r = Result(sc, sc.resolve(), fake_raw(n_flows=30), wall_seconds=0.1)
     from vidcc import plots
 
-    fig = plots.throughput(r)
+    fig = plots.throughput(r.flow_samples, r.flows, duration_ns=r.resolved["duration_ns"])
     labels = fig.axes[0].get_legend_handles_labels()[1]
     assert labels == ["tcp-newreno"]
     assert len(fig.axes[0].lines) == 30

@@ -5,20 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from scenario_testing import dumbbell
 from vidcc import ScenarioError, load_scenario, parse_scenario
 
-DUMBBELL = """
-[scenario]
-duration = "10s"
-
-[topology]
-kind = "dumbbell"
-bottleneck = { bandwidth = "10Mbps", delay = "33ms" }
-access = { bandwidth = "100Mbps", delay = "1ms" }
-
-[[flows]]
-protocol = "tcp-newreno"
-"""
+DUMBBELL = dumbbell('protocol = "tcp-newreno"', warmup=None, delay="33ms")
 
 GRAPH = """
 [scenario]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from scenario_testing import dumbbell
 from vidcc import Scenario, ScenarioError, load_scenario, parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -103,17 +104,7 @@ def test_resolved_config_is_json():
 
 
 def test_defaults_are_filled_in():
-    minimal = """
-[scenario]
-duration = "10s"
-[topology]
-kind = "dumbbell"
-bottleneck = { bandwidth = "10Mbps", delay = "33ms" }
-access = { bandwidth = "100Mbps", delay = "1ms" }
-[[flows]]
-protocol = "tcp-newreno"
-count = 10
-"""
+    minimal = dumbbell('protocol = "tcp-newreno"\ncount = 10', warmup=None, delay="33ms")
     expected = copy.deepcopy(EXPECTED)
     expected.update(duration_ns=10_000_000_000, warmup_ns=0, queue_sample_interval_ns=150_000_000)
     assert parse_scenario(minimal).resolve() == expected

@@ -2,29 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import vidcc
-from vidcc import ScenarioError, parse_scenario
+from scenario_testing import assert_error_at, assert_keys_documented, droptail, dumbbell, first_protocol
+from vidcc import parse_scenario
 from vidcc.protocols.ssvp import SsvpFlow, SsvpLayeredFlow
-
-ROOT = Path(__file__).resolve().parents[1]
-
-BASE = """
-[scenario]
-duration = "{duration}"
-warmup = "2s"
-
-[topology]
-kind = "dumbbell"
-bottleneck = {{ bandwidth = "1Mbps", delay = "20ms", queue = {{ kind = "droptail", limit = 6 }} }}
-access = {{ bandwidth = "10Mbps", delay = "1ms" }}
-
-[[flows]]
-{flow}
-"""
 
 LAYERED_VIDEO = 'video = { model = "tes-mpeg4", layers = ["95kbps", "190kbps", "285kbps", "380kbps"] }'
 
@@ -54,18 +37,11 @@ DEFAULT_SSVP = {
 
 
 def doc(flow: str, duration: str = "10s") -> str:
-    return BASE.format(flow=flow, duration=duration)
+    return dumbbell(flow, duration=duration, bandwidth="1Mbps", queue=droptail(6), access_bandwidth="10Mbps")
 
 
 def protocol(flow: str) -> dict:
-    return parse_scenario(doc(flow)).resolve()["flows"][0]["protocol"]
-
-
-def error(flow: str) -> ScenarioError:
-    with pytest.raises(ScenarioError) as e:
-        parse_scenario(doc(flow))
-    assert "\n" not in str(e.value)
-    return e.value
+    return first_protocol(doc(flow))
 
 
 def test_ssvp_defaults_resolve_to_every_field():
@@ -140,17 +116,12 @@ def test_ssvp_layered_nests_the_controller_and_takes_the_videos_playout_delay():
     ],
 )
 def test_bad_keys_name_the_path(flow, path, gist):
-    e = error(flow)
-    assert e.path == path, str(e)
-    assert gist in str(e), str(e)
+    assert_error_at(doc(flow), path, gist)
 
 
 def test_every_key_is_documented():
-    text = (ROOT / "docs" / "scenarios.md").read_text()
-    assert "### `ssvp`" in text and "### `ssvp-layered`" in text
-    for model in (SsvpFlow, SsvpLayeredFlow):
-        for key in model.model_fields:
-            assert f"`{key}`" in text, key
+    assert_keys_documented("### `ssvp`", SsvpFlow, SsvpLayeredFlow)
+    assert_keys_documented("### `ssvp-layered`")
 
 
 def test_ssvp_runs_with_bulk_and_video_and_layered_video():

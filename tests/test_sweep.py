@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
@@ -25,6 +26,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
+from scenario_testing import sweep_base
 from vidcc import results
 from vidcc.cli import main as cli_main
 from vidcc.sweep import Axis, SweepError, SweepSpec, load_sweep, parse_sweep, run_sweep, simulate_point
@@ -33,22 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 VIDCC = Path(sys.executable).parent / "vidcc"
 
 # A short dumbbell: ~10-30 ms of simulation per run.
-SMALL_BASE = """
-[base.scenario]
-duration = "3s"
-warmup = "1s"
-[base.topology]
-kind = "dumbbell"
-bottleneck = { bandwidth = "10Mbps", delay = "20ms" }
-access = { bandwidth = "100Mbps", delay = "1ms" }
-[[base.flows]]
-protocol = "tcp-newreno"
-count = 2
-send_jitter = "500us"
-[[base.flows]]
-protocol = "udp-cbr"
-rate = "1Mbps"
-"""
+SMALL_BASE = sweep_base('protocol = "tcp-newreno"\ncount = 2\nsend_jitter = "500us"\n[[base.flows]]\nprotocol = "udp-cbr"\nrate = "1Mbps"')
 
 SMALL = f"""
 [sweep]
@@ -71,19 +58,8 @@ seeds = 4
 [[axes]]
 key = "flows[0].count"
 values = [30, 40, 50, 60]
-
-[base.scenario]
-duration = "2s"
-warmup = "1s"
-[base.topology]
-kind = "dumbbell"
-bottleneck = { bandwidth = "1Gbps", delay = "20ms" }
-access = { bandwidth = "10Gbps", delay = "1ms" }
-[[base.flows]]
-protocol = "tcp-newreno"
-count = 50
-max_window = "640KB"
-"""
+""" + sweep_base('protocol = "tcp-newreno"\ncount = 50\nmax_window = "640KB"', duration="2s", bandwidth="1Gbps",
+                 access_bandwidth="10Gbps")
 
 # Columns that describe when and where a run ran, not what it computed. (git_commit too: a commit
 # made while the tests run must not make two databases differ.)

@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from vidcc import video
 from vidcc.video import VideoError, clip, evaluate, evaluate_run, prepare, psnr, read_trace, ssim
 from vidcc.video.metrics import mos
 from vidcc.video.yuv import YuvFile

@@ -1,39 +1,14 @@
 """Video flows in scenario files: validation, resolution, and a run's frame tables."""
 
-from pathlib import Path
-
 import pytest
 
 import vidcc
+from scenario_testing import ROOT, assert_error_at, dumbbell
 from vidcc import ScenarioError, load_scenario, parse_scenario
-
-ROOT = Path(__file__).resolve().parent.parent
-
-BASE = """
-[scenario]
-duration = "10s"
-warmup = "1s"
-
-[topology]
-kind = "dumbbell"
-bottleneck = {{ bandwidth = "10Mbps", delay = "20ms" }}
-access = {{ bandwidth = "100Mbps", delay = "1ms" }}
-
-[[flows]]
-protocol = "udp"
-{flow}
-"""
 
 
 def doc(flow: str) -> str:
-    return BASE.format(flow=flow)
-
-
-def error(flow: str, source: str = "<string>") -> ScenarioError:
-    with pytest.raises(ScenarioError) as e:
-        parse_scenario(doc(flow), source=source)
-    assert "\n" not in str(e.value)
-    return e.value
+    return dumbbell(f'protocol = "udp"\n{flow}', warmup="1s")
 
 
 @pytest.mark.parametrize(
@@ -56,9 +31,7 @@ def error(flow: str, source: str = "<string>") -> ScenarioError:
     ],
 )
 def test_bad_video_tables(flow, path, gist):
-    e = error(flow)
-    assert e.path == path, str(e)
-    assert gist in e.message, str(e)
+    assert_error_at(doc(flow), path, gist)
 
 
 def test_video_only_on_udp():

@@ -7,8 +7,8 @@
 """
 
 from vidcc._vidcc import __version__
+from vidcc.runner import Result, run
 from vidcc.scenario import Scenario, ScenarioError, load_scenario, parse_scenario
-from vidcc.runner import Result, run  # noqa: E402  (after scenario: run imports it)
 
 __all__ = [
     "__version__",

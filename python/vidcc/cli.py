@@ -13,26 +13,16 @@ from pathlib import Path
 from typing import Sequence
 
 from vidcc import __version__
+from vidcc.cli_common import Parser, print_error
 from vidcc.scenario import ScenarioError
 
 __all__ = ["main", "build_parser"]
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2, like every other usage problem
-        self.print_usage(sys.stderr)
-        _error(f"{self.prog}: {message}")
-        sys.exit(2)
-
-
-def _error(message: str) -> None:
-    print("error: " + " ".join(str(message).split()), file=sys.stderr)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="vidcc", description="Congestion-controlled video over UDP: simulate, sweep, reproduce.")
+    parser = Parser(prog="vidcc", description="Congestion-controlled video over UDP: simulate, sweep, reproduce.")
     parser.add_argument("--version", action="version", version=f"vidcc {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
     p = sub.add_parser("run", help="simulate one scenario file", description="Simulate one scenario file and write its results.")
@@ -175,7 +165,7 @@ def _add_sweep_commands(sub) -> None:
     p.set_defaults(func=_cmd_sweep)
 
     p = sub.add_parser("results", help="query the results database", description="Read the results database.")
-    rsub = p.add_subparsers(dest="results_command", metavar="ACTION", parser_class=_Parser)
+    rsub = p.add_subparsers(dest="results_command", metavar="ACTION", parser_class=Parser)
     rsub.required = True
     q = rsub.add_parser("query", help="run SQL and print the result", description=(
         "Run read-only SQL. Tables: runs, run_flows, run_aggregate, sweep_runs, sweeps; views over the runs' "
@@ -214,7 +204,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
             print(describe(e.outcome, spec.name, db), file=sys.stderr)
         return 130
     except ResultsError as e:
-        _error(e)
+        print_error(e)
         return 1
     if not args.quiet:
         print(describe(outcome, spec.name, db))
@@ -232,7 +222,7 @@ def _cmd_results_query(args: argparse.Namespace) -> int:
     try:
         df = query(args.sql, db=args.db)
     except ResultsError as e:
-        _error(e)
+        print_error(e)
         return 1
     if args.format == "csv":
         df.to_csv(sys.stdout, index=False)
@@ -259,7 +249,7 @@ def _cmd_results_check(args: argparse.Namespace) -> int:
     db = Path(args.db) if args.db else default_db()
     report = check(db)
     for problem in report.problems:
-        _error(problem)
+        print_error(problem)
     if report.ok:
         extra = f", {len(report.orphans)} run directories without a row (harmless; rewritten when run again)" if report.orphans else ""
         print(f"{db}: ok: {report.runs_ok} runs ok, {report.runs_failed} failed{extra}")
@@ -307,10 +297,10 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         runs = reproduce(args.paper, scale=args.scale, out=args.out, db=args.db, jobs=args.jobs, cluster=args.cluster,
                          progress=progress, log=log)
     except SweepInterrupted:
-        _error("interrupted; the runs that finished are in the database, run the command again to finish")
+        print_error("interrupted; the runs that finished are in the database, run the command again to finish")
         return 130
     except ResultsError as e:
-        _error(e)
+        print_error(e)
         return 1
     counts = {"PASS": 0, "FAIL": 0, "NOT-YET": 0}
     errors = []
@@ -322,7 +312,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     print(f"{args.paper} ({args.scale}): {counts['PASS']} PASS, {counts['FAIL']} FAIL, {counts['NOT-YET']} NOT-YET; "
           f"report: {Path(out) / 'report.html'}")
     for e in errors:
-        _error(e)
+        print_error(e)
     return 1 if errors else 0
 
 
@@ -332,13 +322,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args)
     except ScenarioError as e:
-        _error(e)
+        print_error(e)
         return 2
     except KeyboardInterrupt:
-        _error("interrupted")
+        print_error("interrupted")
         return 130
     except (OSError, ValueError, RuntimeError) as e:
-        _error(f"{type(e).__name__}: {e}" if not isinstance(e, OSError) else e)
+        print_error(f"{type(e).__name__}: {e}" if not isinstance(e, OSError) else e)
         return 1
 
 

@@ -1,6 +1,6 @@
 """Where a sweep's runs execute: local worker processes, or a Dask distributed cluster.
 
-Both executors run the same pure function (:func:`vidcc.sweep.simulate_point`) and hand its
+Both executors run the same pure function (:func:`vidcc.point.simulate_point`) and hand its
 return value back to the main process, which alone writes the results database. They share a
 small interface so that :func:`vidcc.sweep.run_sweep` has one loop:
 
@@ -25,7 +25,8 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from vidcc.sweep import SweepError, simulate_point
+from vidcc.point import simulate_point
+from vidcc.sweep_spec import SweepError
 
 __all__ = ["LocalExecutor", "DaskExecutor", "WorkerLost", "connect", "CONNECT_TIMEOUT_S"]
 
@@ -101,9 +102,9 @@ def _preload() -> None:
     import pyarrow.compute  # noqa: F401
     import pyarrow.parquet  # noqa: F401
 
-    from vidcc import sweep
+    from vidcc import point
 
-    sweep.code_version()  # runs git once per process; cached
+    point.code_version()  # runs git once per process; cached
 
 
 def _context() -> multiprocessing.context.BaseContext:

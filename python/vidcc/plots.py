@@ -1,14 +1,19 @@
-"""Figures of one run (matplotlib, Agg backend: no display needed).
+"""Figures of one run (matplotlib, Agg backend: no display needed), drawn from its tables.
 
 * ``throughput``: per-flow throughput over time (Mbps against seconds), one line per flow;
   with many flows the colours and the legend go by label.
 * ``queue``: queue length (packets) over time, one line per monitored link direction.
+
+The builders take DataFrames (the run's tables) and the run's times, not a run object, so that
+anything holding the tables (``vidcc.runner.Result``, Parquet files, the results database) can
+draw them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 
@@ -18,7 +23,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 if TYPE_CHECKING:
-    from vidcc.runner import Result
+    import pandas as pd
 
 __all__ = ["throughput", "queue", "figures", "save", "FIGURES"]
 
@@ -26,8 +31,8 @@ __all__ = ["throughput", "queue", "figures", "save", "FIGURES"]
 MAX_FLOW_LEGEND = 10
 
 
-def _shade_warmup(ax, result: Result) -> None:
-    warmup_s = result.resolved.get("warmup_ns", 0) / 1e9
+def _shade_warmup(ax, warmup_ns: int) -> None:
+    warmup_s = warmup_ns / 1e9
     if warmup_s > 0:
         ax.axvspan(0, warmup_s, color="0.9", zorder=0, label="_warmup")
 
@@ -39,11 +44,10 @@ def _legend(ax) -> None:
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", ncols=2 if n > 16 else 1, frameon=False)
 
 
-def throughput(result: Result) -> Figure | None:
-    samples = result.flow_samples
+def throughput(samples: pd.DataFrame, flows: pd.DataFrame, *, duration_ns: int, warmup_ns: int = 0) -> Figure | None:
+    """Per-flow throughput from the ``flow_samples`` and ``flows`` tables (None without samples)."""
     if samples.empty:
         return None
-    flows = result.flows
     labels = dict(zip(flows["flow"], flows["label"])) if not flows.empty else {}
     flow_ids = sorted(samples["flow"].unique())
     per_flow = len(flow_ids) <= MAX_FLOW_LEGEND
@@ -52,7 +56,7 @@ def throughput(result: Result) -> Figure | None:
     colour = {name: cmap(i % cmap.N) for i, name in enumerate(label_names)}
 
     fig, ax = plt.subplots(figsize=(9, 4.5), layout="constrained")
-    _shade_warmup(ax, result)
+    _shade_warmup(ax, warmup_ns)
     seen: set[str] = set()
     for i, fid in enumerate(flow_ids):
         rows = samples[samples["flow"] == fid]
@@ -67,18 +71,17 @@ def throughput(result: Result) -> Figure | None:
     ax.set_xlabel("time (s)")
     ax.set_ylabel("throughput (Mbps)")
     ax.set_title("Per-flow throughput")
-    ax.set_xlim(0, result.resolved["duration_ns"] / 1e9)
+    ax.set_xlim(0, duration_ns / 1e9)
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     _legend(ax)
     return fig
 
 
-def queue(result: Result) -> Figure | None:
-    samples = result.queue_samples
+def queue(samples: pd.DataFrame, links: pd.DataFrame, *, duration_ns: int, warmup_ns: int = 0) -> Figure | None:
+    """Queue lengths from the ``queue_samples`` and ``links`` tables (None without samples)."""
     if samples.empty:
         return None
-    links = result.links
     names: dict = {}
     limits: dict = {}
     if not links.empty:
@@ -95,7 +98,7 @@ def queue(result: Result) -> Figure | None:
                              sharey=True, layout="constrained", squeeze=False)
     axes = axes[:, 0]
     cmap = plt.get_cmap("tab10")
-    duration_s = result.resolved["duration_ns"] / 1e9
+    duration_s = duration_ns / 1e9
     drew_limit = False
     for i, lid in enumerate(link_ids):
         ax = axes[0 if panels == 1 else i]
@@ -111,7 +114,7 @@ def queue(result: Result) -> Figure | None:
             ax.axhline(limit, color="0.4", linestyle=":", linewidth=1, label="_limit")
             drew_limit = True
     for ax in axes:
-        _shade_warmup(ax, result)
+        _shade_warmup(ax, warmup_ns)
         ax.set_xlim(0, duration_s)
         ax.set_ylim(bottom=0)
         ax.grid(True, alpha=0.3)
@@ -125,15 +128,37 @@ def queue(result: Result) -> Figure | None:
     return fig
 
 
-# File stem → figure builder (a builder returns None when the run has no data for it).
-FIGURES = {"throughput": throughput, "queue": queue}
+def _table(tables: Mapping[str, pd.DataFrame], name: str) -> pd.DataFrame:
+    import pandas as pd
+
+    return tables.get(name, pd.DataFrame())
 
 
-def figures(result: Result) -> dict[str, Figure]:
-    """Every figure that has data, by file stem."""
+def _times(resolved: Mapping[str, Any]) -> dict[str, int]:
+    return {"duration_ns": resolved["duration_ns"], "warmup_ns": resolved.get("warmup_ns", 0)}
+
+
+def _throughput_of_run(tables: Mapping[str, pd.DataFrame], resolved: Mapping[str, Any]) -> Figure | None:
+    return throughput(_table(tables, "flow_samples"), _table(tables, "flows"), **_times(resolved))
+
+
+def _queue_of_run(tables: Mapping[str, pd.DataFrame], resolved: Mapping[str, Any]) -> Figure | None:
+    return queue(_table(tables, "queue_samples"), _table(tables, "links"), **_times(resolved))
+
+
+# File stem → figure builder of a run's tables (by name) and its resolved config; a builder
+# returns None when the run has no data for it.
+FIGURES: dict[str, Callable[[Mapping[str, pd.DataFrame], Mapping[str, Any]], Figure | None]] = {
+    "throughput": _throughput_of_run,
+    "queue": _queue_of_run,
+}
+
+
+def figures(tables: Mapping[str, pd.DataFrame], resolved: Mapping[str, Any]) -> dict[str, Figure]:
+    """Every figure that has data, by file stem, from a run's tables and resolved config."""
     out = {}
     for name, make in FIGURES.items():
-        fig = make(result)
+        fig = make(tables, resolved)
         if fig is not None:
             out[name] = fig
     return out

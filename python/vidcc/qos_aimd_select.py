@@ -22,6 +22,8 @@ import math
 import sys
 from typing import Sequence
 
+from vidcc.cli_common import Parser, print_error
+
 __all__ = ["select", "format_table", "build_parser", "add_qos_aimd_parser", "main"]
 
 
@@ -175,21 +177,14 @@ def _cmd(args: argparse.Namespace) -> int:
         r = select(args.error_rate, args.rtt_slots, args.delay_bound, outage=args.outage, beta=args.beta,
                    burst=args.burst, shares=args.shares, rounding=args.rounding)
     except SelectError as e:
-        print("error: " + " ".join(str(e).split()), file=sys.stderr)
+        print_error(e)
         return 2
     print(json.dumps(r, indent=2) if args.json else format_table(r))
     return 0
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2
-        self.print_usage(sys.stderr)
-        print(f"error: {self.prog}: {message}", file=sys.stderr)
-        sys.exit(2)
-
-
 def build_parser(prog: str = "vidcc qos-aimd select") -> argparse.ArgumentParser:
-    p = _Parser(prog=prog, description="QoS-AIMD cross-layer parameter selection (docs/protocols/qos-aimd.md).")
+    p = Parser(prog=prog, description="QoS-AIMD cross-layer parameter selection (docs/protocols/qos-aimd.md).")
     add_arguments(p)
     p.set_defaults(func=_cmd)
     return p

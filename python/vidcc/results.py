@@ -4,7 +4,7 @@ beside it (``<db dir>/runs/<run_id>/<table>.parquet``).
 Why this shape:
 
 * **Keyed by content.** ``run_id`` is the sha256 of the canonical JSON of the fully resolved
-  scenario (seed included, :func:`vidcc.sweep.run_id_of`). Re-running a sweep skips every run
+  scenario (seed included, :func:`vidcc.runids.run_id_of`). Re-running a sweep skips every run
   already recorded as ``ok``; the same point reached from two sweeps is one run, listed in
   ``sweep_runs`` once per sweep.
 * **One writer.** Only the main process of a sweep writes (workers return data), through
@@ -37,11 +37,13 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vidcc.runids import canonical_json
+
 if TYPE_CHECKING:
     import duckdb
     import pandas as pd
 
-    from vidcc.sweep import Point, SweepSpec
+    from vidcc.sweep_spec import Point, SweepSpec
 
 __all__ = [
     "DEFAULT_DB",
@@ -231,8 +233,6 @@ class Store:
         it without running."""
         import pyarrow as pa
 
-        from vidcc.sweep import canonical_json
-
         pts = pa.table({
             "run_id": pa.array([p.run_id for p in points], pa.string()),
             "point": pa.array([p.index for p in points], pa.uint64()),
@@ -262,8 +262,6 @@ class Store:
     def record(self, sweep: str, point: Point, payload: Mapping[str, Any]) -> None:
         """Store one finished run (ok or failed): its files, then its rows in one transaction."""
         import pyarrow as pa
-
-        from vidcc.sweep import canonical_json
 
         run_id = point.run_id
         ok = payload["status"] == "ok"

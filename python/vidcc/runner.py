@@ -62,7 +62,14 @@ def as_scenario(scenario: str | PathLike[str] | Scenario | Mapping[str, Any]) ->
 def _rich_progress() -> tuple[Callable[[float], None], Callable[[], None]]:
     """A rich progress bar on stderr: (callback, close)."""
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     bar = Progress(
         TextColumn("simulating"),
@@ -221,7 +228,7 @@ class Result:
             from vidcc import plots
 
             for name, make in plots.FIGURES.items():
-                fig = make(self)
+                fig = make(self.tables, self.resolved)
                 if fig is not None:
                     _atomic(out / f"{name}.png", lambda p, fig=fig: plots.save(fig, p))
         # Wall time lives apart from the summary, which is a pure function of scenario and seed.

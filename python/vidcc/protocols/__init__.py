@@ -1,21 +1,24 @@
-"""Scenario models of the protocols implemented in vidcc-core, one module each.
+"""The protocol registry: every protocol a scenario may name, one module each in this package.
 
-A protocol module defines a pydantic flow model (a subclass of `vidcc.scenario.CoreFlow` with a
-`protocol: Literal["name"]` field and its parameters in user units), and registers a
-`ProtocolSpec` with `register(...)`:
+A protocol module defines a pydantic flow model (a subclass of `vidcc.schema.CoreFlow`, or of
+`vidcc.schema.BaseFlow` for a flow that never carries video, with a `protocol: Literal["name"]`
+field and its parameters in user units, using the field types and validators of
+`vidcc.schema`), and registers a `ProtocolSpec` with `register(...)`:
 
 - `resolve(flow) -> dict`: the protocol's parameters in the simulator's resolved form (the fields
-  of its Rust config struct, units as suffixes: `_ns`, `_bps`, `_bytes`); `kind` is added here;
+  of its Rust config, units as suffixes: `_ns`, `_bps`, `_bytes`); `kind` is added by the schema;
 - `check(flow, here, fail)`: cross-key checks; `fail(path, message)` raises the one-line error;
 - `video`: "required", "optional" or "none" — whether the flow may (must) have a `video` table.
 
-`vidcc.scenario` imports this package after defining the base types the modules use, and puts
-every registered model into the flow union. To add a protocol: write its module and add it to
-the import list at the bottom of this file.
+Modules are found by `specs()`, which imports every module of this package once, in name order,
+the first time the registry is asked. To add a protocol: add its module here; nothing else on the
+Python side names it.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
@@ -31,27 +34,42 @@ class ProtocolSpec:
     video: Video = "optional"
 
 
-SPECS: list[ProtocolSpec] = []
-
-
-def names() -> tuple[str, ...]:
-    """Every protocol a scenario may name: the simulator's built-in kinds and the registered ones."""
-    from vidcc.scenario import PROTOCOLS  # scenario imports this package: resolve at call time
-
-    return tuple(dict.fromkeys([*PROTOCOLS, *(s.name for s in SPECS)]))
+# Filled by `register` as the protocol modules are imported.
+_registered: list[ProtocolSpec] = []
+_discovered = False
 
 
 def register(spec: ProtocolSpec) -> ProtocolSpec:
-    if any(s.name == spec.name for s in SPECS):
+    """Add a protocol to the registry (each protocol module calls this for its protocols)."""
+    if any(s.name == spec.name for s in _registered):
         raise ValueError(f"protocol {spec.name!r} registered twice")
-    SPECS.append(spec)
+    _registered.append(spec)
     return spec
 
 
-# Protocol modules (each calls `register`). Keep one import per line, sorted.
-from vidcc.protocols import dvrc  # noqa: E402,F401
-from vidcc.protocols import gaimd  # noqa: E402,F401
-from vidcc.protocols import qos_aimd  # noqa: E402,F401
-from vidcc.protocols import rtcp_udp  # noqa: E402,F401
-from vidcc.protocols import ssvp  # noqa: E402,F401
-from vidcc.protocols import tfrc  # noqa: E402,F401
+def modules() -> list[str]:
+    """The protocol modules of this package, by name."""
+    return sorted(f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__))
+
+
+def specs() -> tuple[ProtocolSpec, ...]:
+    """Every registered protocol: the modules of this package in name order, each module's
+    protocols in the order it registers them (whichever module was imported first)."""
+    global _discovered
+    found = modules()
+    if not _discovered:
+        for module in found:
+            importlib.import_module(module)
+        _discovered = True
+    rank = {module: i for i, module in enumerate(found)}
+    return tuple(sorted(_registered, key=lambda s: rank.get(s.model.__module__, len(rank))))
+
+
+def names() -> tuple[str, ...]:
+    """Every protocol a scenario may name."""
+    return tuple(s.name for s in specs())
+
+
+def get(name: str) -> ProtocolSpec | None:
+    """The protocol called ``name``, or None if there is none."""
+    return next((s for s in specs() if s.name == name), None)

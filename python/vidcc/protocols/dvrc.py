@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator
 
 from vidcc.protocols import ProtocolSpec, register
-from vidcc.scenario import CoreFlow, Duration, PositiveDuration, _fail, _number, _show
+from vidcc.schema import CoreFlow, Duration, PositiveDuration, invalid, number, show
 
 # Largest DVRC data packet: the header's `length` field is 16 bits.
 MAX_PACKET_BYTES = 65_535
@@ -19,22 +19,22 @@ MAX_PACKET_BYTES = 65_535
 
 def _between(lo: float, hi: float, *, lo_open: bool = False, hi_open: bool = False):
     """A finite number in [lo, hi] (either end open when asked)."""
-    finite = _number()
+    finite = number()
 
     def validate(value: Any) -> float:
         v = finite(value)
         if v < lo or v > hi or (lo_open and v == lo) or (hi_open and v == hi):
             left, right = "(" if lo_open else "[", ")" if hi_open else "]"
-            raise _fail(f"must be in {left}{lo:g}, {hi:g}{right}, got {_show(value)}")
+            raise invalid(f"must be in {left}{lo:g}, {hi:g}{right}, got {show(value)}")
         return v
 
     return validate
 
 
 def _negative(value: Any) -> float:
-    v = _number()(value)
+    v = number()(value)
     if v >= 0:
-        raise _fail(f"must be negative (paper Eq. 8: an additive decrease), got {_show(value)}")
+        raise invalid(f"must be negative (paper Eq. 8: an additive decrease), got {show(value)}")
     return v
 
 
@@ -42,14 +42,14 @@ class DvrcFlow(CoreFlow):
     protocol: Literal["dvrc"]
     # RTT smoothing and timeout, paper Eqs. (2)-(4).
     gamma: Annotated[float, BeforeValidator(_between(0.0, 1.0))] = 0.9
-    delta: Annotated[float, BeforeValidator(_number(minimum=0.0))] = 4.0
+    delta: Annotated[float, BeforeValidator(number(minimum=0.0))] = 4.0
     epsilon: Annotated[float, BeforeValidator(_between(0.0, 1.0))] = 0.25
     dto_mode: Literal["tcp_like", "paper_literal"] = "tcp_like"
     # AIAMD, paper Eq. (11).
-    alpha_i: Annotated[float, BeforeValidator(_number(positive=True))] = 1.0
+    alpha_i: Annotated[float, BeforeValidator(number(positive=True))] = 1.0
     alpha_d: Annotated[float, BeforeValidator(_negative)] = -1.0
     beta_d: Annotated[float, BeforeValidator(_between(0.0, 1.0, lo_open=True, hi_open=True))] = 0.5
-    n: Annotated[float, BeforeValidator(_number(minimum=0.0))] = 1.5
+    n: Annotated[float, BeforeValidator(number(minimum=0.0))] = 1.5
     alpha_unit: Literal["packets_per_rtt", "packets_per_second"] = "packets_per_rtt"
     compare: Literal["measured", "r_prev"] = "measured"
     ad_guard: bool = False
@@ -62,7 +62,7 @@ class DvrcFlow(CoreFlow):
     dto_guard: bool = True
     dto_min: Duration = 200_000_000
     min_rate_factor: Annotated[float, BeforeValidator(_between(0.0, 1.0, lo_open=True))] = 1.0
-    max_rate_factor: Annotated[float, BeforeValidator(_number(minimum=1.0))] = 1.0
+    max_rate_factor: Annotated[float, BeforeValidator(number(minimum=1.0))] = 1.0
     pacing: bool = False
 
 
@@ -105,7 +105,10 @@ def check_layered(flow: Any, here: str, fail, name: str) -> None:
 def check(flow: DvrcFlow, here: str, fail) -> None:
     check_layered(flow, here, fail, "dvrc")
     if flow.packet_size > MAX_PACKET_BYTES:
-        fail(f"{here}.packet_size", f"must be at most {MAX_PACKET_BYTES}B (DVRC's 16-bit length field), got {flow.packet_size}B")
+        fail(
+            f"{here}.packet_size",
+            f"must be at most {MAX_PACKET_BYTES}B (DVRC's 16-bit length field), got {flow.packet_size}B",
+        )
 
 
 register(ProtocolSpec("dvrc", DvrcFlow, resolve, check, video="required"))

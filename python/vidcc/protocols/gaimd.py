@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator
 
 from vidcc.protocols import ProtocolSpec, register
-from vidcc.scenario import U32_MAX, CoreFlow, PositiveDuration, Size, _integer, _number
+from vidcc.schema import U32_MAX, CoreFlow, PositiveDuration, Size, integer, number
 
 # The TCP agents' header (vidcc_core::proto::tcp::HEADER_BYTES).
 HEADER_BYTES = 40
@@ -21,11 +21,11 @@ HEADER_BYTES = 40
 
 class GaimdFlow(CoreFlow):
     protocol: Literal["gaimd"]
-    beta: Annotated[float, BeforeValidator(_number(above=0.0))] = 0.875
-    alpha: Annotated[float, BeforeValidator(_number(above=0.0))] | None = None
+    beta: Annotated[float, BeforeValidator(number(above=0.0))] = 0.875
+    alpha: Annotated[float, BeforeValidator(number(above=0.0))] | None = None
     timeout_ssthresh: Literal["half", "beta"] = "half"
     max_window: Size = 64_000
-    initial_window: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=U32_MAX))] = 2
+    initial_window: Annotated[int, BeforeValidator(integer(minimum=1, maximum=U32_MAX))] = 2
     min_rto: PositiveDuration = 200_000_000
     initial_rto: PositiveDuration = 1_000_000_000
     delayed_ack: bool = False

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator
 
 from vidcc.protocols import ProtocolSpec, register
-from vidcc.scenario import CoreFlow, Duration, PacketSize, PositiveDuration, _fail, _integer, _number, _show
+from vidcc.schema import CoreFlow, Duration, PacketSize, PositiveDuration, integer, invalid, number, show
 
 # Wire constants of crates/vidcc-core/src/wire/qos_aimd.rs (data packets: 16 B of header; the
 # scenario layer's 64 B minimum packet size leaves room for it).
@@ -22,9 +22,9 @@ MAX_SACKVEC_BITS = 432
 
 
 def _open_unit(value: Any) -> float:
-    v = _number()(value)
+    v = number()(value)
     if not 0.0 < v < 1.0:
-        raise _fail(f"must be in (0, 1), got {_show(value)}")
+        raise invalid(f"must be in (0, 1), got {show(value)}")
     return v
 
 
@@ -32,16 +32,16 @@ class QosAimdFlow(CoreFlow):
     protocol: Literal["qos-aimd"]
     # AIMD(alpha, beta); alpha defaults to eq. (10), 3(1 - beta)/(1 + beta).
     beta: Annotated[float, BeforeValidator(_open_unit)] = 0.875
-    alpha: Annotated[float, BeforeValidator(_number(positive=True))] | None = None
+    alpha: Annotated[float, BeforeValidator(number(positive=True))] | None = None
     # Windows, in packets.
-    rwnd: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=65_535))] = 64
-    initial_window: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=2**32 - 1))] = 1
-    initial_ssthresh: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=2**32 - 1))] | None = None
+    rwnd: Annotated[int, BeforeValidator(integer(minimum=1, maximum=65_535))] = 64
+    initial_window: Annotated[int, BeforeValidator(integer(minimum=1, maximum=2**32 - 1))] = 1
+    initial_ssthresh: Annotated[int, BeforeValidator(integer(minimum=1, maximum=2**32 - 1))] | None = None
     reduction_base: Literal["flight", "pipe", "cwnd"] = "flight"
-    dupthresh: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=2**32 - 1))] = 3
+    dupthresh: Annotated[int, BeforeValidator(integer(minimum=1, maximum=2**32 - 1))] = 3
     # Acks.
-    sackvec_bits: Annotated[int, BeforeValidator(_integer(maximum=MAX_SACKVEC_BITS))] = 16
-    ack_ratio: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=MAX_SACKVEC_BITS + 1))] = 1
+    sackvec_bits: Annotated[int, BeforeValidator(integer(maximum=MAX_SACKVEC_BITS))] = 16
+    ack_ratio: Annotated[int, BeforeValidator(integer(minimum=1, maximum=MAX_SACKVEC_BITS + 1))] = 1
     ack_delay: Duration = 100_000_000
     ack_size: PacketSize = 40
     # Timers.
@@ -55,7 +55,7 @@ class QosAimdFlow(CoreFlow):
     idle_restart: bool = True
     # Video sender buffer.
     buffer_max_age: PositiveDuration = 1_000_000_000
-    buffer_max_packets: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=2**32 - 1))] = 1000
+    buffer_max_packets: Annotated[int, BeforeValidator(integer(minimum=1, maximum=2**32 - 1))] = 1000
 
 
 def resolve(flow: QosAimdFlow) -> dict:
@@ -85,15 +85,20 @@ def resolve(flow: QosAimdFlow) -> dict:
 
 def check(flow: QosAimdFlow, here: str, fail) -> None:
     if flow.ack_ratio > flow.sackvec_bits + 1:
-        fail(f"{here}.ack_ratio",
-             f"must be at most 1 + sackvec_bits = {flow.sackvec_bits + 1} (an ack reports that many packets), "
-             f"got {flow.ack_ratio}")
+        fail(
+            f"{here}.ack_ratio",
+            f"must be at most 1 + sackvec_bits = {flow.sackvec_bits + 1} (an ack reports that many packets), "
+            f"got {flow.ack_ratio}",
+        )
     if flow.ack_ratio > 1 and flow.ack_delay == 0:
         fail(f"{here}.ack_delay", "must be positive when ack_ratio > 1")
     header = ACK_FIXED_BYTES + (flow.sackvec_bits + 7) // 8
     if flow.ack_size < header:
-        fail(f"{here}.ack_size",
-             f"must be at least the ack header ({header}B with sackvec_bits = {flow.sackvec_bits}), got {flow.ack_size}B")
+        fail(
+            f"{here}.ack_size",
+            f"must be at least the ack header ({header}B with sackvec_bits = {flow.sackvec_bits}),"
+            f" got {flow.ack_size}B",
+        )
     if flow.max_rto < flow.min_rto:
         fail(f"{here}.max_rto", "must be at least min_rto")
 

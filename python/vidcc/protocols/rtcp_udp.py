@@ -11,7 +11,7 @@ from pydantic import BeforeValidator
 
 from vidcc.protocols import ProtocolSpec, register
 from vidcc.protocols.dvrc import check_layered
-from vidcc.scenario import U32_MAX, CoreFlow, PositiveDuration, _integer
+from vidcc.schema import U32_MAX, CoreFlow, PositiveDuration, integer
 
 
 class RtcpUdpFlow(CoreFlow):
@@ -20,8 +20,8 @@ class RtcpUdpFlow(CoreFlow):
     immediate_reports: bool = True
     sender_report_interval: PositiveDuration = 1_000_000_000
     rtt_fallback: PositiveDuration = 100_000_000
-    initial_layers: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=255))] = 1
-    clock_rate: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=U32_MAX))] = 90_000
+    initial_layers: Annotated[int, BeforeValidator(integer(minimum=1, maximum=255))] = 1
+    clock_rate: Annotated[int, BeforeValidator(integer(minimum=1, maximum=U32_MAX))] = 90_000
 
 
 def resolve(flow: RtcpUdpFlow) -> dict:

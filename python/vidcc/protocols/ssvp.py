@@ -14,14 +14,14 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator
 
 from vidcc.protocols import ProtocolSpec, register
-from vidcc.scenario import CoreFlow, Duration, PositiveDuration, Rate, Size, _integer, _number
+from vidcc.schema import CoreFlow, Duration, PositiveDuration, Rate, Size, integer, number
 
 # Rust vidcc_core::wire::ssvp::HEADER_BYTES and the highest rate the sender uses.
 HEADER_BYTES = 24
 MAX_RATE_BPS = 10_000_000_000
 
-_Positive = Annotated[float, BeforeValidator(_number(above=0.0))]
-_NonNegative = Annotated[float, BeforeValidator(_number(minimum=0.0))]
+_Positive = Annotated[float, BeforeValidator(number(above=0.0))]
+_NonNegative = Annotated[float, BeforeValidator(number(minimum=0.0))]
 
 
 class _SsvpKeys(CoreFlow):
@@ -40,12 +40,12 @@ class _SsvpKeys(CoreFlow):
     initial_rate: Rate = 80_000
     min_rate: Rate = 8_000
     max_rate: Rate | None = None
-    app_rate_factor: Annotated[float, BeforeValidator(_number(minimum=1.0))] = 1.2
+    app_rate_factor: Annotated[float, BeforeValidator(number(minimum=1.0))] = 1.2
     receiver_timeout_guard: bool = True
     no_feedback_decrease: bool = False
     control_packet_size: Size = 40
     sender_buffer_max_age: PositiveDuration = 1_000_000_000
-    sender_buffer_packets: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=2**32 - 1))] = 100
+    sender_buffer_packets: Annotated[int, BeforeValidator(integer(minimum=1, maximum=2**32 - 1))] = 100
     sender_buffer_policy: Literal["drop-oldest", "drop-newest", "highest-layer-first"] = "drop-oldest"
     pad_last_fragment: bool = False
 
@@ -60,7 +60,7 @@ class SsvpLayeredFlow(_SsvpKeys):
     postloss_factor: Literal["paper-literal", "physical"] = "paper-literal"
     consumption: Literal["cumulative", "mean-times-count"] = "cumulative"
     underflow_drop: bool = True
-    initial_layers: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=16))] = 1
+    initial_layers: Annotated[int, BeforeValidator(integer(minimum=1, maximum=16))] = 1
     # Default: the video table's playout_delay if it has one, else 1 s.
     playout_delay: Duration | None = None
     max_lead: Duration = 1_000_000_000

@@ -13,26 +13,26 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator
 
 from vidcc.protocols import ProtocolSpec, register
-from vidcc.scenario import CoreFlow, PositiveDuration, _integer, _number
+from vidcc.schema import CoreFlow, PositiveDuration, integer, number
 
 # Rust vidcc_core::wire::tfrc::DATA_BYTES.
 HEADER_BYTES = 20
 
-_AtLeastOne = Annotated[float, BeforeValidator(_number(minimum=1.0))]
+_AtLeastOne = Annotated[float, BeforeValidator(number(minimum=1.0))]
 
 
 class TfrcFlow(CoreFlow):
     protocol: Literal["tfrc"]
-    q: Annotated[float, BeforeValidator(_number(minimum=0.0))] = 0.9
+    q: Annotated[float, BeforeValidator(number(minimum=0.0))] = 0.9
     b: _AtLeastOne = 1.0
     t_mbi: PositiveDuration = 64_000_000_000
     nofeedback_rtts: _AtLeastOne = 4.0
     initial_rate: Literal["rfc3448", "rfc5348"] = "rfc3448"
-    ndupack: Annotated[int, BeforeValidator(_integer(minimum=1, maximum=2**32 - 1))] = 3
+    ndupack: Annotated[int, BeforeValidator(integer(minimum=1, maximum=2**32 - 1))] = 3
     history_discounting: bool = False
-    discount_threshold: Annotated[float, BeforeValidator(_number(above=0.0))] = 0.5
+    discount_threshold: Annotated[float, BeforeValidator(number(above=0.0))] = 0.5
     oscillation_prevention: bool = False
-    sender_buffer_packets: Annotated[int, BeforeValidator(_integer(minimum=1))] | None = None
+    sender_buffer_packets: Annotated[int, BeforeValidator(integer(minimum=1))] | None = None
     sender_buffer_max_age: PositiveDuration | None = None
 
 

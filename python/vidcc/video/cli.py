@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from vidcc.cli_common import print_error
+
 __all__ = ["add_video_parser"]
 
 
@@ -100,9 +102,7 @@ def add_video_parser(sub) -> None:
 
 
 def _fail(err) -> int:
-    from vidcc.cli import _error
-
-    _error(err)
+    print_error(err)
     return 2
 
 

@@ -347,8 +347,9 @@ def prepare(
         if e["_types"] != types:
             raise VideoError(f"q={e['quantizer']} has a different frame-type sequence from q={qs[0]}")
     _write_table(out, encodings, count)
-    from vidcc import __version__
     import av
+
+    from vidcc import __version__
 
     manifest = {
         "format": FORMAT,

@@ -1,0 +1,40 @@
+"""Scenario models of `tcp-reno`, `tcp-newreno` and `tcp-westwood-plus` (vidcc_sim's ns-2-style
+TCP agents; docs/scenarios.md). They carry bulk data (no `video` table). The resolved form is the
+Rust `TcpConfig`, one per kind.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator
+
+from vidcc.protocols import ProtocolSpec, register
+from vidcc.schema import U32_MAX, BaseFlow, PositiveDuration, Size, integer
+
+KINDS = ("tcp-reno", "tcp-newreno", "tcp-westwood-plus")
+
+
+class TcpFlow(BaseFlow):
+    protocol: Literal["tcp-reno", "tcp-newreno", "tcp-westwood-plus"]
+    max_window: Size = 64_000
+    initial_window: Annotated[int, BeforeValidator(integer(minimum=1, maximum=U32_MAX))] = 2
+    min_rto: PositiveDuration = 200_000_000
+    initial_rto: PositiveDuration = 1_000_000_000
+    delayed_ack: bool = False
+    transfer: Size | None = None
+
+
+def _resolve(flow: TcpFlow) -> dict:
+    return {
+        "max_window_bytes": flow.max_window,
+        "initial_window": flow.initial_window,
+        "min_rto_ns": flow.min_rto,
+        "initial_rto_ns": flow.initial_rto,
+        "delayed_ack": flow.delayed_ack,
+        "transfer_bytes": flow.transfer,
+    }
+
+
+for kind in KINDS:
+    register(ProtocolSpec(kind, TcpFlow, _resolve, video="none"))

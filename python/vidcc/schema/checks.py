@@ -1,0 +1,215 @@
+"""Checks across keys: what the models cannot tell field by field (warmup < duration, routes in a
+graph, which flow keys a topology accepts, a protocol's own checks, a flow's video). The first
+problem raises a one-line :class:`ScenarioError`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from vidcc import _vidcc
+from vidcc.schema.document import SPECS, Document
+from vidcc.schema.errors import ScenarioError
+from vidcc.schema.models import (
+    MAX_FLOW_INSTANCES,
+    MIN_PACKET_BYTES,
+    BaseFlow,
+    Chain,
+    Dumbbell,
+    Graph,
+    Red,
+    merge_access,
+    trace_path,
+)
+
+__all__ = ["check"]
+
+
+def check(doc: Document, source: str) -> None:
+    """Raise the first problem across keys of the validated ``doc`` (read from ``source``)."""
+
+    def fail(path: str, message: str):
+        raise ScenarioError(source, path, message)
+
+    sc = doc.scenario
+    if sc.warmup >= sc.duration:
+        fail("scenario.warmup", "must be shorter than scenario.duration")
+
+    topo = doc.topology
+    for path, queue in _queues(topo):
+        if isinstance(queue, Red):
+            if queue.max_thresh <= queue.min_thresh:
+                fail(
+                    f"{path}.max_thresh",
+                    f"must be larger than min_thresh ({queue.min_thresh:g}), got {queue.max_thresh:g}",
+                )
+            if queue.weight > 1:
+                fail(f"{path}.weight", f"must be in (0, 1], got {queue.weight:g}")
+    if isinstance(topo, (Dumbbell, Chain)):
+        for side in ("source_access", "sink_access"):
+            merged = merge_access(topo.access, getattr(topo, side))
+            for key in ("bandwidth", "delay"):
+                if merged[key] is None:
+                    fail(
+                        f"topology.{side}.{key}",
+                        f"missing required key (set topology.access.{key} or topology.{side}.{key})",
+                    )
+    if isinstance(topo, Graph):
+        seen: set[str] = set()
+        for i, name in enumerate(topo.nodes):
+            if name in seen:
+                fail(f"topology.nodes[{i}]", f'duplicate node "{name}"')
+            seen.add(name)
+        for i, link in enumerate(topo.links):
+            for end in ("a", "b"):
+                name = getattr(link, end)
+                if name not in seen:
+                    fail(f"topology.links[{i}].{end}", f'unknown node "{name}"; nodes are: {", ".join(topo.nodes)}')
+            if link.a == link.b:
+                fail(f"topology.links[{i}]", f'a link must join two different nodes, got "{link.a}" twice')
+
+    # Static routing keeps a next-hop table per destination over all nodes: about 16·n² bytes for
+    # n flow instances (each has its own end hosts), 400 MB at the limit.
+    instances = 0
+    for i, flow in enumerate(doc.flows):
+        per = topo.hops if isinstance(topo, Chain) and flow.span == "per-hop" else 1
+        instances += flow.count * per
+        if instances > MAX_FLOW_INSTANCES:
+            fail(
+                f"flows[{i}].count",
+                f"the scenario would have {instances} flow instances, more than the simulator's "
+                f"limit of {MAX_FLOW_INSTANCES} (its routing tables grow with the square of the flow count)",
+            )
+
+    for i, flow in enumerate(doc.flows):
+        here = f"flows[{i}]"
+        allowed = {
+            "direction": isinstance(topo, (Dumbbell, Chain)),
+            "span": isinstance(topo, Chain),
+            "src": isinstance(topo, Graph),
+            "dst": isinstance(topo, Graph),
+            "source_access": isinstance(topo, Graph),
+            "sink_access": isinstance(topo, Graph),
+        }
+        for key, ok in allowed.items():
+            if not ok and getattr(flow, key) is not None:
+                where = '"dumbbell" or "chain"' if key == "direction" else '"chain"' if key == "span" else '"graph"'
+                fail(f"{here}.{key}", f'only allowed with topology kind {where} (this topology is "{topo.kind}")')
+        for side in ("source_access", "sink_access"):
+            table = getattr(flow, side)
+            if table is not None:
+                for key in ("bandwidth", "delay"):
+                    if getattr(table, key) is None:
+                        fail(f"{here}.{side}.{key}", "missing required key")
+        if isinstance(topo, Graph):
+            for key in ("src", "dst"):
+                name = getattr(flow, key)
+                if name is None:
+                    fail(
+                        f"{here}.{key}",
+                        'missing required key (flows in a "graph" topology name their src and dst nodes)',
+                    )
+                if name not in topo.nodes:
+                    fail(f"{here}.{key}", f'unknown node "{name}"; nodes are: {", ".join(topo.nodes)}')
+            if flow.src == flow.dst:
+                fail(f"{here}.dst", f'must differ from src "{flow.src}"')
+            if not _connected(topo, flow.src, flow.dst):
+                fail(here, f'no route from "{flow.src}" to "{flow.dst}" (nodes are not connected)')
+        if flow.packet_size < MIN_PACKET_BYTES:
+            fail(
+                f"{here}.packet_size",
+                f"must be at least {MIN_PACKET_BYTES}B (room for the protocol's header), got {flow.packet_size}B",
+            )
+        start_max = flow.start["max"] if isinstance(flow.start, dict) else flow.start
+        if start_max >= sc.duration:
+            fail(f"{here}.start", "must be before scenario.duration")
+        if flow.stop is not None and flow.stop <= start_max:
+            fail(f"{here}.stop", "must be after start (the latest start when start is a range)")
+        spec = SPECS.get(flow.protocol)
+        if spec is not None:
+            if spec.video == "required" and flow.video is None:
+                fail(f"{here}.video", f'missing required key (protocol "{flow.protocol}" carries video)')
+            if spec.video == "none" and getattr(flow, "video", None) is not None:
+                fail(f"{here}.video", f'protocol "{flow.protocol}" carries bulk data, not video')
+            if spec.check is not None:
+                spec.check(flow, here, fail)
+        if getattr(flow, "video", None) is not None:
+            _check_video(flow, f"{here}", source, fail)
+
+
+def _check_video(flow: BaseFlow, here: str, source: str, fail) -> None:
+    v, at = flow.video, f"{here}.video"
+    try:
+        _vidcc.parse_gop(v.gop)
+    except ValueError as e:
+        fail(f"{at}.gop", str(e))
+    if v.layers is not None and v.streams is not None:
+        fail(f"{at}.streams", "layers and streams exclude each other")
+    if v.layers is not None and any(b <= a for a, b in zip(v.layers, v.layers[1:])):
+        fail(f"{at}.layers", "layer rates are cumulative: each must exceed the one before")
+    if v.playout_delay is not None and v.deadline is not None:
+        fail(f"{at}.deadline", "playout_delay and deadline exclude each other")
+    if v.model == "trace":
+        if v.trace is None:
+            fail(f"{at}.trace", 'missing required key (model "trace" reads a frame-size trace file)')
+        if v.rate is not None:
+            fail(f"{at}.rate", 'a trace has its own rate; rate is for models "tes-mpeg4" and "cbr"')
+        path = trace_path(v.trace, source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            fail(f"{at}.trace", f"cannot read {path}: {e.strerror or e}")
+        try:
+            _vidcc.parse_trace(text, v.trace_format)
+        except ValueError as e:
+            fail(f"{at}.trace", f"{path}: {e}")
+    else:
+        if v.trace is not None:
+            fail(f"{at}.trace", f'only for model "trace" (this model is "{v.model}")')
+        if v.streams is not None and v.rate is not None:
+            fail(f"{at}.rate", "simulcast streams each have their own rate (streams); drop rate")
+        if v.layers is not None and v.rate is not None and v.rate != v.layers[-1]:
+            fail(
+                f"{at}.rate",
+                "with layers the rate is the full-quality rate, the last layer's; drop rate or make them equal",
+            )
+        if v.rate is None and v.layers is None and v.streams is None:
+            fail(f"{at}.rate", f'missing required key (model "{v.model}" needs a rate, layers or streams)')
+    parts = len(v.layers or v.streams or [0])
+    layers_sent = getattr(flow, "layers_sent", None)
+    if layers_sent is not None and layers_sent > parts:
+        fail(
+            f"{here}.layers_sent",
+            f"the video has {parts} layer{'s' if parts > 1 else ''} or streams, got {layers_sent}",
+        )
+
+
+def _queues(topo: Dumbbell | Chain | Graph):
+    """(key path, queue) of every queue the user wrote."""
+    if isinstance(topo, Graph):
+        for i, link in enumerate(topo.links):
+            yield f"topology.links[{i}].queue", link.queue
+        return
+    core = "bottleneck" if isinstance(topo, Dumbbell) else "link"
+    yield f"topology.{core}.queue", getattr(topo, core).queue
+    for side in ("access", "source_access", "sink_access"):
+        table = getattr(topo, side)
+        if table is not None and table.queue is not None:
+            yield f"topology.{side}.queue", table.queue
+
+
+def _connected(graph: Graph, src: str, dst: str) -> bool:
+    adjacent: dict[str, list[str]] = {n: [] for n in graph.nodes}
+    for link in graph.links:
+        adjacent[link.a].append(link.b)
+        adjacent[link.b].append(link.a)
+    seen, todo = {src}, deque([src])
+    while todo:
+        node = todo.popleft()
+        if node == dst:
+            return True
+        for nxt in adjacent[node]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return False

@@ -1,0 +1,238 @@
+"""The user-level models of a scenario (what the TOML file says; field names are the user's keys):
+the scenario section, topologies, links, queues, loss, ARQ, access links, video, and the bases
+of the flow models.
+
+A flow model per protocol lives in ``vidcc.protocols`` (one module each): it subclasses
+:class:`BaseFlow` (bulk data) or :class:`CoreFlow` (bulk data or a video). Checks across keys
+are in ``vidcc.schema.checks``, the simulator's form in ``vidcc.schema.resolve``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from vidcc.schema.fields import (
+    U32_MAX,
+    U64_MAX,
+    Duration,
+    DurationSpread,
+    Name,
+    PacketSize,
+    PositiveDuration,
+    Probability,
+    QueueLimit,
+    Rate,
+    RateSpread,
+    integer,
+    number,
+)
+
+TOPOLOGY_KINDS = ("dumbbell", "chain", "graph")
+QUEUE_KINDS = ("droptail", "red")
+LOSS_KINDS = ("bernoulli", "gilbert-elliott", "correlated-bernoulli")
+# Most flow instances in one scenario (see `vidcc.schema.checks`).
+MAX_FLOW_INSTANCES = 5000
+# The simulator needs room for the largest protocol header in a data packet.
+MIN_PACKET_BYTES = 64
+
+
+class Model(BaseModel):
+    """Every table of the scenario: unknown keys are errors, no type coercion, immutable."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class DropTail(Model):
+    kind: Literal["droptail"]
+    limit: QueueLimit = "bdp"
+
+
+class Red(Model):
+    kind: Literal["red"]
+    limit: QueueLimit = "bdp"
+    min_thresh: Annotated[float, BeforeValidator(number(minimum=0))] = 5.0
+    max_thresh: Annotated[float, BeforeValidator(number(positive=True))] = 15.0
+    weight: Annotated[float, BeforeValidator(number(positive=True))] = 0.002
+    max_p: Probability = 0.1
+    gentle: bool = True
+    bytes: bool = False
+    mean_packet_size: PacketSize = 500
+    wait: bool = True
+
+
+Queue = Annotated[Union[DropTail, Red], Field(discriminator="kind")]
+
+
+class Bernoulli(Model):
+    kind: Literal["bernoulli"]
+    p: Probability
+
+
+class GilbertElliott(Model):
+    kind: Literal["gilbert-elliott"]
+    p: Probability
+    r: Probability
+    loss_good: Probability = 0.0
+    loss_bad: Probability = 1.0
+
+
+class CorrelatedBernoulli(Model):
+    kind: Literal["correlated-bernoulli"]
+    p: Probability
+    q: Probability
+
+
+Loss = Annotated[Union[Bernoulli, GilbertElliott, CorrelatedBernoulli], Field(discriminator="kind")]
+
+
+class PersistentArq(Model):
+    """Link-level ARQ: a failed transmission is repeated in the next slot until it succeeds."""
+
+    kind: Literal["persistent"]
+
+
+class LimitedArq(Model):
+    kind: Literal["limited"]
+    attempts: Annotated[int, BeforeValidator(integer(minimum=1, maximum=U32_MAX))]
+
+
+Arq = Annotated[Union[PersistentArq, LimitedArq], Field(discriminator="kind")]
+
+
+class Link(Model):
+    """A core link (dumbbell bottleneck, chain hop)."""
+
+    bandwidth: Rate
+    delay: Duration
+    queue: Queue = Field(default_factory=lambda: DropTail(kind="droptail"))
+    loss: Loss | None = None
+    reverse_loss: Loss | None = None
+    arq: Arq | None = None
+
+
+class GraphLink(Link):
+    a: Name
+    b: Name
+    monitor: bool = True
+
+
+class Access(Model):
+    """Per-flow-instance access links. Every key is optional here: `source_access` and
+    `sink_access` override `access` key by key, and the merged table must have bandwidth and
+    delay."""
+
+    bandwidth: RateSpread = None
+    delay: DurationSpread = None
+    queue: Queue | None = None
+    loss: Loss | None = None
+    reverse_loss: Loss | None = None
+    arq: Arq | None = None
+
+
+class Dumbbell(Model):
+    kind: Literal["dumbbell"]
+    bottleneck: Link
+    access: Access | None = None
+    source_access: Access | None = None
+    sink_access: Access | None = None
+
+
+class Chain(Model):
+    kind: Literal["chain"]
+    hops: Annotated[int, BeforeValidator(integer(minimum=1, maximum=U32_MAX))]
+    link: Link
+    access: Access | None = None
+    source_access: Access | None = None
+    sink_access: Access | None = None
+
+
+class Graph(Model):
+    kind: Literal["graph"]
+    nodes: list[Name]
+    links: list[GraphLink]
+
+
+Topology = Annotated[Union[Dumbbell, Chain, Graph], Field(discriminator="kind")]
+
+
+class ScenarioSection(Model):
+    duration: PositiveDuration
+    warmup: Duration = 0
+    seed: Annotated[int, BeforeValidator(integer(maximum=U64_MAX))] = 1
+    sample_interval: PositiveDuration = 150_000_000
+    queue_sample_interval: PositiveDuration | None = None
+    packet_log: bool = False
+
+
+class BaseFlow(Model):
+    """The keys every flow has, whatever its protocol: how many instances, packets, timing,
+    label and placement. A protocol's model adds `protocol: Literal[...]` and its own keys."""
+
+    count: Annotated[int, BeforeValidator(integer(minimum=1, maximum=U32_MAX))] = 1
+    packet_size: PacketSize = 1000
+    start: DurationSpread = 0
+    stop: Duration | None = None
+    # ns-2 `overhead_`: a random delay in [0, send_jitter] before each data packet enters the
+    # network (order kept). Breaks DropTail phase effects between flows of equal RTT.
+    send_jitter: Duration = 0
+    label: Name | None = None
+    # Placement keys: which ones a flow may use depends on the topology (vidcc.schema.checks).
+    direction: Literal["forward", "reverse"] | None = None
+    span: Literal["end-to-end", "per-hop"] | None = None
+    src: Name | None = None
+    dst: Name | None = None
+    # Graph only: private access links per instance, joining an edge node to src / dst.
+    source_access: Access | None = None
+    sink_access: Access | None = None
+
+
+class Video(Model):
+    """A flow's video source and its playout (docs/video.md)."""
+
+    model: Literal["tes-mpeg4", "trace", "cbr"]
+    # tes-mpeg4 and cbr: the mean rate (with layers: the full-quality rate, the top layer's).
+    rate: Rate | None = None
+    # trace: a frame-size trace file, relative to the scenario file.
+    trace: Name | None = None
+    trace_format: Literal["evalvid", "plain"] = "evalvid"
+    fps: Annotated[float, BeforeValidator(number(above=0.0))] = 25.0
+    gop: Name = "IBBPBBPBBPBB"
+    # Cumulative layer rates (layered video) or simulcast stream rates; at most one of the two.
+    layers: Annotated[list[Rate], Field(min_length=1)] | None = None
+    streams: Annotated[list[Rate], Field(min_length=1)] | None = None
+    # Playout: a startup delay after the first packet arrives (Evalvid), or a per-frame deadline
+    # after the frame is ready at the sender; at most one of the two (default: 1 s playout delay).
+    playout_delay: Duration | None = None
+    deadline: PositiveDuration | None = None
+    delayed_threshold: PositiveDuration = 75_000_000
+    # Frames leave in decode order (an anchor before the B frames it closes), as encoders and
+    # Evalvid send them; "display" sends them as the source makes them.
+    send_order: Literal["decode", "display"] = "decode"
+
+
+class CoreFlow(BaseFlow):
+    """Base of the flow models of vidcc-core protocols (see `vidcc.protocols`): a flow that may
+    carry a `video` table (bulk data without one)."""
+
+    video: Video | None = None
+
+
+def trace_path(trace: str, source: str) -> Path:
+    """A trace path as written, relative to the scenario file (or the working directory)."""
+    p = Path(trace).expanduser()
+    if p.is_absolute() or source.startswith("<"):
+        return p
+    return Path(source).parent / p
+
+
+def merge_access(common: Access | None, side: Access | None) -> dict[str, Any]:
+    """The access-link keys of ``side`` over those of ``common`` (None where neither sets one)."""
+    merged: dict[str, Any] = {k: None for k in Access.model_fields}
+    for table in (common, side):
+        if table is not None:
+            for key in table.model_fields_set:
+                merged[key] = getattr(table, key)
+    return merged
