@@ -13,6 +13,6 @@ pub mod tfrc;
 pub mod udp;
 
 #[cfg(test)]
-mod test_net;
+pub(crate) mod testing;
 
 pub use app::Application;
