@@ -7,7 +7,7 @@ use super::*;
 use crate::endpoint::{Endpoint, Event};
 use crate::proto::tcp::tests::{ack, drive, growth_per_rtt, CLOCK};
 use crate::proto::tcp::{TcpConfig, TcpReceiver, TcpSender};
-use crate::proto::testing::{events, feed_garbage, garbage, ms, net_ops, sent_seqs, Pipe};
+use crate::proto::testing::{events, feed_garbage, garbage, ms, net_ops, sent_seqs, Pipe, Rejections};
 use crate::units::DataSize;
 use crate::Duration;
 
@@ -151,7 +151,7 @@ proptest! {
         let mut p = pair(&GaimdConfig::default(), Application::Bulk, DataSize::from_bytes(1000), Instant::ZERO, None)
             .unwrap();
         sent_seqs(&mut p.sender, Instant::ZERO);
-        feed_garbage(&mut p.sender, ms(1), &bytes, extra)?;
-        feed_garbage(&mut p.receiver, ms(1), &bytes, extra)?;
+        feed_garbage(&mut p.sender, ms(1), &bytes, extra, Rejections::Counted)?;
+        feed_garbage(&mut p.receiver, ms(1), &bytes, extra, Rejections::Counted)?;
     }
 }

@@ -549,7 +549,7 @@ proptest! {
         let variant = [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::WestwoodPlus][variant as usize];
         let mut p = pair(variant, &TcpConfig::default(), PKT, Instant::ZERO, None);
         sent_seqs(&mut p.sender, Instant::ZERO);
-        feed_garbage(&mut p.sender, ms(1), &bytes, extra)?;
-        feed_garbage(&mut p.receiver, ms(1), &bytes, extra)?;
+        feed_garbage(&mut p.sender, ms(1), &bytes, extra, Rejections::Counted)?;
+        feed_garbage(&mut p.receiver, ms(1), &bytes, extra, Rejections::Counted)?;
     }
 }
