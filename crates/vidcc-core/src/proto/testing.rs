@@ -404,8 +404,9 @@ fn fire_due<E: Endpoint>(
 
 /// Runs `s` and `r` through `ops`: datagrams are delivered in any order, lost, duplicated; the
 /// clock jumps, and may go back; endpoints are woken when a timer is due and sometimes when
-/// none is. Checks, for every protocol, that the peer's datagrams are always accepted and that
-/// a handled timer does not stay due; `check` adds the protocol's own invariants.
+/// none is. Checks, for every protocol, that the peer's datagrams are always accepted, that a
+/// receiver sends only feedback, and that a handled timer does not stay due; `check` adds the
+/// protocol's own invariants.
 pub(crate) fn drive_network<S: Endpoint, R: Endpoint>(
     s: &mut S,
     r: &mut R,
@@ -449,6 +450,7 @@ pub(crate) fn drive_network<S: Endpoint, R: Endpoint>(
             Ok(())
         })?;
         fire_due("receiver", r, now, |r, t| {
+            prop_assert_eq!(t.meta.kind, PacketKind::Control, "a receiver sends feedback, never data");
             check.receiver_sent(r, &t)?;
             back.push((t.header, t.payload_len));
             Ok(())
@@ -458,6 +460,7 @@ pub(crate) fn drive_network<S: Endpoint, R: Endpoint>(
             fwd.push((t.header, t.payload_len));
         }
         while let Some(t) = r.poll_transmit(now) {
+            prop_assert_eq!(t.meta.kind, PacketKind::Control, "a receiver sends feedback, never data");
             check.receiver_sent(r, &t)?;
             back.push((t.header, t.payload_len));
         }

@@ -437,9 +437,7 @@ impl Invariants<DvrcSender, DvrcReceiver> for DvrcInvariants {
             prop_assert!(rbar.is_finite() && dbar.is_finite() && rbar >= 0.0 && dbar >= 0.0);
         }
         prop_assert!(r.effective_dto() > Duration::ZERO);
-        if let Some(d) = r.dto_deadline() {
-            prop_assert!(d > Instant::ZERO);
-        }
+        prop_assert!(r.dto_deadline().is_none_or(|d| d > Instant::ZERO));
         Ok(())
     }
 }

@@ -289,9 +289,7 @@ impl Invariants<RtcpUdpSender, RtcpUdpReceiver> for RtcpUdpInvariants {
 
     fn after_step(&mut self, s: &RtcpUdpSender, r: &RtcpUdpReceiver) -> Result<(), TestCaseError> {
         prop_assert!((1..=5).contains(&s.layers()));
-        if let Some(t) = r.poll_timeout() {
-            prop_assert!(t > Instant::ZERO);
-        }
+        prop_assert!(r.poll_timeout().is_none_or(|t| t > Instant::ZERO));
         Ok(())
     }
 }

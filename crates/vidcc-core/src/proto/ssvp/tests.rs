@@ -627,11 +627,6 @@ impl Invariants<SsvpSender, SsvpReceiver> for SsvpInvariants {
         Ok(())
     }
 
-    fn receiver_sent(&mut self, _: &SsvpReceiver, t: &Transmit) -> Result<(), TestCaseError> {
-        prop_assert_eq!(t.meta.kind, PacketKind::Control);
-        Ok(())
-    }
-
     fn sender_event(&mut self, e: Event) -> Result<(), TestCaseError> {
         if let Event::RateChanged { rate } = e {
             prop_assert!(rate >= self.lowest && rate <= self.highest, "rate {:?}", rate);

@@ -572,11 +572,6 @@ impl Invariants<TfrcSender, TfrcReceiver> for TfrcInvariants {
         Ok(())
     }
 
-    fn receiver_sent(&mut self, _: &TfrcReceiver, t: &Transmit) -> Result<(), TestCaseError> {
-        prop_assert_eq!(t.meta.kind, PacketKind::Control);
-        Ok(())
-    }
-
     fn sender_event(&mut self, e: Event) -> Result<(), TestCaseError> {
         if let Event::RateChanged { rate } = e {
             prop_assert!(rate.as_bps_f64() >= 8.0 * MIN_RATE * (1.0 - 1e-9));
