@@ -11,10 +11,9 @@ fn wireless(loss: LossConfig, arq: Option<ArqConfig>, rate_bps: u64) -> SimConfi
     let mut cbr = flow(ProtocolConfig::UdpCbr(CbrConfig { rate_bps }), 1);
     cbr.packet_size_bytes = 125;
     let mut cfg = dumbbell(200_000, 10 * MS, droptail(QueueLimit::Packets(100_000)), vec![cbr], 200);
-    if let TopologyConfig::Dumbbell { bottleneck, .. } = &mut cfg.topology {
-        bottleneck.loss = Some(loss);
-        bottleneck.arq = arq;
-    }
+    let link = bottleneck(&mut cfg);
+    link.loss = Some(loss);
+    link.arq = arq;
     cfg
 }
 

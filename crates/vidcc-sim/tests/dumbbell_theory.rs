@@ -45,17 +45,7 @@ fn ten_newreno_flows_with_equal_rtt_share_fairly() {
 /// flows (Floyd & Jacobson 1993, §3 and §6): that is what it is designed to do.
 #[test]
 fn red_average_queue_stays_between_thresholds() {
-    let red = QueueConfig::Red {
-        limit: QueueLimit::Packets(100),
-        min_thresh: 5.0,
-        max_thresh: 15.0,
-        weight: 0.002,
-        max_p: 0.1,
-        gentle: true,
-        bytes: false,
-        mean_packet_bytes: 1000,
-        wait: true,
-    };
+    let red = red(QueueLimit::Packets(100), 5.0, 15.0);
     let cfg = dumbbell(10_000_000, 33 * MS, red, vec![flow(newreno(), 20)], 100);
     let out = run_config(cfg).unwrap();
     let q = out.table("queue_samples");

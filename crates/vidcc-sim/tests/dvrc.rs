@@ -5,50 +5,21 @@ mod common;
 use common::*;
 use vidcc_core::proto::dvrc::DvrcConfig;
 use vidcc_sim::config::*;
-use vidcc_sim::metrics::Column;
 use vidcc_sim::{run_config, SimOutput};
 
 const DVRC_LAYERS_BPS: [u64; 5] = [128_000, 256_000, 512_000, 768_000, 1_024_000];
 
 /// The digest's video (§2.1–2.2 \[D\]): TES MPEG-4 at 1024 kbit/s, 25 fps, GOP 12, five layers.
-fn video() -> VideoConfig {
-    VideoConfig {
-        model: VideoModel::TesMpeg4 { rate_bps: 1_024_000 },
-        fps: 25.0,
-        gop: "IBBPBBPBBPBB".into(),
-        layers_bps: DVRC_LAYERS_BPS.to_vec(),
-        streams_bps: vec![],
-        playout: PlayoutConfigSpec::FirstArrival { delay_ns: S },
-        delayed_threshold_ns: 75 * MS,
-        display_order: false,
-    }
-}
-
 fn dvrc_flow(count: u32) -> FlowConfig {
     let mut f = flow(ProtocolConfig::Dvrc(DvrcConfig::default()), count);
-    f.video = Some(video());
+    f.video = Some(tes_video(1_024_000, DVRC_LAYERS_BPS.to_vec()));
     f
-}
-
-fn reno() -> ProtocolConfig {
-    ProtocolConfig::TcpReno(TcpConfig::default())
-}
-
-/// Events of `kind` from `side` of `flow` at or after `from_ns`: (t_ns, value).
-fn events(out: &SimOutput, flow: u64, side: &str, kind: &str, from_ns: u64) -> Vec<(u64, f64)> {
-    let e = out.table("events");
-    let (t, f, v) = (e.u64s("t_ns"), e.u64s("flow"), e.f64s("value"));
-    let Some(Column::Str(sides)) = e.get("side") else { panic!("no side column") };
-    let Some(Column::Str(kinds)) = e.get("kind") else { panic!("no kind column") };
-    (0..t.len())
-        .filter(|&i| f[i] == flow && sides[i] == side && kinds[i] == kind && t[i] >= from_ns)
-        .map(|i| (t[i], v[i]))
-        .collect()
 }
 
 /// (additive decreases, multiplicative decreases) of a DVRC flow after the warm-up.
 fn decisions(out: &SimOutput, flow: u64) -> (usize, usize) {
-    let c = events(out, flow, "receiver", "loss_class", 2 * S);
+    let c: Vec<(u64, f64)> =
+        events(out, flow, "receiver", "loss_class").into_iter().filter(|&(t, _)| t >= 2 * S).collect();
     let md = c.iter().filter(|(_, v)| *v == 1.0).count();
     (c.len() - md, md)
 }
@@ -56,18 +27,10 @@ fn decisions(out: &SimOutput, flow: u64) -> (usize, usize) {
 /// Time-weighted mean over [from, to) of the layer count the sender used and of the cumulative
 /// rate c_K of those layers.
 fn mean_layers(out: &SimOutput, flow: u64, from_ns: u64, to_ns: u64) -> (f64, f64) {
-    let changes = events(out, flow, "sender", "layers", 0);
-    let (mut k_acc, mut c_acc) = (0.0, 0.0);
-    for (i, &(t, k)) in changes.iter().enumerate() {
-        let end = changes.get(i + 1).map_or(to_ns, |c| c.0).min(to_ns);
-        let start = t.max(from_ns);
-        if end > start {
-            k_acc += k * (end - start) as f64;
-            c_acc += DVRC_LAYERS_BPS[k as usize - 1] as f64 * (end - start) as f64;
-        }
-    }
-    let span = (to_ns - from_ns) as f64;
-    (k_acc / span, c_acc / span)
+    let changes = events(out, flow, "sender", "layers");
+    let layers = time_mean(&changes, from_ns, to_ns, |k| k);
+    let rate = time_mean(&changes, from_ns, to_ns, |k| DVRC_LAYERS_BPS[k as usize - 1] as f64);
+    (layers, rate)
 }
 
 /// A graph with one bottleneck L→R (`bw`, `delay`, `queue`); every flow instance gets private
@@ -106,19 +69,11 @@ fn graph(
             f
         })
         .collect();
-    SimConfig {
-        duration_ns: duration_s * S,
-        warmup_ns: 2 * S,
-        seed: 1,
-        sample_interval_ns: 150 * MS,
-        queue_sample_interval_ns: 10 * MS,
-        packet_log: false,
-        topology: TopologyConfig::Graph {
-            nodes: vec!["L".into(), "R".into()],
-            links: vec![GraphLink { a: "L".into(), b: "R".into(), link: link(bw, delay_ns, droptail(queue)) }],
-        },
-        flows,
-    }
+    let topology = TopologyConfig::Graph {
+        nodes: vec!["L".into(), "R".into()],
+        links: vec![GraphLink { a: "L".into(), b: "R".into(), link: link(bw, delay_ns, droptail(queue)) }],
+    };
+    sim_config(topology, flows, duration_s)
 }
 
 /// The digest's S0 (§3: S1's dumbbell with one AIAMD flow and one TCP flow): every link

@@ -25,20 +25,10 @@ fn alone_it_fills_an_uncongested_link() {
     assert!(out.table("flow_summary").u64s("dropped_queue")[0] > 0, "it probed the link");
 }
 
-/// RED as in Floyd & Jacobson 1993 (min_th = limit/4, max_th = 3·limit/4, w_q = 0.002, max_p =
-/// 0.1, gentle); `limit` in 1000-byte packets.
-fn red(limit: u64) -> QueueConfig {
-    QueueConfig::Red {
-        limit: QueueLimit::Packets(limit),
-        min_thresh: limit as f64 / 4.0,
-        max_thresh: limit as f64 * 3.0 / 4.0,
-        weight: 0.002,
-        max_p: 0.1,
-        gentle: true,
-        bytes: false,
-        mean_packet_bytes: 1000,
-        wait: true,
-    }
+/// RED as in Floyd & Jacobson 1993 with min_th = limit/4 and max_th = 3·limit/4; `limit` in
+/// 1000-byte packets.
+fn red_quarters(limit: u64) -> QueueConfig {
+    red(QueueLimit::Packets(limit), limit as f64 / 4.0, limit as f64 * 3.0 / 4.0)
 }
 
 /// Four GAIMD(0.31, 0.875) and four NewReno flows share a 10 Mbps / 44 ms RED dumbbell for
@@ -70,7 +60,7 @@ fn shares_a_red_dumbbell_with_newreno_within_a_factor_of_one_and_a_half() {
         f.send_jitter_ns = 800_000;
     }
     // 110 packets: twice the 55-packet BDP of 10 Mbps × 44 ms.
-    let mut cfg = dumbbell(10_000_000, 20 * MS, red(110), vec![g, t], 300);
+    let mut cfg = dumbbell(10_000_000, 20 * MS, red_quarters(110), vec![g, t], 300);
     cfg.warmup_ns = 20 * S;
     let out = run_config(cfg).unwrap();
     let g = aggregate(&out, "gaimd", "throughput_bps_mean");

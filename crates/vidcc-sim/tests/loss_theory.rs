@@ -12,9 +12,7 @@ use vidcc_sim::run_config;
 fn lossy_run(protocol: ProtocolConfig, p: f64, seed: u64) -> f64 {
     let mut cfg = dumbbell(100_000_000, 48 * MS, droptail(QueueLimit::Packets(100_000)), vec![flow(protocol, 1)], 300);
     cfg.seed = seed;
-    if let TopologyConfig::Dumbbell { bottleneck, .. } = &mut cfg.topology {
-        bottleneck.loss = Some(LossConfig::Bernoulli { p });
-    }
+    bottleneck(&mut cfg).loss = Some(LossConfig::Bernoulli { p });
     let out = run_config(cfg).unwrap();
     let fs = out.table("flow_summary");
     assert_eq!(fs.u64s("dropped_queue")[0], 0, "the queue must not drop");
@@ -65,12 +63,9 @@ fn gilbert_elliott_link_loss_matches_closed_form() {
     let mut cfg = dumbbell(100_000_000, 10 * MS, droptail(QueueLimit::Packets(1000)), vec![cbr], 250);
     cfg.packet_log = true;
     cfg.warmup_ns = 0;
-    if let TopologyConfig::Dumbbell { bottleneck, .. } = &mut cfg.topology {
-        bottleneck.loss = Some(LossConfig::GilbertElliott { p, r, loss_good: 0.0, loss_bad: 1.0 });
-    }
+    bottleneck(&mut cfg).loss = Some(LossConfig::GilbertElliott { p, r, loss_good: 0.0, loss_bad: 1.0 });
     let out = run_config(cfg).unwrap();
-    let pk = out.table("packets");
-    let Some(vidcc_sim::metrics::Column::Str(fate)) = pk.get("fate") else { panic!() };
+    let fate = strings(&out, "packets", "fate");
     let lost: Vec<bool> = fate.iter().filter(|f| *f != "in_flight").map(|f| f == "loss").collect();
     assert!(lost.len() > 200_000);
     let rate = lost.iter().filter(|&&l| l).count() as f64 / lost.len() as f64;

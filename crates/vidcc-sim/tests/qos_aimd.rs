@@ -14,14 +14,9 @@ fn qos(config: QosAimdConfig) -> ProtocolConfig {
     ProtocolConfig::QosAimd(config)
 }
 
-fn summary(out: &SimOutput, col: &str, flow: usize) -> f64 {
-    out.table("flow_summary").f64s(col)[flow]
-}
-
 /// Events of `kind` (all flows, whole run).
 fn count(out: &SimOutput, kind: &str) -> usize {
-    let Some(Column::Str(kinds)) = out.table("events").get("kind") else { panic!("no kind column") };
-    kinds.iter().filter(|k| *k == kind).count()
+    strings(out, "events", "kind").iter().filter(|k| *k == kind).count()
 }
 
 fn drops(out: &SimOutput, flow: usize) -> u64 {
@@ -40,7 +35,7 @@ fn bulk_alone_fills_the_link() {
         30,
     ))
     .unwrap();
-    let thr = summary(&out, "throughput_bps", 0);
+    let thr = flow_summary(&out, "throughput_bps", 0);
     eprintln!("qos-aimd alone, 10 Mbit/s: throughput {thr:.0} bit/s, drops {}", drops(&out, 0));
     assert!(thr >= 0.9 * 10_000_000.0, "throughput {thr}");
 }
@@ -49,19 +44,10 @@ fn bulk_alone_fills_the_link() {
 #[test]
 fn video_alone_gets_its_rate() {
     let mut f = flow(qos(QosAimdConfig::default()), 1);
-    f.video = Some(VideoConfig {
-        model: VideoModel::TesMpeg4 { rate_bps: 1_024_000 },
-        fps: 25.0,
-        gop: "IBBPBBPBBPBB".into(),
-        layers_bps: vec![],
-        streams_bps: vec![],
-        playout: PlayoutConfigSpec::FirstArrival { delay_ns: S },
-        delayed_threshold_ns: 75 * MS,
-        display_order: false,
-    });
+    f.video = Some(tes_video(1_024_000, vec![]));
     let out = run_config(dumbbell(10_000_000, 20 * MS, droptail(QueueLimit::Bdp), vec![f], 30)).unwrap();
-    let thr = summary(&out, "throughput_bps", 0);
-    let good = summary(&out, "goodput_bps", 0);
+    let thr = flow_summary(&out, "throughput_bps", 0);
+    let good = flow_summary(&out, "goodput_bps", 0);
     let t = out.table("video_summary");
     let decodable = match (t.get("frames_decodable"), t.get("frames_sent")) {
         (Some(Column::U64(d)), Some(Column::U64(s))) => d[0] as f64 / s[0] as f64,
@@ -92,7 +78,7 @@ fn last_hop(rwnd: u32) -> SimOutput {
 fn rwnd_equal_buffer_above_rtt_fills_the_last_hop_without_loss() {
     for rwnd in [17, 20, 25] {
         let out = last_hop(rwnd);
-        let thr = summary(&out, "throughput_bps", 0);
+        let thr = flow_summary(&out, "throughput_bps", 0);
         eprintln!("last hop, rwnd = B = {rwnd}: throughput {thr:.0} bit/s, drops {}", drops(&out, 0));
         assert_eq!(drops(&out, 0), 0, "rwnd {rwnd}");
         assert!(thr >= 0.98 * 200_000.0, "rwnd {rwnd}: throughput {thr}");
@@ -103,7 +89,7 @@ fn rwnd_equal_buffer_above_rtt_fills_the_last_hop_without_loss() {
 #[test]
 fn rwnd_below_rtt_limits_throughput_to_w_per_rtt() {
     let out = last_hop(10);
-    let thr = summary(&out, "throughput_bps", 0);
+    let thr = flow_summary(&out, "throughput_bps", 0);
     let rtt = out.table("flows").u64s("path_rtt_ns")[0] as f64 / 1e9;
     let expect = 10.0 * 1000.0 / (rtt + 0.005 + 0.0016);
     eprintln!("last hop, rwnd = 10: throughput {thr:.0} bit/s, W/RTT {expect:.0} (path RTT {rtt:.4} s)");
@@ -121,7 +107,7 @@ fn versus_tcp(queue: QueueConfig) -> (f64, f64) {
         f.send_jitter_ns = MS;
     }
     let out = run_config(cfg).unwrap();
-    (summary(&out, "throughput_bps", 0), summary(&out, "throughput_bps", 1))
+    (flow_summary(&out, "throughput_bps", 0), flow_summary(&out, "throughput_bps", 1))
 }
 
 /// Sanity against TCP. Eq. (10) aims at equal long-run shares. With RED (the paper's routers)
@@ -130,17 +116,7 @@ fn versus_tcp(queue: QueueConfig) -> (f64, f64) {
 /// DropTail.
 #[test]
 fn shares_a_dumbbell_with_tcp() {
-    let red = QueueConfig::Red {
-        limit: QueueLimit::Bdp,
-        min_thresh: 5.0,
-        max_thresh: 15.0,
-        weight: 0.002,
-        max_p: 0.1,
-        gentle: true,
-        bytes: false,
-        mean_packet_bytes: 1000,
-        wait: true,
-    };
+    let red = red(QueueLimit::Bdp, 5.0, 15.0);
     for (name, queue, bound) in [("red", red, 1.5), ("droptail", droptail(QueueLimit::Bdp), 3.0)] {
         let (q, t) = versus_tcp(queue);
         eprintln!("dumbbell 10 Mbit/s {name}: qos-aimd {q:.0}, newreno {t:.0}, ratio {:.3}", q / t);
@@ -156,15 +132,13 @@ fn shares_a_dumbbell_with_tcp() {
 fn random_loss_response_is_near_tcp() {
     let run = |p: ProtocolConfig| {
         let mut cfg = dumbbell(100_000_000, 20 * MS, droptail(QueueLimit::Bdp), vec![flow(p, 1)], 120);
-        if let TopologyConfig::Dumbbell { bottleneck, .. } = &mut cfg.topology {
-            bottleneck.loss = Some(LossConfig::Bernoulli { p: 0.01 });
-        }
+        bottleneck(&mut cfg).loss = Some(LossConfig::Bernoulli { p: 0.01 });
         cfg.warmup_ns = 10 * S;
         let out = run_config(cfg).unwrap();
         let (losses, timeouts) = (count(&out, "loss_event"), count(&out, "timeout"));
-        let Some(Column::Str(label)) = out.table("flows").get("label") else { panic!("no label column") };
-        eprintln!("1 % loss, {}: loss events {losses}, timeouts {timeouts}", label[0]);
-        summary(&out, "throughput_bps", 0)
+        let label = &strings(&out, "flows", "label")[0];
+        eprintln!("1 % loss, {label}: loss events {losses}, timeouts {timeouts}");
+        flow_summary(&out, "throughput_bps", 0)
     };
     let q = run(qos(QosAimdConfig { rwnd_packets: 10_000, ..QosAimdConfig::default() }));
     let t = run(ProtocolConfig::TcpNewReno(TcpConfig { max_window_bytes: 10_000_000, ..TcpConfig::default() }));

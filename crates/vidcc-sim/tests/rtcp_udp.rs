@@ -5,7 +5,6 @@ mod common;
 use common::*;
 use vidcc_core::proto::rtcp_udp::RtcpUdpConfig;
 use vidcc_sim::config::*;
-use vidcc_sim::metrics::Column;
 use vidcc_sim::{run_config, SimOutput};
 
 const LAYERS_BPS: [u64; 5] = [128_000, 256_000, 512_000, 768_000, 1_024_000];
@@ -13,40 +12,18 @@ const LAYERS_BPS: [u64; 5] = [128_000, 256_000, 512_000, 768_000, 1_024_000];
 /// The DVRC digest's video (§2.1–2.2 \[D\]): TES MPEG-4 at 1024 kbit/s, 25 fps, five layers.
 fn rtcp_flow() -> FlowConfig {
     let mut f = flow(ProtocolConfig::RtcpUdp(RtcpUdpConfig::default()), 1);
-    f.video = Some(VideoConfig {
-        model: VideoModel::TesMpeg4 { rate_bps: 1_024_000 },
-        fps: 25.0,
-        gop: "IBBPBBPBBPBB".into(),
-        layers_bps: LAYERS_BPS.to_vec(),
-        streams_bps: vec![],
-        playout: PlayoutConfigSpec::FirstArrival { delay_ns: S },
-        delayed_threshold_ns: 75 * MS,
-        display_order: false,
-    });
+    f.video = Some(tes_video(1_024_000, LAYERS_BPS.to_vec()));
     f
 }
 
 /// (t_ns, value) of the sender's `layers` events of flow 0.
 fn layer_changes(out: &SimOutput) -> Vec<(u64, f64)> {
-    let e = out.table("events");
-    let (t, f, v) = (e.u64s("t_ns"), e.u64s("flow"), e.f64s("value"));
-    let Some(Column::Str(sides)) = e.get("side") else { panic!() };
-    let Some(Column::Str(kinds)) = e.get("kind") else { panic!() };
-    (0..t.len()).filter(|&i| f[i] == 0 && sides[i] == "sender" && kinds[i] == "layers").map(|i| (t[i], v[i])).collect()
+    events(out, 0, "sender", "layers")
 }
 
 /// Time-weighted mean layer count over [from, to).
 fn mean_layers(out: &SimOutput, from_ns: u64, to_ns: u64) -> f64 {
-    let c = layer_changes(out);
-    let mut acc = 0.0;
-    for (i, &(t, k)) in c.iter().enumerate() {
-        let end = c.get(i + 1).map_or(to_ns, |n| n.0).min(to_ns);
-        let start = t.max(from_ns);
-        if end > start {
-            acc += k * (end - start) as f64;
-        }
-    }
-    acc / (to_ns - from_ns) as f64
+    time_mean(&layer_changes(out), from_ns, to_ns, |k| k)
 }
 
 /// Issue 5: alone on an uncongested link, at least 90 % of the video rate. One layer is added

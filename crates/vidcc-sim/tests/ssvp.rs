@@ -5,22 +5,12 @@ mod common;
 use common::*;
 use vidcc_core::proto::ssvp::{LayerPolicy, SsvpConfig, SsvpLayeredConfig};
 use vidcc_sim::config::*;
-use vidcc_sim::metrics::Column;
 use vidcc_sim::{run_config, SimOutput};
 
 /// TES MPEG-4 video at `kbps` (the paper's MPEG source, §2), 25 fps, GOP 12; `layers`:
 /// cumulative layer rates in kbit/s (empty: one layer).
 fn video(kbps: u64, layers: &[u64]) -> VideoConfig {
-    VideoConfig {
-        model: VideoModel::TesMpeg4 { rate_bps: kbps * 1000 },
-        fps: 25.0,
-        gop: "IBBPBBPBBPBB".into(),
-        layers_bps: layers.iter().map(|k| k * 1000).collect(),
-        streams_bps: vec![],
-        playout: PlayoutConfigSpec::FirstArrival { delay_ns: S },
-        delayed_threshold_ns: 75 * MS,
-        display_order: false,
-    }
+    tes_video(kbps * 1000, layers.iter().map(|k| k * 1000).collect())
 }
 
 fn ssvp(c: SsvpConfig) -> ProtocolConfig {
@@ -40,10 +30,6 @@ fn ssvp_la(c: SsvpLayeredConfig) -> FlowConfig {
     f
 }
 
-fn reno() -> ProtocolConfig {
-    ProtocolConfig::TcpReno(TcpConfig::default())
-}
-
 /// The paper's dumbbell (§3.1): 1 Mbit/s, 44 ms two-way propagation (2 · (1 + 20 + 1) ms),
 /// drop-tail with a BDP buffer (5.5 → 6 packets).
 fn paper_dumbbell(flows: Vec<FlowConfig>, duration_s: u64) -> SimConfig {
@@ -51,16 +37,7 @@ fn paper_dumbbell(flows: Vec<FlowConfig>, duration_s: u64) -> SimConfig {
 }
 
 fn goodput(out: &SimOutput, flow: usize) -> f64 {
-    out.table("flow_summary").f64s("goodput_bps")[flow]
-}
-
-/// Events of `kind` from `side` of `flow`: (t_ns, value).
-fn events(out: &SimOutput, flow: u64, side: &str, kind: &str) -> Vec<(u64, f64)> {
-    let e = out.table("events");
-    let (t, f, v) = (e.u64s("t_ns"), e.u64s("flow"), e.f64s("value"));
-    let Some(Column::Str(sides)) = e.get("side") else { panic!("no side column") };
-    let Some(Column::Str(kinds)) = e.get("kind") else { panic!("no kind column") };
-    (0..t.len()).filter(|&i| f[i] == flow && sides[i] == side && kinds[i] == kind).map(|i| (t[i], v[i])).collect()
+    flow_summary(out, "goodput_bps", flow)
 }
 
 /// Alone on a 10 Mbit/s path, a 380 kbit/s video gets through whole: SSVP's cap (the video's

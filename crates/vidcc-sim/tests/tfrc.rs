@@ -6,7 +6,6 @@ use common::*;
 use vidcc_core::estimate::tcp_model::rfc5348_rate;
 use vidcc_core::proto::tfrc::TfrcConfig;
 use vidcc_sim::config::*;
-use vidcc_sim::metrics::Column;
 use vidcc_sim::{run_config, SimOutput};
 
 fn tfrc() -> ProtocolConfig {
@@ -15,13 +14,7 @@ fn tfrc() -> ProtocolConfig {
 
 /// Receiver-side loss events of flow 0 at or after `from_ns`.
 fn receiver_loss_events(out: &SimOutput, from_ns: u64) -> u64 {
-    let ev = out.table("events");
-    let (Some(Column::Str(side)), Some(Column::Str(kind))) = (ev.get("side"), ev.get("kind")) else { panic!() };
-    let t = ev.u64s("t_ns");
-    let flow = ev.u64s("flow");
-    (0..t.len())
-        .filter(|&i| flow[i] == 0 && side[i] == "receiver" && kind[i] == "loss_event" && t[i] >= from_ns)
-        .count() as u64
+    events(out, 0, "receiver", "loss_event").iter().filter(|&&(t, _)| t >= from_ns).count() as u64
 }
 
 /// 100 Mbps / 100 ms RTT, a queue that never fills, Bernoulli loss on the data direction only.
@@ -32,9 +25,7 @@ fn lossy_run(p: f64, seed: u64) -> (f64, f64, f64) {
         dumbbell(100_000_000, 48 * MS, droptail(QueueLimit::Packets(100_000)), vec![flow(tfrc(), 1)], duration_s);
     cfg.seed = seed;
     cfg.warmup_ns = 20 * S;
-    if let TopologyConfig::Dumbbell { bottleneck, .. } = &mut cfg.topology {
-        bottleneck.loss = Some(LossConfig::Bernoulli { p });
-    }
+    bottleneck(&mut cfg).loss = Some(LossConfig::Bernoulli { p });
     let out = run_config(cfg).unwrap();
     let fs = out.table("flow_summary");
     assert_eq!(fs.u64s("dropped_queue")[0], 0, "the queue must not drop");
@@ -71,16 +62,7 @@ fn long_run_rate_follows_the_throughput_equation_under_bernoulli_loss() {
 }
 
 fn video(rate_bps: u64) -> VideoConfig {
-    VideoConfig {
-        model: VideoModel::TesMpeg4 { rate_bps },
-        fps: 25.0,
-        gop: "IBBPBBPBBPBB".into(),
-        layers_bps: vec![128_000, 256_000, 512_000, 768_000, 1_024_000],
-        streams_bps: vec![],
-        playout: PlayoutConfigSpec::FirstArrival { delay_ns: S },
-        delayed_threshold_ns: 75 * MS,
-        display_order: false,
-    }
+    tes_video(rate_bps, vec![128_000, 256_000, 512_000, 768_000, 1_024_000])
 }
 
 /// Alone on a 10 Mbps link, a 1024 kbps layered video over TFRC is delivered whole: goodput ≥

@@ -6,17 +6,9 @@ use vidcc_sim::config::*;
 use vidcc_sim::metrics::Column;
 use vidcc_sim::{run_config, SimOutput};
 
-fn video(model: VideoModel, layers_kbps: &[u64], playout: PlayoutConfigSpec) -> VideoConfig {
-    VideoConfig {
-        model,
-        fps: 25.0,
-        gop: "IBBPBBPBBPBB".into(),
-        layers_bps: layers_kbps.iter().map(|k| k * 1000).collect(),
-        streams_bps: vec![],
-        playout,
-        delayed_threshold_ns: 75 * MS,
-        display_order: false,
-    }
+/// `video` of the harness with layer rates in kbit/s.
+fn video_kbps(model: VideoModel, layers_kbps: &[u64], playout: PlayoutConfigSpec) -> VideoConfig {
+    video(model, layers_kbps.iter().map(|k| k * 1000).collect(), playout)
 }
 
 fn video_flow(v: VideoConfig, layers_sent: Option<u8>) -> FlowConfig {
@@ -35,8 +27,7 @@ fn summary(out: &SimOutput, col: &str) -> f64 {
 }
 
 fn statuses(out: &SimOutput) -> Vec<String> {
-    let Some(Column::Str(s)) = out.table("frames").get("status") else { panic!() };
-    s.clone()
+    strings(out, "frames", "status").to_vec()
 }
 
 const DVRC_LAYERS: [u64; 5] = [128, 256, 512, 768, 1024];
@@ -45,7 +36,7 @@ const FIRST_ARRIVAL_1S: PlayoutConfigSpec = PlayoutConfigSpec::FirstArrival { de
 /// A layered TES video alone on a fast path: every frame of every layer arrives in time.
 #[test]
 fn layered_tes_video_on_an_idle_path_is_fully_decodable() {
-    let v = video(VideoModel::TesMpeg4 { rate_bps: 1_024_000 }, &DVRC_LAYERS, FIRST_ARRIVAL_1S);
+    let v = video_kbps(VideoModel::TesMpeg4 { rate_bps: 1_024_000 }, &DVRC_LAYERS, FIRST_ARRIVAL_1S);
     let out =
         run_config(dumbbell(10_000_000, 20 * MS, droptail(QueueLimit::Bdp), vec![video_flow(v, None)], 20)).unwrap();
     // Up to 18 s measured (warm-up 2 s) at 25 fps, less the last ~1 s whose playout deadlines
@@ -67,7 +58,7 @@ fn layered_tes_video_on_an_idle_path_is_fully_decodable() {
 /// Sending only the first two layers sends ≈ 256 kbps.
 #[test]
 fn layers_sent_limits_the_rate() {
-    let v = video(VideoModel::TesMpeg4 { rate_bps: 1_024_000 }, &DVRC_LAYERS, FIRST_ARRIVAL_1S);
+    let v = video_kbps(VideoModel::TesMpeg4 { rate_bps: 1_024_000 }, &DVRC_LAYERS, FIRST_ARRIVAL_1S);
     let out =
         run_config(dumbbell(10_000_000, 20 * MS, droptail(QueueLimit::Bdp), vec![video_flow(v, Some(2))], 20)).unwrap();
     let thr = out.table("flow_summary").f64s("throughput_bps")[0];
@@ -81,11 +72,9 @@ fn layers_sent_limits_the_rate() {
 /// delivery shares still add up to one.
 #[test]
 fn random_loss_kills_frames_and_their_dependants() {
-    let v = video(VideoModel::TesMpeg4 { rate_bps: 1_000_000 }, &[], FIRST_ARRIVAL_1S);
+    let v = video_kbps(VideoModel::TesMpeg4 { rate_bps: 1_000_000 }, &[], FIRST_ARRIVAL_1S);
     let mut cfg = dumbbell(10_000_000, 20 * MS, droptail(QueueLimit::Bdp), vec![video_flow(v, None)], 30);
-    if let TopologyConfig::Dumbbell { bottleneck, .. } = &mut cfg.topology {
-        bottleneck.loss = Some(LossConfig::Bernoulli { p: 0.05 });
-    }
+    bottleneck(&mut cfg).loss = Some(LossConfig::Bernoulli { p: 0.05 });
     let out = run_config(cfg).unwrap();
     let st = statuses(&out);
     let lost = st.iter().filter(|s| *s == "lost").count();
@@ -102,8 +91,11 @@ fn random_loss_kills_frames_and_their_dependants() {
 /// in the network (the queue is large enough never to drop).
 #[test]
 fn tight_deadline_on_a_congested_link_makes_frames_late() {
-    let v =
-        video(VideoModel::TesMpeg4 { rate_bps: 1_000_000 }, &[], PlayoutConfigSpec::ReadyTime { delay_ns: 100 * MS });
+    let v = video_kbps(
+        VideoModel::TesMpeg4 { rate_bps: 1_000_000 },
+        &[],
+        PlayoutConfigSpec::ReadyTime { delay_ns: 100 * MS },
+    );
     // Four TCP flows with 64 KB windows keep up to 256 packets queued at 2 Mbps (about 1 s of
     // delay) in a queue too large to overflow.
     let tcp = flow(newreno(), 4);
@@ -125,7 +117,7 @@ fn trace_driven_video_replays_its_frames() {
         10_000_000,
         20 * MS,
         droptail(QueueLimit::Bdp),
-        vec![video_flow(video(model, &[], FIRST_ARRIVAL_1S), None)],
+        vec![video_flow(video_kbps(model, &[], FIRST_ARRIVAL_1S), None)],
         10,
     );
     cfg.warmup_ns = 0;
@@ -141,7 +133,7 @@ fn trace_driven_video_replays_its_frames() {
     let sent = summary(&out, "frames_sent");
     assert!((220.0..250.0).contains(&sent), "frames measured {sent}");
     // The frames table is in display order whatever the send order.
-    let Some(Column::Str(types)) = out.table("frames").get("frame_type") else { panic!() };
+    let types = strings(&out, "frames", "frame_type");
     assert_eq!(types[..4].join(""), "IBBP");
     let bytes = out.table("flow_summary").u64s("delivered_bytes")[0];
     // Payload 250/12 GOPs × 18 000 B plus 16 B of header per packet (≥ 1 packet per frame).

@@ -15,7 +15,7 @@ pub mod tfrc;
 pub mod udp;
 
 #[cfg(test)]
-mod test_net;
+pub(crate) mod testing;
 
 pub use app::Application;
 pub use registry::{FlowContext, ProtocolConfig};

@@ -1,8 +1,12 @@
+//! DVRC tests: the AIAMD control law on bare state with explicit time, the endpoints with
+//! hand-made packets, the pair over the shared test pipe, and the shared property driver.
+
 use super::*;
 use crate::endpoint::{Datagram, Destination, Endpoint, Event, PacketKind, PeerId, Transmit};
 use crate::media::layers::{LayerRates, LayeredSource};
 use crate::media::source::CbrSource;
 use crate::media::stream::{SendOrder, StreamSource, VideoStream};
+use crate::proto::testing::*;
 use crate::time::{Duration, Instant};
 use crate::units::{DataRate, DataSize};
 use crate::wire::dvrc::{DvrcControl, DvrcData};
@@ -10,12 +14,6 @@ use proptest::prelude::*;
 
 const MS: u64 = 1_000_000;
 
-fn at_ms(ms: u64) -> Instant {
-    Instant::from_nanos(ms * MS)
-}
-fn ms(x: u64) -> Duration {
-    Duration::from_millis(x)
-}
 fn kbps(k: u64) -> DataRate {
     DataRate::from_kbps(k)
 }
@@ -39,9 +37,9 @@ const RTT: Duration = Duration::from_millis(80);
 
 /// Raises R by `rounds` loss-free rounds of 80 ms, starting at `t0` (ms); returns the end time.
 fn grow(l: &mut Aiamd, t0: u64, rounds: u64) -> u64 {
-    l.on_packet(at_ms(t0), RTT);
+    l.on_packet(ms(t0), RTT);
     for i in 1..=rounds {
-        l.on_packet(at_ms(t0 + 80 * i), RTT);
+        l.on_packet(ms(t0 + 80 * i), RTT);
     }
     t0 + 80 * rounds
 }
@@ -62,18 +60,18 @@ fn starts_at_the_base_layer_rate() {
 fn additive_increase_once_per_loss_free_round() {
     let mut l = law(&DvrcConfig::default());
     // The first packet opens the round; nothing changes before one RTT has passed.
-    assert!(!l.on_packet(at_ms(0), RTT));
-    assert!(!l.on_packet(at_ms(79), RTT));
+    assert!(!l.on_packet(ms(0), RTT));
+    assert!(!l.on_packet(ms(79), RTT));
     assert_eq!(l.rate(), kbps(128));
     // Eq. (11), y = 0: R = 128 000 + 8000/0.08 = 228 000.
-    assert!(l.on_packet(at_ms(80), RTT));
+    assert!(l.on_packet(ms(80), RTT));
     assert_eq!(l.rate(), kbps(228));
     // The round restarted at 80 ms: the next increase is at 160 ms, not per packet.
-    assert!(!l.on_packet(at_ms(100), RTT));
-    assert!(l.on_packet(at_ms(160), RTT));
+    assert!(!l.on_packet(ms(100), RTT));
+    assert!(l.on_packet(ms(160), RTT));
     assert_eq!(l.rate(), kbps(328));
     // RTT 70 ms: 8000/0.07 = 114 285.71 → 442 286 (rounded to the nearest bit/s).
-    assert!(l.on_packet(at_ms(230), ms(70)));
+    assert!(l.on_packet(ms(230), millis(70)));
     assert_eq!(l.rate(), DataRate::from_bps(442_286));
 }
 
@@ -99,18 +97,18 @@ fn the_three_branches_of_eq_11() {
 
     // First loss event: no history → multiplicative: R = 0.5 · 628 000 = 314 000.
     // Then R̄ = 𝓜 = 600 000, D̄ = 𝓜/2 = 300 000 → threshold 600 000 − 1.5·300 000 = 150 000.
-    let d = l.on_loss(at_ms(t + 10), RTT, kbps(600)).unwrap();
+    let d = l.on_loss(ms(t + 10), RTT, kbps(600)).unwrap();
     assert!(d.congestion);
     assert_eq!((d.before, d.after, d.threshold), (kbps(628), kbps(314), None));
     assert_eq!(l.history(), Some((600_000.0, 300_000.0)));
     assert_eq!(l.threshold(), Some(150_000.0));
 
     // A gap within one RTT of that decrease is the same loss event.
-    assert_eq!(l.on_loss(at_ms(t + 89), RTT, kbps(10)), None);
+    assert_eq!(l.on_loss(ms(t + 89), RTT, kbps(10)), None);
 
     // 𝓜 = 400 000 ≥ 150 000 → random loss, additive decrease: 314 000 − 100 000 = 214 000.
     // D̄ = 0.75·300 000 + 0.25·|400 000 − 600 000| = 275 000; R̄ = 0.875·600 000 + 0.125·400 000 = 575 000.
-    let d = l.on_loss(at_ms(t + 90), RTT, kbps(400)).unwrap();
+    let d = l.on_loss(ms(t + 90), RTT, kbps(400)).unwrap();
     assert!(!d.congestion);
     assert_eq!((d.after, d.threshold, d.compared), (kbps(214), Some(150_000.0), 400_000.0));
     assert_eq!(l.history(), Some((575_000.0, 275_000.0)));
@@ -118,7 +116,7 @@ fn the_three_branches_of_eq_11() {
     assert_eq!(l.threshold(), Some(162_500.0));
 
     // 𝓜 = 100 000 < 162 500 → congestion: R = 0.5·214 000 = 107 000 → clamped to c_1 = 128 000.
-    let d = l.on_loss(at_ms(t + 200), RTT, kbps(100)).unwrap();
+    let d = l.on_loss(ms(t + 200), RTT, kbps(100)).unwrap();
     assert!(d.congestion);
     assert_eq!(d.after, kbps(128));
     assert_eq!(l.decision_counts(), (3, 2));
@@ -128,12 +126,12 @@ fn the_three_branches_of_eq_11() {
 fn no_increase_in_the_round_of_a_decrease() {
     let mut l = law(&DvrcConfig::default());
     let t = grow(&mut l, 0, 5); // 628 kbit/s
-    l.on_loss(at_ms(t + 10), RTT, kbps(600)).unwrap(); // 314 kbit/s; the round restarts at t + 10
-                                                       // The round [t+10, t+90) had the loss: its boundary brings no increase.
-    assert!(!l.on_packet(at_ms(t + 90), RTT));
+    l.on_loss(ms(t + 10), RTT, kbps(600)).unwrap(); // 314 kbit/s; the round restarts at t + 10
+                                                    // The round [t+10, t+90) had the loss: its boundary brings no increase.
+    assert!(!l.on_packet(ms(t + 90), RTT));
     assert_eq!(l.rate(), kbps(314));
     // The next round is loss-free: +100 kbit/s.
-    assert!(l.on_packet(at_ms(t + 170), RTT));
+    assert!(l.on_packet(ms(t + 170), RTT));
     assert_eq!(l.rate(), kbps(414));
 }
 
@@ -141,10 +139,10 @@ fn no_increase_in_the_round_of_a_decrease() {
 fn dto_forces_a_multiplicative_decrease_and_folds_zero() {
     let mut l = law(&DvrcConfig::default());
     let t = grow(&mut l, 0, 5);
-    l.on_loss(at_ms(t), RTT, kbps(600)).unwrap(); // R = 314 000, R̄ = 600 000, D̄ = 300 000
-                                                  // 𝓜 would be far above the threshold, but a DTO is always congestion: R = 157 000.
-                                                  // Folding 𝓜 = 0: D̄ = 0.75·300 000 + 0.25·600 000 = 375 000; R̄ = 0.875·600 000 = 525 000.
-    let d = l.on_dto(at_ms(t + 300), RTT);
+    l.on_loss(ms(t), RTT, kbps(600)).unwrap(); // R = 314 000, R̄ = 600 000, D̄ = 300 000
+                                               // 𝓜 would be far above the threshold, but a DTO is always congestion: R = 157 000.
+                                               // Folding 𝓜 = 0: D̄ = 0.75·300 000 + 0.25·600 000 = 375 000; R̄ = 0.875·600 000 = 525 000.
+    let d = l.on_dto(ms(t + 300), RTT);
     assert!(d.congestion);
     assert_eq!(d.after, kbps(157));
     assert_eq!(l.history(), Some((525_000.0, 375_000.0)));
@@ -155,9 +153,9 @@ fn compare_r_prev_uses_the_computed_rate() {
     let c = DvrcConfig { compare: Compare::RPrev, ..DvrcConfig::default() };
     let mut l = law(&c);
     let t = grow(&mut l, 0, 5); // 628
-    l.on_loss(at_ms(t), RTT, kbps(600)).unwrap(); // MD → 314; threshold 150 000
-                                                  // 𝓜 = 50 000 would be congestion under `measured`; R(t−1) = 314 000 ≥ 150 000 → additive.
-    let d = l.on_loss(at_ms(t + 100), RTT, kbps(50)).unwrap();
+    l.on_loss(ms(t), RTT, kbps(600)).unwrap(); // MD → 314; threshold 150 000
+                                               // 𝓜 = 50 000 would be congestion under `measured`; R(t−1) = 314 000 ≥ 150 000 → additive.
+    let d = l.on_loss(ms(t + 100), RTT, kbps(50)).unwrap();
     assert!(!d.congestion);
     assert_eq!((d.compared, d.after), (314_000.0, kbps(214)));
 }
@@ -168,10 +166,10 @@ fn ad_guard_never_cuts_below_beta_r() {
     let base = DvrcConfig { min_rate_factor: 0.1, ..DvrcConfig::default() };
     let run = |guard: bool| {
         let mut l = law(&DvrcConfig { ad_guard: guard, ..base.clone() });
-        l.on_packet(at_ms(0), RTT);
-        l.on_packet(at_ms(80), RTT); // 228 000
-        l.on_loss(at_ms(100), RTT, kbps(200)).unwrap(); // MD → 114 000; threshold 200 000 − 150 000 = 50 000
-        l.on_loss(at_ms(200), RTT, kbps(190)).unwrap() // AD: 114 000 − 100 000 = 14 000
+        l.on_packet(ms(0), RTT);
+        l.on_packet(ms(80), RTT); // 228 000
+        l.on_loss(ms(100), RTT, kbps(200)).unwrap(); // MD → 114 000; threshold 200 000 − 150 000 = 50 000
+        l.on_loss(ms(200), RTT, kbps(190)).unwrap() // AD: 114 000 − 100 000 = 14 000
     };
     assert_eq!(run(false).after, kbps(14));
     // Guard: max(14 000, 0.5·114 000 = 57 000).
@@ -180,10 +178,6 @@ fn ad_guard_never_cuts_below_beta_r() {
 
 // ---------------------------------------------------------------------------------------------
 // Endpoints.
-
-fn deliver(ep: &mut dyn Endpoint, now: Instant, t: &Transmit) -> Result<(), crate::wire::WireError> {
-    ep.handle_datagram(now, Datagram { from: PeerId::PEER, bytes: t.header.as_slice(), virtual_payload: t.payload_len })
-}
 
 fn data(seq: u32, ts: Instant, rtt_ms: u64, dto_ms: u64) -> Transmit {
     let h = DvrcData {
@@ -203,40 +197,36 @@ fn data(seq: u32, ts: Instant, rtt_ms: u64, dto_ms: u64) -> Transmit {
     }
 }
 
-fn events(ep: &mut dyn Endpoint) -> Vec<Event> {
-    std::iter::from_fn(|| ep.poll_event()).collect()
-}
-
 #[test]
 fn receiver_answers_every_data_packet_with_a_control_packet() {
     let mut r = DvrcReceiver::new(&DvrcConfig::default(), rates(), size());
     assert_eq!(r.poll_timeout(), None, "no timer before the first data packet");
-    deliver(&mut r, at_ms(50), &data(0, at_ms(10), 80, 120)).unwrap();
-    let c = r.poll_transmit(at_ms(50)).unwrap();
+    deliver(&mut r, ms(50), &data(0, ms(10), 80, 120)).unwrap();
+    let c = r.poll_transmit(ms(50)).unwrap();
     assert_eq!(c.meta.kind, PacketKind::Control);
     assert_eq!(c.wire_size(), DataSize::from_bytes(40));
     let p = DvrcControl::parse(c.header.as_slice()).unwrap();
     assert_eq!((p.layers, p.ack_seq, p.ts_echo_ns, p.rate_bps), (1, 0, 10 * MS, 128_000));
-    assert!(r.poll_transmit(at_ms(50)).is_none());
+    assert!(r.poll_transmit(ms(50)).is_none());
     assert_eq!(r.stats().app_bytes_delivered, 964);
     // A duplicate is answered but not delivered twice.
-    deliver(&mut r, at_ms(51), &data(0, at_ms(10), 80, 120)).unwrap();
-    assert!(r.poll_transmit(at_ms(51)).is_some());
+    deliver(&mut r, ms(51), &data(0, ms(10), 80, 120)).unwrap();
+    assert!(r.poll_transmit(ms(51)).is_some());
     assert_eq!(r.stats().app_bytes_delivered, 964);
     // DTO_eff = max(DTO 120 ms, 2·8000/128 000 = 125 ms, 200 ms) = 200 ms after the last arrival.
-    assert_eq!(r.effective_dto(), ms(200));
-    assert_eq!(r.poll_timeout(), Some(at_ms(251)));
+    assert_eq!(r.effective_dto(), millis(200));
+    assert_eq!(r.poll_timeout(), Some(ms(251)));
 }
 
 #[test]
 fn receiver_rejects_a_length_that_disagrees_with_the_datagram() {
     let mut r = DvrcReceiver::new(&DvrcConfig::default(), rates(), size());
-    let mut t = data(0, at_ms(0), 80, 120);
+    let mut t = data(0, ms(0), 80, 120);
     t.payload_len = 963;
-    assert!(deliver(&mut r, at_ms(1), &t).is_err());
-    assert!(r.handle_datagram(at_ms(1), Datagram { from: PeerId::PEER, bytes: &[1, 2], virtual_payload: 0 }).is_err());
+    assert!(deliver(&mut r, ms(1), &t).is_err());
+    assert!(r.handle_datagram(ms(1), Datagram { from: PeerId::PEER, bytes: &[1, 2], virtual_payload: 0 }).is_err());
     assert_eq!(r.stats().malformed_datagrams, 2);
-    assert!(r.poll_transmit(at_ms(1)).is_none());
+    assert!(r.poll_transmit(ms(1)).is_none());
 }
 
 #[test]
@@ -245,7 +235,7 @@ fn receiver_raises_k_with_r_and_classifies_gaps() {
     // One packet every 10 ms, RTT 80 ms: R rises 100 kbit/s per 80 ms.
     let mut seq = 0;
     for t in (0..=400).step_by(10) {
-        deliver(&mut r, at_ms(t), &data(seq, at_ms(t), 80, 100)).unwrap();
+        deliver(&mut r, ms(t), &data(seq, ms(t), 80, 100)).unwrap();
         seq += 1;
     }
     // Boundaries at 80, 160, ..., 400: five increases → 628 kbit/s → K = 3 (c_3 = 512 ≤ 628 < 768).
@@ -254,10 +244,10 @@ fn receiver_raises_k_with_r_and_classifies_gaps() {
     let rates_seen: Vec<Event> = events(&mut r);
     assert_eq!(rates_seen.len(), 5);
     assert_eq!(rates_seen[4], Event::RateChanged { rate: kbps(628) });
-    let last = std::iter::from_fn(|| r.poll_transmit(at_ms(400))).last().unwrap();
+    let last = std::iter::from_fn(|| r.poll_transmit(ms(400))).last().unwrap();
     assert_eq!(DvrcControl::parse(last.header.as_slice()).unwrap().layers, 3);
     // Skip one sequence number: the first loss event is multiplicative.
-    deliver(&mut r, at_ms(410), &data(seq + 1, at_ms(410), 80, 100)).unwrap();
+    deliver(&mut r, ms(410), &data(seq + 1, ms(410), 80, 100)).unwrap();
     assert_eq!(r.law().rate(), kbps(314));
     assert_eq!(r.layers(), 2);
     assert_eq!(
@@ -265,7 +255,7 @@ fn receiver_raises_k_with_r_and_classifies_gaps() {
         vec![Event::LossEvent, Event::LossClassified { congestion: true }, Event::RateChanged { rate: kbps(314) }]
     );
     // A late packet (the hole filled) raises no new signal.
-    deliver(&mut r, at_ms(411), &data(seq, at_ms(400), 80, 100)).unwrap();
+    deliver(&mut r, ms(411), &data(seq, ms(400), 80, 100)).unwrap();
     assert!(events(&mut r).is_empty());
 }
 
@@ -273,27 +263,23 @@ fn receiver_raises_k_with_r_and_classifies_gaps() {
 fn receiver_dto_expiry_is_a_timeout_with_multiplicative_decrease() {
     let mut r = DvrcReceiver::new(&DvrcConfig::default(), rates(), size());
     for (i, t) in (0..=160).step_by(10).enumerate() {
-        deliver(&mut r, at_ms(t), &data(i as u32, at_ms(t), 80, 100)).unwrap();
+        deliver(&mut r, ms(t), &data(i as u32, ms(t), 80, 100)).unwrap();
     }
     assert_eq!(r.law().rate(), kbps(328));
     events(&mut r);
     // DTO_eff = max(100 ms, 2·8000/328 000 ≈ 48.8 ms, 200 ms) = 200 ms → 360 ms.
-    assert_eq!(r.poll_timeout(), Some(at_ms(360)));
-    r.handle_timeout(at_ms(359));
+    assert_eq!(r.poll_timeout(), Some(ms(360)));
+    r.handle_timeout(ms(359));
     assert!(events(&mut r).is_empty());
-    r.handle_timeout(at_ms(360));
+    r.handle_timeout(ms(360));
     assert_eq!(r.law().rate(), kbps(164));
     assert_eq!(events(&mut r), vec![Event::LossEvent, Event::Timeout, Event::RateChanged { rate: kbps(164) }]);
     // The timer restarts after each expiry.
-    assert_eq!(r.poll_timeout(), Some(at_ms(560)));
+    assert_eq!(r.poll_timeout(), Some(ms(560)));
     // Without the A3 guard the header's DTO is used as is.
     let mut r = DvrcReceiver::new(&DvrcConfig { dto_guard: false, ..DvrcConfig::default() }, rates(), size());
-    deliver(&mut r, at_ms(0), &data(0, at_ms(0), 80, 100)).unwrap();
-    assert_eq!(r.poll_timeout(), Some(at_ms(100)));
-}
-
-fn drain(ep: &mut dyn Endpoint, now: Instant) -> Vec<Transmit> {
-    std::iter::from_fn(|| ep.poll_transmit(now)).collect()
+    deliver(&mut r, ms(0), &data(0, ms(0), 80, 100)).unwrap();
+    assert_eq!(r.poll_timeout(), Some(ms(100)));
 }
 
 fn control(k: u8, ack: u32, echo: Instant) -> Transmit {
@@ -318,30 +304,30 @@ fn sender_sends_k_layers_and_applies_changes_at_the_next_frame() {
     assert_eq!(events(&mut s), vec![Event::LayersChanged { layers: 1 }]);
 
     // The control packet echoing t = 0 arrives at 70 ms asking for K = 3.
-    deliver(&mut s, at_ms(70), &control(3, 0, Instant::ZERO)).unwrap();
+    deliver(&mut s, ms(70), &control(3, 0, Instant::ZERO)).unwrap();
     assert_eq!(s.target_layers(), 3);
     // First sample: EstimatedRTT = 70 ms, Deviation = 35 ms, DTO = 70 + 4·35 = 210 ms.
-    assert_eq!(s.rtt().estimated_rtt(), Some(ms(70)));
-    assert_eq!(s.rtt().dto(), ms(210));
+    assert_eq!(s.rtt().estimated_rtt(), Some(millis(70)));
+    assert_eq!(s.rtt().dto(), millis(210));
     // Frame 1 (ready at 40 ms, not yet produced) is the next frame boundary: it carries layers 0..3.
-    assert_eq!(s.poll_timeout(), Some(at_ms(40)));
-    let t = drain(&mut s, at_ms(40));
+    assert_eq!(s.poll_timeout(), Some(ms(40)));
+    let t = drain(&mut s, ms(40));
     // 640 + 640 + 1280 B at ≤ 964 B per packet: 1 + 1 + 2 packets.
     assert_eq!(t.iter().map(|x| x.meta.media.layer).collect::<Vec<_>>(), [0, 1, 2, 2]);
     let h = DvrcData::parse(t[0].header.as_slice()).unwrap();
     assert_eq!((h.seq, h.rtt_est_ns, h.dto_ns), (1, 70 * MS, 210 * MS));
     assert_eq!(events(&mut s), vec![Event::LayersChanged { layers: 3 }]);
     // A control answering an older packet gives an RTT sample but cannot change K.
-    deliver(&mut s, at_ms(90), &control(5, 4, at_ms(40))).unwrap();
-    deliver(&mut s, at_ms(91), &control(1, 2, at_ms(40))).unwrap();
+    deliver(&mut s, ms(90), &control(5, 4, ms(40))).unwrap();
+    deliver(&mut s, ms(91), &control(1, 2, ms(40))).unwrap();
     assert_eq!(s.target_layers(), 5);
     // K above the stream's layer count is clamped.
-    deliver(&mut s, at_ms(92), &control(9, 5, at_ms(40))).unwrap();
+    deliver(&mut s, ms(92), &control(9, 5, ms(40))).unwrap();
     assert_eq!(s.target_layers(), 5);
     // Control packets never carry payload.
-    let mut bad = control(2, 6, at_ms(40));
+    let mut bad = control(2, 6, ms(40));
     bad.payload_len = 1;
-    assert!(deliver(&mut s, at_ms(93), &bad).is_err());
+    assert!(deliver(&mut s, ms(93), &bad).is_err());
 }
 
 #[test]
@@ -361,9 +347,9 @@ fn sender_paces_at_r_when_asked() {
 
 #[test]
 fn sender_stops_producing_at_stop() {
-    let mut s = DvrcSender::new(&DvrcConfig::default(), stream(1024), rates(), size(), Some(at_ms(100)));
+    let mut s = DvrcSender::new(&DvrcConfig::default(), stream(1024), rates(), size(), Some(ms(100)));
     // Frames at 0, 40, 80 ms; one base-layer packet each.
-    assert_eq!(drain(&mut s, at_ms(1000)).len(), 3);
+    assert_eq!(drain(&mut s, ms(1000)).len(), 3);
     assert_eq!(s.poll_timeout(), None);
 }
 
@@ -391,80 +377,76 @@ fn pair_requires_layered_video() {
 #[test]
 fn lossless_loop_reaches_full_quality() {
     let cfg = DvrcConfig::default();
-    let mut s = DvrcSender::new(&cfg, stream(1024), rates(), size(), None);
-    let mut r = DvrcReceiver::new(&cfg, rates(), size());
-    let one_way = ms(35);
-    let mut to_r: Vec<(Instant, Transmit)> = Vec::new();
-    let mut to_s: Vec<(Instant, Transmit)> = Vec::new();
-    let mut now = Instant::ZERO;
-    let end = at_ms(5000);
-    while now < end {
-        s.handle_timeout(now);
-        r.handle_timeout(now);
-        for t in drain(&mut s, now) {
-            to_r.push((now + one_way, t));
-        }
-        for (_, t) in to_r.iter().filter(|(at, _)| *at <= now) {
-            deliver(&mut r, now, t).unwrap();
-        }
-        to_r.retain(|(at, _)| *at > now);
-        for t in drain(&mut r, now) {
-            to_s.push((now + one_way, t));
-        }
-        for (_, t) in to_s.iter().filter(|(at, _)| *at <= now) {
-            deliver(&mut s, now, t).unwrap();
-        }
-        to_s.retain(|(at, _)| *at > now);
-        now += ms(1);
-    }
-    assert_eq!(r.law().rate(), kbps(1024));
-    assert_eq!(s.target_layers(), 5);
-    assert_eq!(r.law().decision_counts(), (0, 0));
-    assert_eq!(s.rtt().estimated_rtt(), Some(ms(70)));
+    let s = DvrcSender::new(&cfg, stream(1024), rates(), size(), None);
+    let r = DvrcReceiver::new(&cfg, rates(), size());
+    let mut pipe = Pipe::new(s, r, millis(70));
+    pipe.run_until(ms(5000));
+    assert_eq!(pipe.r.law().rate(), kbps(1024));
+    assert_eq!(pipe.s.target_layers(), 5);
+    assert_eq!(pipe.r.law().decision_counts(), (0, 0));
+    assert_eq!(pipe.s.rtt().estimated_rtt(), Some(millis(70)));
 }
 
 // ---------------------------------------------------------------------------------------------
-// Property: arbitrary delivery, loss, reordering, duplication and delay.
-
-#[derive(Clone, Debug)]
-enum Op {
-    /// Advance time by this many µs (up to 300 ms) and collect what the endpoints send.
-    Advance(u32),
-    /// A driver that goes back in time by this many µs.
-    Rewind(u32),
-    DeliverData,
-    DropData,
-    DuplicateData,
-    SwapData,
-    DeliverControl,
-    DropControl,
-    SwapControl,
-}
-
-fn op() -> impl Strategy<Value = Op> {
-    prop_oneof![
-        4 => (1u32..300_000).prop_map(Op::Advance),
-        1 => (1u32..50_000).prop_map(Op::Rewind),
-        6 => Just(Op::DeliverData),
-        2 => Just(Op::DropData),
-        1 => Just(Op::DuplicateData),
-        1 => Just(Op::SwapData),
-        4 => Just(Op::DeliverControl),
-        1 => Just(Op::DropControl),
-        1 => Just(Op::SwapControl),
-    ]
-}
+// Property: arbitrary delivery, loss, reordering, duplication and delay (the shared driver).
 
 fn check_rate(rate: DataRate, floor: DataRate, cap: DataRate) -> Result<(), TestCaseError> {
     prop_assert!(rate >= floor && rate <= cap, "rate {rate:?} outside [{floor:?}, {cap:?}]");
     Ok(())
 }
 
+/// What must hold for a DVRC sender and receiver whatever the network does.
+struct DvrcInvariants {
+    floor: DataRate,
+    cap: DataRate,
+    last_timestamp_ns: u64,
+    last_seq: Option<u32>,
+}
+
+impl Invariants<DvrcSender, DvrcReceiver> for DvrcInvariants {
+    fn sender_sent(&mut self, _: &DvrcSender, t: &Transmit) -> Result<(), TestCaseError> {
+        let h = DvrcData::parse(t.header.as_slice()).unwrap();
+        // Internal time never runs backwards, even when the driver's does.
+        prop_assert!(h.timestamp_ns >= self.last_timestamp_ns);
+        prop_assert!(self.last_seq.is_none_or(|q| h.seq == q + 1));
+        prop_assert!(h.layer < 5 && h.length as usize == t.wire_size().as_bytes() as usize);
+        self.last_timestamp_ns = h.timestamp_ns;
+        self.last_seq = Some(h.seq);
+        Ok(())
+    }
+
+    fn receiver_event(&mut self, e: Event) -> Result<(), TestCaseError> {
+        if let Event::RateChanged { rate } = e {
+            check_rate(rate, self.floor, self.cap)?;
+        }
+        Ok(())
+    }
+
+    fn sender_event(&mut self, e: Event) -> Result<(), TestCaseError> {
+        if let Event::LayersChanged { layers } = e {
+            prop_assert!((1..=5).contains(&layers));
+        }
+        Ok(())
+    }
+
+    fn after_step(&mut self, s: &DvrcSender, r: &DvrcReceiver) -> Result<(), TestCaseError> {
+        check_rate(r.law().rate(), self.floor, self.cap)?;
+        prop_assert!((1..=5).contains(&r.layers()));
+        prop_assert!((1..=5).contains(&s.target_layers()));
+        if let Some((rbar, dbar)) = r.law().history() {
+            prop_assert!(rbar.is_finite() && dbar.is_finite() && rbar >= 0.0 && dbar >= 0.0);
+        }
+        prop_assert!(r.effective_dto() > Duration::ZERO);
+        prop_assert!(r.dto_deadline().is_none_or(|d| d > Instant::ZERO));
+        Ok(())
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
     #[test]
-    fn arbitrary_network_keeps_state_sane(ops in proptest::collection::vec(op(), 1..400), guard: bool,
-                                          r_prev: bool, pacing: bool, literal: bool) {
+    fn arbitrary_network_keeps_state_sane(ops in net_ops(Clock { max_advance: millis(300), max_rewind: millis(50) }, 1..400),
+                                          guard: bool, r_prev: bool, pacing: bool, literal: bool) {
         let cfg = DvrcConfig {
             dto_guard: guard,
             compare: if r_prev { Compare::RPrev } else { Compare::Measured },
@@ -475,59 +457,16 @@ proptest! {
         let mut s = DvrcSender::new(&cfg, stream(1024), rates(), size(), None);
         let mut r = DvrcReceiver::new(&cfg, rates(), size());
         let (floor, cap) = (r.law().floor(), r.law().cap());
-        let mut data: std::collections::VecDeque<Transmit> = Default::default();
-        let mut ctrl: std::collections::VecDeque<Transmit> = Default::default();
-        let mut now = Instant::ZERO;
-        let mut last_ts = 0u64;
-        let mut last_seq: Option<u32> = None;
-        for op in ops {
-            match op {
-                Op::Advance(us) => now += Duration::from_micros(us as u64),
-                Op::Rewind(us) => now = Instant::from_nanos(now.as_nanos().saturating_sub(us as u64 * 1000)),
-                Op::DeliverData => if let Some(t) = data.pop_front() { deliver(&mut r, now, &t).unwrap() },
-                Op::DropData => { data.pop_front(); }
-                Op::DuplicateData => if let Some(t) = data.front().copied() { deliver(&mut r, now, &t).unwrap() },
-                Op::SwapData => if data.len() >= 2 { data.swap(0, 1) },
-                Op::DeliverControl => if let Some(t) = ctrl.pop_front() { deliver(&mut s, now, &t).unwrap() },
-                Op::DropControl => { ctrl.pop_front(); }
-                Op::SwapControl => if ctrl.len() >= 2 { ctrl.swap(0, 1) },
-            }
-            if s.poll_timeout().is_some_and(|t| t <= now) { s.handle_timeout(now); }
-            if r.poll_timeout().is_some_and(|t| t <= now) { r.handle_timeout(now); }
-            for t in drain(&mut s, now) {
-                let h = DvrcData::parse(t.header.as_slice()).unwrap();
-                // Internal time never runs backwards, even when the driver's does.
-                prop_assert!(h.timestamp_ns >= last_ts);
-                prop_assert!(last_seq.is_none_or(|q| h.seq == q + 1));
-                prop_assert!(h.layer < 5 && h.length as usize == t.wire_size().as_bytes() as usize);
-                last_ts = h.timestamp_ns;
-                last_seq = Some(h.seq);
-                data.push_back(t);
-            }
-            ctrl.extend(drain(&mut r, now));
-            while let Some(e) = r.poll_event() {
-                if let Event::RateChanged { rate } = e { check_rate(rate, floor, cap)?; }
-            }
-            while let Some(e) = s.poll_event() {
-                if let Event::LayersChanged { layers } = e { prop_assert!((1..=5).contains(&layers)); }
-            }
-            check_rate(r.law().rate(), floor, cap)?;
-            prop_assert!((1..=5).contains(&r.layers()));
-            prop_assert!((1..=5).contains(&s.target_layers()));
-            if let Some((rbar, dbar)) = r.law().history() {
-                prop_assert!(rbar.is_finite() && dbar.is_finite() && rbar >= 0.0 && dbar >= 0.0);
-            }
-            prop_assert!(r.effective_dto() > Duration::ZERO);
-            if let Some(d) = r.dto_deadline() { prop_assert!(d > Instant::ZERO); }
-        }
+        let mut check = DvrcInvariants { floor, cap, last_timestamp_ns: 0, last_seq: None };
+        drive_network(&mut s, &mut r, &ops, &mut check)?;
     }
 
     #[test]
-    fn receiver_never_panics_on_random_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..64), extra in 0u32..2000) {
+    fn receiver_never_panics_on_random_bytes((bytes, extra) in garbage()) {
         let mut r = DvrcReceiver::new(&DvrcConfig::default(), rates(), size());
-        let _ = r.handle_datagram(at_ms(1), Datagram { from: PeerId::PEER, bytes: &bytes, virtual_payload: extra });
+        feed_garbage(&mut r, ms(1), &bytes, extra, Rejections::Counted)?;
         let mut s = DvrcSender::new(&DvrcConfig::default(), stream(1024), rates(), size(), None);
-        let _ = s.handle_datagram(at_ms(1), Datagram { from: PeerId::PEER, bytes: &bytes, virtual_payload: extra });
+        feed_garbage(&mut s, ms(1), &bytes, extra, Rejections::NotCounted)?;
         prop_assert!((1..=5).contains(&s.target_layers()));
     }
 }

@@ -1,12 +1,13 @@
 //! GAIMD tests: the increase and decrease rules on bare state with explicit time, a sender and
-//! sink over the TCP tests' fixed-delay pipe, and the TCP property test run with GAIMD hooks.
+//! sink over the shared test pipe, and the TCP property test run with GAIMD hooks.
 
 use proptest::prelude::*;
 
 use super::*;
 use crate::endpoint::{Endpoint, Event};
-use crate::proto::tcp::tests::{ack, drain, drive, events, ms, op, Pipe};
+use crate::proto::tcp::tests::{ack, drive, growth_per_rtt, CLOCK};
 use crate::proto::tcp::{TcpConfig, TcpReceiver, TcpSender};
+use crate::proto::testing::{events, feed_garbage, garbage, ms, net_ops, sent_seqs, Pipe, Rejections};
 use crate::units::DataSize;
 use crate::Duration;
 
@@ -31,19 +32,9 @@ fn friendly_alpha_follows_yang_and_lam() {
 fn congestion_avoidance_adds_alpha_segments_per_rtt() {
     let mut s = sender(0.3125, 0.875);
     s.set_window(10.0, 5.0);
-    let mut acked = 0;
-    for rtt in 0..8u64 {
-        let sent = drain(&mut s, ms(100 * rtt)).len() as u64;
-        assert_eq!(sent, s.cwnd().floor() as u64);
-        let before = s.cwnd();
-        for _ in 0..sent {
-            acked += 1;
-            ack(&mut s, ms(100 * (rtt + 1)), acked, ms(100 * rtt));
-        }
-        // ⌊W⌋ ACKs of α/W each: ⌊W⌋/W·α ≤ α = 0.3125; with W ∈ [10, 12.5), ⌊W⌋/W > 0.8 → > 0.25
-        let growth = s.cwnd() - before;
-        assert!(growth > 0.25 && growth <= 0.3125, "RTT {rtt}: growth {growth}");
-    }
+    // ⌊W⌋ ACKs of α/W each: ⌊W⌋/W·α ≤ α = 0.3125; with W ∈ [10, 12.5), ⌊W⌋/W > 0.8 → > 0.25
+    let growth = growth_per_rtt(&mut s, 8);
+    assert!(growth.iter().all(|&g| g > 0.25 && g <= 0.3125), "growth per RTT {growth:?}");
     // Eight RTTs of ≈ 0.3 segments: 10 → ≈ 12.4 (TCP would be at ≈ 18).
     assert!(s.cwnd() > 12.0 && s.cwnd() < 12.5, "cwnd {}", s.cwnd());
 }
@@ -51,7 +42,7 @@ fn congestion_avoidance_adds_alpha_segments_per_rtt() {
 #[test]
 fn slow_start_is_tcps() {
     let mut s = sender(0.3125, 0.875);
-    assert_eq!(drain(&mut s, ms(0)).len(), 2);
+    assert_eq!(sent_seqs(&mut s, ms(0)).len(), 2);
     ack(&mut s, ms(100), 1, ms(0));
     ack(&mut s, ms(100), 2, ms(0));
     // Below ssthresh (∞): +1 per ACK, 2 → 4
@@ -62,15 +53,15 @@ fn slow_start_is_tcps() {
 fn loss_event_multiplies_the_window_by_beta() {
     let mut s = sender(0.3125, 0.875);
     s.set_window(16.0, 8.0);
-    assert_eq!(drain(&mut s, ms(0)).len(), 16);
+    assert_eq!(sent_seqs(&mut s, ms(0)).len(), 16);
     // Segment 0 acknowledged (releases 16 and 17: cwnd 16 + 0.3125/16), 1 lost, 3 duplicates.
     ack(&mut s, ms(100), 1, ms(0));
-    assert_eq!(drain(&mut s, ms(100)).len(), 1);
+    assert_eq!(sent_seqs(&mut s, ms(100)).len(), 1);
     for _ in 0..3 {
         ack(&mut s, ms(101), 1, ms(1));
     }
     // The hole is retransmitted; cwnd 14 + 3 inflation = 17 lets segment 17 out too (1 + 17 − 1).
-    assert_eq!(drain(&mut s, ms(101)), vec![(1, true), (17, false)]);
+    assert_eq!(sent_seqs(&mut s, ms(101)), vec![(1, true), (17, false)]);
     // FlightSize = snd_nxt − snd_una = 17 − 1 = 16 → ssthresh = cwnd = 0.875·16 = 14 (TCP: 8)
     assert_eq!(s.ssthresh(), 14.0);
     assert_eq!(s.cwnd(), 14.0);
@@ -90,20 +81,20 @@ fn small_windows_keep_two_segments_and_are_not_rounded() {
 fn timeout_sets_ssthresh_to_half_the_flight_and_cwnd_to_one() {
     let mut s = sender(0.3125, 0.875);
     s.set_window(8.0, 4.0);
-    assert_eq!(drain(&mut s, ms(0)).len(), 8);
+    assert_eq!(sent_seqs(&mut s, ms(0)).len(), 8);
     // No ACK at all: the initial RTO of 1 s fires; flight 8 → ssthresh 8/2 = 4 (TCP's rule,
     // the default), cwnd 1.
     assert_eq!(s.poll_timeout(), Some(ms(1000)));
     s.handle_timeout(ms(1000));
     assert_eq!((s.ssthresh(), s.cwnd()), (4.0, 1.0));
     assert_eq!(events(&mut s), vec![Event::Timeout, Event::WindowChanged { cwnd: DataSize::from_bytes(1000) }]);
-    assert_eq!(drain(&mut s, ms(1000)), vec![(0, true)]);
+    assert_eq!(sent_seqs(&mut s, ms(1000)), vec![(0, true)]);
     // timeout_ssthresh = "beta": 0.875·8 = 7.
     let cfg = GaimdConfig { timeout_ssthresh: TimeoutSsthresh::Beta, ..GaimdConfig::default() };
     let cc = Gaimd::new(cfg.alpha(), cfg.beta).with_timeout_beta(cfg.timeout_beta());
     let mut s = TcpSender::new(cc, &TcpConfig::default(), PKT, Instant::ZERO, None);
     s.set_window(8.0, 4.0);
-    drain(&mut s, ms(0));
+    sent_seqs(&mut s, ms(0));
     s.handle_timeout(ms(1000));
     assert_eq!((s.ssthresh(), s.cwnd()), (7.0, 1.0));
 }
@@ -124,7 +115,7 @@ fn pair_carries_bulk_only_and_validates() {
 fn pipe_with_one_loss_recovers_with_beta_and_no_timeout() {
     // 100 ms RTT, no bandwidth limit: slow start to the 64-segment cap, segment 300 dropped.
     let s = sender(0.3125, 0.875);
-    let mut pipe = Pipe::new(s, TcpReceiver::new(false, 64), Duration::from_millis(100), &[300]);
+    let mut pipe = Pipe::new(s, TcpReceiver::new(false, 64), Duration::from_millis(100)).drop_first(&[300]);
     pipe.run_until(ms(3000));
     assert_eq!(pipe.dropped, vec![300]);
     let c = pipe.s.counters();
@@ -145,12 +136,21 @@ proptest! {
         alpha in proptest::option::of(0.01f64..4.0),
         window_segments in 1u64..80,
         timeout_beta: bool,
-        ops in proptest::collection::vec(op(), 0..400),
+        ops in net_ops(CLOCK, 0..400),
     ) {
         let timeout_ssthresh = if timeout_beta { TimeoutSsthresh::Beta } else { TimeoutSsthresh::Half };
         let c = GaimdConfig {
             beta, alpha, timeout_ssthresh, max_window_bytes: window_segments * PKT as u64, ..GaimdConfig::default()
         };
         drive(Gaimd::new(c.alpha(), c.beta).with_timeout_beta(c.timeout_beta()), &c.tcp(), &ops)?;
+    }
+
+    #[test]
+    fn endpoints_never_panic_on_random_bytes((bytes, extra) in garbage()) {
+        let mut p = pair(&GaimdConfig::default(), Application::Bulk, DataSize::from_bytes(1000), Instant::ZERO, None)
+            .unwrap();
+        sent_seqs(&mut p.sender, Instant::ZERO);
+        feed_garbage(&mut p.sender, ms(1), &bytes, extra, Rejections::Counted)?;
+        feed_garbage(&mut p.receiver, ms(1), &bytes, extra, Rejections::Counted)?;
     }
 }

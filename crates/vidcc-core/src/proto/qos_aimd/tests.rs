@@ -5,14 +5,11 @@
 use super::model::*;
 use super::*;
 use crate::endpoint::{Datagram, Endpoint, Event, PacketKind, PeerId, Transmit};
+use crate::proto::testing::*;
 use crate::wire::qos_aimd::{AckHeader, DataHeader, SackVec, SEQ_MASK, SEQ_MODULUS};
 use crate::{Duration, Instant};
 
 const PKT: u64 = 125;
-
-fn ms(x: u64) -> Instant {
-    Instant::from_nanos(x * 1_000_000)
-}
 
 fn unpaced() -> QosAimdConfig {
     QosAimdConfig { pacing: Pacing::Off, ..QosAimdConfig::default() }
@@ -20,10 +17,6 @@ fn unpaced() -> QosAimdConfig {
 
 fn sender(c: &QosAimdConfig) -> QosAimdSender {
     QosAimdSender::new(c, Application::Bulk, DataSize::from_bytes(PKT), Instant::ZERO, None).unwrap()
-}
-
-fn drain(s: &mut dyn Endpoint, now: Instant) -> Vec<Transmit> {
-    std::iter::from_fn(|| s.poll_transmit(now)).collect()
 }
 
 fn seqs(t: &[Transmit]) -> Vec<u64> {
@@ -42,10 +35,6 @@ fn ack(a: u64, received: &[u64]) -> AckHeader {
 fn give(s: &mut QosAimdSender, now: Instant, a: AckHeader) {
     let h = a.emit();
     s.handle_datagram(now, Datagram { from: PeerId::PEER, bytes: h.as_slice(), virtual_payload: 0 }).unwrap();
-}
-
-fn events(s: &mut dyn Endpoint) -> Vec<Event> {
-    std::iter::from_fn(|| s.poll_event()).collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -510,38 +499,6 @@ mod property {
     use super::*;
     use proptest::prelude::*;
 
-    #[derive(Clone, Debug)]
-    enum Op {
-        /// Advance time by this many ms and fire due timers.
-        Wait(u16),
-        /// A misbehaving driver: the clock goes back this many ms (never below 0).
-        Back(u8),
-        /// Deliver (remove) the i-th in-flight data packet (i mod len): reordering.
-        Data(u8),
-        /// Drop the i-th in-flight data packet.
-        DropData(u8),
-        /// Deliver a copy, keeping the original in flight: duplication.
-        DupData(u8),
-        Ack(u8),
-        DropAck(u8),
-        DupAck(u8),
-    }
-
-    fn op() -> impl Strategy<Value = Op> {
-        prop_oneof![
-            (0u16..400).prop_map(Op::Wait),
-            any::<u8>().prop_map(Op::Back),
-            any::<u8>().prop_map(Op::Data),
-            any::<u8>().prop_map(Op::Data),
-            any::<u8>().prop_map(Op::DropData),
-            any::<u8>().prop_map(Op::DupData),
-            any::<u8>().prop_map(Op::Ack),
-            any::<u8>().prop_map(Op::Ack),
-            any::<u8>().prop_map(Op::DropAck),
-            any::<u8>().prop_map(Op::DupAck),
-        ]
-    }
-
     fn config() -> impl Strategy<Value = QosAimdConfig> {
         (1u32..40, 0u16..24, 1u32..4, 0usize..3, any::<bool>(), 1u32..4).prop_map(
             |(rwnd, bits, ratio, pacing, half_flight, iw)| QosAimdConfig {
@@ -562,14 +519,50 @@ mod property {
         )
     }
 
-    fn pick(v: &mut Vec<(Vec<u8>, u32)>, i: u8) -> Option<(Vec<u8>, u32)> {
-        if v.is_empty() {
-            None
-        } else {
-            let k = i as usize % v.len();
-            Some(v.remove(k))
+    /// What must hold for a QoS-AIMD sender and receiver whatever the network does.
+    struct QosAimdInvariants {
+        rwnd: u32,
+        first: u64,
+        last_seq: Option<u64>,
+        last_time: u64,
+        delivered: u64,
+    }
+
+    impl Invariants<QosAimdSender, QosAimdReceiver> for QosAimdInvariants {
+        fn sender_sent(&mut self, _: &QosAimdSender, t: &Transmit) -> Result<(), TestCaseError> {
+            let h = DataHeader::parse(t.header.as_slice()).unwrap();
+            // Monotone internal time and numbering: timestamps never go back (even when the
+            // driver's clock does), numbers go up by one, the wire carries their low 24 bits.
+            prop_assert!(h.send_time_ns >= self.last_time);
+            self.last_time = h.send_time_ns;
+            prop_assert_eq!(t.meta.seq, self.last_seq.map_or(self.first, |x| x + 1));
+            prop_assert_eq!(h.seq as u64, t.meta.seq & SEQ_MASK as u64);
+            self.last_seq = Some(t.meta.seq);
+            Ok(())
+        }
+
+        fn after_step(&mut self, s: &QosAimdSender, r: &QosAimdReceiver) -> Result<(), TestCaseError> {
+            // Window bounds: 1 ≤ cwnd ≤ rwnd, outstanding ≤ rwnd, ssthresh ≥ 1.
+            let rwnd = self.rwnd;
+            prop_assert!(s.cwnd() >= 1.0 && s.cwnd() <= rwnd as f64, "cwnd {}", s.cwnd());
+            prop_assert!(s.cwnd().is_finite());
+            prop_assert!(s.outstanding() <= rwnd as u64);
+            prop_assert!(s.window() >= 1 && s.window() <= rwnd as u64);
+            prop_assert!(s.ssthresh() >= 1.0);
+            prop_assert!(s.head() <= s.next_seq());
+            prop_assert!(s.poll_timeout().is_some(), "a bulk sender always wants a wake-up");
+            // Goodput never exceeds what was sent.
+            prop_assert!(r.stats().app_packets_delivered <= s.counters().packets_sent);
+            prop_assert!(r.stats().app_packets_delivered >= self.delivered);
+            self.delivered = r.stats().app_packets_delivered;
+            let k = s.counters();
+            prop_assert!(k.reductions <= k.packets_lost);
+            Ok(())
         }
     }
+
+    /// The clock of QoS-AIMD's property runs: steps of up to 400 ms, back by up to 255 ms.
+    const CLOCK: Clock = Clock { max_advance: Duration::from_millis(400), max_rewind: Duration::from_millis(255) };
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
@@ -577,76 +570,23 @@ mod property {
         fn arbitrary_delivery_keeps_the_window_in_bounds(
             c in config(),
             first in prop_oneof![Just(0u64), Just(SEQ_MODULUS as u64 - 5)],
-            ops in proptest::collection::vec(op(), 1..300),
+            ops in net_ops(CLOCK, 1..300),
         ) {
             let mut s = QosAimdSender::new(&c, Application::Bulk, DataSize::from_bytes(PKT), Instant::ZERO, None)
                 .unwrap()
                 .with_first_seq(first);
             let mut r = QosAimdReceiver::new(&c);
-            let mut now = Instant::ZERO;
-            let mut data: Vec<(Vec<u8>, u32)> = Vec::new();
-            let mut acks: Vec<(Vec<u8>, u32)> = Vec::new();
-            let mut last_seq: Option<u64> = None;
-            let mut last_time = 0u64;
-            let mut delivered = 0u64;
-            for op in ops {
-                match op {
-                    Op::Wait(dt) => {
-                        now += Duration::from_millis(dt as u64);
-                        if s.poll_timeout().is_some_and(|t| t <= now) { s.handle_timeout(now); }
-                        if r.poll_timeout().is_some_and(|t| t <= now) { r.handle_timeout(now); }
-                    }
-                    Op::Data(i) | Op::DupData(i) => {
-                        let dup = matches!(op, Op::DupData(_));
-                        let p = if dup { data.get(i as usize % data.len().max(1)).cloned() } else { pick(&mut data, i) };
-                        if let Some((b, v)) = p {
-                            r.handle_datagram(now, Datagram { from: PeerId::PEER, bytes: &b, virtual_payload: v }).unwrap();
-                        }
-                    }
-                    Op::Back(dt) => {
-                        now = Instant::from_nanos(now.as_nanos().saturating_sub(dt as u64 * 1_000_000));
-                    }
-                    Op::DropData(i) => { pick(&mut data, i); }
-                    Op::Ack(i) | Op::DupAck(i) => {
-                        let dup = matches!(op, Op::DupAck(_));
-                        let p = if dup { acks.get(i as usize % acks.len().max(1)).cloned() } else { pick(&mut acks, i) };
-                        if let Some((b, v)) = p {
-                            s.handle_datagram(now, Datagram { from: PeerId::PEER, bytes: &b, virtual_payload: v }).unwrap();
-                        }
-                    }
-                    Op::DropAck(i) => { pick(&mut acks, i); }
-                }
-                while let Some(t) = s.poll_transmit(now) {
-                    let h = DataHeader::parse(t.header.as_slice()).unwrap();
-                    // Monotone internal time and numbering: timestamps never go back (even when
-                    // the driver's clock does), numbers go up by one, the wire carries their low
-                    // 24 bits.
-                    prop_assert!(h.send_time_ns >= last_time);
-                    last_time = h.send_time_ns;
-                    prop_assert_eq!(t.meta.seq, last_seq.map_or(first, |x| x + 1));
-                    prop_assert_eq!(h.seq as u64, t.meta.seq & SEQ_MASK as u64);
-                    last_seq = Some(t.meta.seq);
-                    data.push((t.header.as_slice().to_vec(), t.payload_len));
-                }
-                while let Some(t) = r.poll_transmit(now) {
-                    acks.push((t.header.as_slice().to_vec(), t.payload_len));
-                }
-                while s.poll_event().is_some() {}
-                // Window bounds: 1 ≤ cwnd ≤ rwnd, outstanding ≤ rwnd, ssthresh ≥ 1.
-                prop_assert!(s.cwnd() >= 1.0 && s.cwnd() <= c.rwnd_packets as f64, "cwnd {}", s.cwnd());
-                prop_assert!(s.cwnd().is_finite());
-                prop_assert!(s.outstanding() <= c.rwnd_packets as u64);
-                prop_assert!(s.window() >= 1 && s.window() <= c.rwnd_packets as u64);
-                prop_assert!(s.ssthresh() >= 1.0);
-                prop_assert!(s.head() <= s.next_seq());
-                prop_assert!(s.poll_timeout().is_some(), "a bulk sender always wants a wake-up");
-                // Goodput never exceeds what was sent.
-                prop_assert!(r.stats().app_packets_delivered <= s.counters().packets_sent);
-                prop_assert!(r.stats().app_packets_delivered >= delivered);
-                delivered = r.stats().app_packets_delivered;
-                let k = s.counters();
-                prop_assert!(k.reductions <= k.packets_lost);
-            }
+            let mut check =
+                QosAimdInvariants { rwnd: c.rwnd_packets, first, last_seq: None, last_time: 0, delivered: 0 };
+            drive_network(&mut s, &mut r, &ops, &mut check)?;
+        }
+
+        #[test]
+        fn endpoints_never_panic_on_random_bytes(c in config(), (bytes, extra) in garbage()) {
+            let mut p = pair(&c, Application::Bulk, DataSize::from_bytes(PKT), Instant::ZERO, None).unwrap();
+            drain(&mut p.sender, Instant::ZERO);
+            feed_garbage(&mut p.sender, ms(1), &bytes, extra, Rejections::Counted)?;
+            feed_garbage(&mut p.receiver, ms(1), &bytes, extra, Rejections::Counted)?;
         }
     }
 }

@@ -1,8 +1,12 @@
+//! RTCP/UDP tests: the sender's and receiver's rules with hand-made packets and explicit time,
+//! the pair over the shared test pipe, and the shared property driver.
+
 use super::*;
 use crate::endpoint::{Datagram, Destination, Endpoint, Event, PacketKind, PacketMeta, PeerId, Transmit};
 use crate::media::layers::{LayerRates, LayeredSource};
 use crate::media::source::CbrSource;
 use crate::media::stream::{BoxedSource, SendOrder, StreamSource, VideoStream};
+use crate::proto::testing::*;
 use crate::time::{Duration, Instant};
 use crate::units::{DataRate, DataSize};
 use crate::wire::rtcp_udp::{ReceiverReport, ReportBlock, RtpHeader, SenderReport, ToReceiver};
@@ -10,9 +14,6 @@ use proptest::prelude::*;
 
 const MS: u64 = 1_000_000;
 
-fn at_ms(ms: u64) -> Instant {
-    Instant::from_nanos(ms * MS)
-}
 fn size() -> DataSize {
     DataSize::from_bytes(1000)
 }
@@ -22,15 +23,6 @@ fn rates() -> LayerRates {
 fn stream(full_kbps: u64) -> VideoStream {
     let src: BoxedSource = Box::new(CbrSource::for_rate(DataRate::from_kbps(full_kbps), 25.0).unwrap());
     VideoStream::new(StreamSource::Layered(LayeredSource::new(src, rates())), SendOrder::Decode)
-}
-fn deliver(ep: &mut dyn Endpoint, now: Instant, t: &Transmit) -> Result<(), crate::wire::WireError> {
-    ep.handle_datagram(now, Datagram { from: PeerId::PEER, bytes: t.header.as_slice(), virtual_payload: t.payload_len })
-}
-fn drain(ep: &mut dyn Endpoint, now: Instant) -> Vec<Transmit> {
-    std::iter::from_fn(|| ep.poll_transmit(now)).collect()
-}
-fn events(ep: &mut dyn Endpoint) -> Vec<Event> {
-    std::iter::from_fn(|| ep.poll_event()).collect()
 }
 fn rtp(seq: u16, ts: u32) -> Transmit {
     let h = RtpHeader { marker: false, seq, timestamp: ts, ssrc: SENDER_SSRC };
@@ -68,13 +60,13 @@ fn sender_starts_with_the_base_layer_and_an_sr() {
     assert_eq!((h.seq, h.timestamp, h.marker), (0, 0, true));
     assert_eq!(events(&mut s), vec![Event::LayersChanged { layers: 1 }]);
     // Frame 1 at 40 ms: RTP timestamp 0.04 s · 90 kHz = 3600.
-    assert_eq!(s.poll_timeout(), Some(at_ms(40)));
-    let t = drain(&mut s, at_ms(40));
+    assert_eq!(s.poll_timeout(), Some(ms(40)));
+    let t = drain(&mut s, ms(40));
     assert_eq!(RtpHeader::parse(t[0].header.as_slice()).unwrap().timestamp, 3600);
     // The next SR is due 1 s after the first, with the counts so far: frames 0..=24 (0 to
     // 960 ms), one 640 B packet each.
-    assert_eq!(drain(&mut s, at_ms(999)).len(), 23); // frames at 80..=960 ms
-    let t = drain(&mut s, at_ms(1000));
+    assert_eq!(drain(&mut s, ms(999)).len(), 23); // frames at 80..=960 ms
+    let t = drain(&mut s, ms(1000));
     let sr = SenderReport::parse(t[0].header.as_slice()).unwrap();
     assert_eq!((sr.packet_count, sr.octet_count), (25, 25 * 640));
     assert_eq!(sr.ntp, 1 << 32);
@@ -89,16 +81,16 @@ fn sender_adapts_layers_from_reports() {
     events(&mut s);
     // No loss: K 1 → 2 → ... → 5, never beyond.
     for k in 2..=5u8 {
-        deliver(&mut s, at_ms(10), &rr(0, 0, 0)).unwrap();
+        deliver(&mut s, ms(10), &rr(0, 0, 0)).unwrap();
         assert_eq!(s.layers(), k);
     }
-    deliver(&mut s, at_ms(10), &rr(0, 0, 0)).unwrap();
+    deliver(&mut s, ms(10), &rr(0, 0, 0)).unwrap();
     assert_eq!(s.layers(), 5);
     // Loss: K − 1 per report, never below 1.
-    deliver(&mut s, at_ms(11), &rr(1, 0, 0)).unwrap();
+    deliver(&mut s, ms(11), &rr(1, 0, 0)).unwrap();
     assert_eq!(s.layers(), 4);
     for _ in 0..6 {
-        deliver(&mut s, at_ms(12), &rr(255, 0, 0)).unwrap();
+        deliver(&mut s, ms(12), &rr(255, 0, 0)).unwrap();
     }
     assert_eq!(s.layers(), 1);
     let rates_seen: Vec<Event> = events(&mut s);
@@ -108,11 +100,11 @@ fn sender_adapts_layers_from_reports() {
                                      // An RR without a report block changes nothing.
     let empty = ReceiverReport { ssrc: RECEIVER_SSRC, block: None };
     let t = Transmit { to: Destination::PEER, header: empty.emit(), payload_len: 0, meta: PacketMeta::control() };
-    deliver(&mut s, at_ms(13), &t).unwrap();
+    deliver(&mut s, ms(13), &t).unwrap();
     assert_eq!(s.layers(), 1);
     // The new K applies from the next frame: frame 1 (40 ms) after K went to 2.
-    deliver(&mut s, at_ms(20), &rr(0, 0, 0)).unwrap();
-    let t: Vec<u8> = drain(&mut s, at_ms(40)).iter().map(|t| t.meta.media.layer).collect();
+    deliver(&mut s, ms(20), &rr(0, 0, 0)).unwrap();
+    let t: Vec<u8> = drain(&mut s, ms(40)).iter().map(|t| t.meta.media.layer).collect();
     assert_eq!(t, [0, 1]);
 }
 
@@ -123,17 +115,17 @@ fn sender_computes_the_rtt_from_lsr_and_dlsr() {
     // receiver 100 ms after the SR arrived (DLSR = floor(0.1·65536) = 6553) and arrives at 1.2 s:
     // A = floor(1.2·65536) = 78 643; RTT = 78 643 − 65 536 − 6553 = 6554 units
     // = 6554·1e9/65536 = 100 006 103 ns.
-    deliver(&mut s, at_ms(1200), &rr(0, 0x0001_0000, 6553)).unwrap();
+    deliver(&mut s, ms(1200), &rr(0, 0x0001_0000, 6553)).unwrap();
     assert_eq!(s.srtt(), Some(Duration::from_nanos(100_006_103)));
     // A report with LSR = 0 (no SR seen) gives no sample; a "negative" RTT is ignored.
     let mut s = RtcpUdpSender::new(&RtcpUdpConfig::default(), stream(1024), rates(), size(), Instant::ZERO, None);
-    deliver(&mut s, at_ms(1200), &rr(0, 0, 0)).unwrap();
-    deliver(&mut s, at_ms(1200), &rr(0, 0x0002_0000, 0)).unwrap();
+    deliver(&mut s, ms(1200), &rr(0, 0, 0)).unwrap();
+    deliver(&mut s, ms(1200), &rr(0, 0x0002_0000, 0)).unwrap();
     assert_eq!(s.srtt(), None);
     // Reports never carry payload.
     let mut bad = rr(0, 0, 0);
     bad.payload_len = 4;
-    assert!(deliver(&mut s, at_ms(1300), &bad).is_err());
+    assert!(deliver(&mut s, ms(1300), &bad).is_err());
 }
 
 #[test]
@@ -141,14 +133,14 @@ fn receiver_reports_loss_at_once_and_periodically() {
     let mut r = RtcpUdpReceiver::new(&RtcpUdpConfig::default());
     assert_eq!(r.poll_timeout(), None);
     for seq in 0..3 {
-        deliver(&mut r, at_ms(10 * seq as u64), &rtp(seq, 900 * seq as u32)).unwrap();
+        deliver(&mut r, ms(10 * seq as u64), &rtp(seq, 900 * seq as u32)).unwrap();
     }
-    assert!(drain(&mut r, at_ms(20)).is_empty());
-    assert_eq!(r.poll_timeout(), Some(at_ms(1000)));
+    assert!(drain(&mut r, ms(20)).is_empty());
+    assert_eq!(r.poll_timeout(), Some(ms(1000)));
     // Seq 3 is missing: an immediate RR. expected 5, received 4 → cumulative 1,
     // fraction = (1 << 8) / 5 = 51.
-    deliver(&mut r, at_ms(40), &rtp(4, 3600)).unwrap();
-    let t = drain(&mut r, at_ms(40));
+    deliver(&mut r, ms(40), &rtp(4, 3600)).unwrap();
+    let t = drain(&mut r, ms(40));
     assert_eq!(t.len(), 1);
     assert_eq!(t[0].wire_size(), DataSize::from_bytes(32));
     let b = parse_rr(&t[0]);
@@ -156,20 +148,20 @@ fn receiver_reports_loss_at_once_and_periodically() {
     assert_eq!((b.lsr, b.dlsr, b.source_ssrc), (0, 0, SENDER_SSRC));
     assert_eq!(events(&mut r), vec![Event::LossEvent]);
     // Another gap 50 ms later: within one RTT (100 ms fallback), no report.
-    deliver(&mut r, at_ms(90), &rtp(6, 7200)).unwrap();
-    assert!(drain(&mut r, at_ms(90)).is_empty());
+    deliver(&mut r, ms(90), &rtp(6, 7200)).unwrap();
+    assert!(drain(&mut r, ms(90)).is_empty());
     assert!(events(&mut r).is_empty());
     // The late seq 3 arrives; the periodic report at 1 s covers seqs 5..=6 since the last
     // report: expected 2, received 2 (6 and the late 3) → fraction 0; cumulative 7 − 6 = 1.
-    deliver(&mut r, at_ms(95), &rtp(3, 2700)).unwrap();
-    r.handle_timeout(at_ms(1000));
-    let b = parse_rr(&drain(&mut r, at_ms(1000))[0]);
+    deliver(&mut r, ms(95), &rtp(3, 2700)).unwrap();
+    r.handle_timeout(ms(1000));
+    let b = parse_rr(&drain(&mut r, ms(1000))[0]);
     assert_eq!((b.fraction_lost, b.cumulative_lost, b.extended_highest_seq), (0, 1, 6));
-    assert_eq!(r.poll_timeout(), Some(at_ms(2000)));
+    assert_eq!(r.poll_timeout(), Some(ms(2000)));
     // Nothing received since: the next periodic report is skipped.
-    r.handle_timeout(at_ms(2000));
-    assert!(drain(&mut r, at_ms(2000)).is_empty());
-    assert_eq!(r.poll_timeout(), Some(at_ms(3000)));
+    r.handle_timeout(ms(2000));
+    assert!(drain(&mut r, ms(2000)).is_empty());
+    assert_eq!(r.poll_timeout(), Some(ms(3000)));
     assert_eq!(r.reports_sent(), 2);
     assert_eq!(r.stats().app_bytes_delivered, 6 * 988);
 }
@@ -177,12 +169,12 @@ fn receiver_reports_loss_at_once_and_periodically() {
 #[test]
 fn receiver_counts_duplicates_and_wraps_sequence_numbers() {
     let mut r = RtcpUdpReceiver::new(&RtcpUdpConfig { immediate_reports: false, ..RtcpUdpConfig::default() });
-    deliver(&mut r, at_ms(0), &rtp(65_534, 0)).unwrap();
-    deliver(&mut r, at_ms(1), &rtp(65_535, 0)).unwrap();
-    deliver(&mut r, at_ms(2), &rtp(0, 0)).unwrap();
-    deliver(&mut r, at_ms(3), &rtp(0, 0)).unwrap();
-    r.handle_timeout(at_ms(1000));
-    let b = parse_rr(&drain(&mut r, at_ms(1000))[0]);
+    deliver(&mut r, ms(0), &rtp(65_534, 0)).unwrap();
+    deliver(&mut r, ms(1), &rtp(65_535, 0)).unwrap();
+    deliver(&mut r, ms(2), &rtp(0, 0)).unwrap();
+    deliver(&mut r, ms(3), &rtp(0, 0)).unwrap();
+    r.handle_timeout(ms(1000));
+    let b = parse_rr(&drain(&mut r, ms(1000))[0]);
     // Extended highest: cycle 1, seq 0 = 65 536. Expected 3, received 4 (a duplicate): −1.
     assert_eq!((b.extended_highest_seq, b.cumulative_lost, b.fraction_lost), (65_536, -1, 0));
     assert_eq!(r.stats().app_packets_delivered, 3);
@@ -200,23 +192,21 @@ fn receiver_fills_lsr_dlsr_and_jitter() {
         rtt_ns: 70 * MS,
     };
     let t = Transmit { to: Destination::PEER, header: sr.emit(), payload_len: 0, meta: PacketMeta::control() };
-    deliver(&mut r, at_ms(500), &t).unwrap();
+    deliver(&mut r, ms(500), &t).unwrap();
     assert_eq!(r.rtt(), Duration::from_millis(70));
     // Two packets with timestamps 40 ms apart (3600 units) arriving 50 ms apart: D = 10 ms.
     // J = 10 ms / 16 = 625 µs = 56.25 units → 56.
-    deliver(&mut r, at_ms(600), &rtp(0, 0)).unwrap();
-    deliver(&mut r, at_ms(650), &rtp(1, 3600)).unwrap();
+    deliver(&mut r, ms(600), &rtp(0, 0)).unwrap();
+    deliver(&mut r, ms(650), &rtp(1, 3600)).unwrap();
     assert_eq!(r.jitter_units(), 56);
-    let b = r.report_block(at_ms(1000)).unwrap();
+    let b = r.report_block(ms(1000)).unwrap();
     // LSR = middle bits of 3.25 s = 0x0003_4000; DLSR = 0.5 s = 32 768 units.
     assert_eq!((b.lsr, b.dlsr, b.jitter), (0x0003_4000, 32_768, 56));
     // An SR with a payload, and garbage, are rejected and counted.
     let mut bad = t;
     bad.payload_len = 1;
-    assert!(deliver(&mut r, at_ms(700), &bad).is_err());
-    assert!(r
-        .handle_datagram(at_ms(700), Datagram { from: PeerId::PEER, bytes: &[0x80], virtual_payload: 0 })
-        .is_err());
+    assert!(deliver(&mut r, ms(700), &bad).is_err());
+    assert!(r.handle_datagram(ms(700), Datagram { from: PeerId::PEER, bytes: &[0x80], virtual_payload: 0 }).is_err());
     assert_eq!(r.stats().malformed_datagrams, 2);
 }
 
@@ -239,132 +229,90 @@ fn pair_requires_layered_video() {
 #[test]
 fn lossless_loop_climbs_one_layer_per_report() {
     let cfg = RtcpUdpConfig::default();
-    let mut s = RtcpUdpSender::new(&cfg, stream(1024), rates(), size(), Instant::ZERO, None);
-    let mut r = RtcpUdpReceiver::new(&cfg);
-    let one_way = Duration::from_millis(35);
-    let mut to_r: Vec<(Instant, Transmit)> = Vec::new();
-    let mut to_s: Vec<(Instant, Transmit)> = Vec::new();
-    let mut now = Instant::ZERO;
-    let mut layers_at = Vec::new();
-    while now < at_ms(6000) {
-        s.handle_timeout(now);
-        r.handle_timeout(now);
-        to_r.extend(drain(&mut s, now).into_iter().map(|t| (now + one_way, t)));
-        for (_, t) in to_r.iter().filter(|(at, _)| *at <= now) {
-            deliver(&mut r, now, t).unwrap();
-        }
-        to_r.retain(|(at, _)| *at > now);
-        to_s.extend(drain(&mut r, now).into_iter().map(|t| (now + one_way, t)));
-        for (_, t) in to_s.iter().filter(|(at, _)| *at <= now) {
-            deliver(&mut s, now, t).unwrap();
-        }
-        to_s.retain(|(at, _)| *at > now);
-        if let Some(Event::LayersChanged { layers }) = s.poll_event() {
-            layers_at.push((now.as_nanos() / MS, layers));
-        }
-        now += Duration::from_millis(1);
-    }
-    assert_eq!(s.layers(), 5);
+    let s = RtcpUdpSender::new(&cfg, stream(1024), rates(), size(), Instant::ZERO, None);
+    let r = RtcpUdpReceiver::new(&cfg);
+    let mut pipe = Pipe::new(s, r, millis(70));
+    pipe.run_until(ms(6000));
+    let layers_at: Vec<(u64, u8)> = pipe
+        .events
+        .iter()
+        .filter_map(|(t, e)| match e {
+            Event::LayersChanged { layers } => Some((t.as_nanos() / MS, *layers)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(pipe.s.layers(), 5);
     // First data at 35 ms at the receiver; RRs at 1.035, 2.035, ... s reach the sender 35 ms
     // later; the next frame (a multiple of 40 ms) takes the new K.
     assert_eq!(layers_at, vec![(0, 1), (1080, 2), (2080, 3), (3080, 4), (4080, 5)]);
     // RTT from LSR/DLSR: the SR round trip is 70 ms (within the 1/65536 s resolution).
-    let rtt = s.srtt().unwrap().as_nanos();
+    let rtt = pipe.s.srtt().unwrap().as_nanos();
     assert!((69_900_000..=70_100_000).contains(&rtt), "{rtt}");
 }
 
 // ---------------------------------------------------------------------------------------------
-// Property: arbitrary delivery, loss, reordering, duplication and delay.
+// Property: arbitrary delivery, loss, reordering, duplication and delay (the shared driver).
 
-#[derive(Clone, Debug)]
-enum Op {
-    Advance(u32),
-    Rewind(u32),
-    DeliverData,
-    DropData,
-    DuplicateData,
-    SwapData,
-    DeliverControl,
-    DropControl,
-    SwapControl,
+/// What must hold for an RTCP/UDP sender and receiver whatever the network does.
+#[derive(Default)]
+struct RtcpUdpInvariants {
+    last_seq: Option<u16>,
+    last_ntp: u64,
 }
 
-fn op() -> impl Strategy<Value = Op> {
-    prop_oneof![
-        4 => (1u32..1_500_000).prop_map(Op::Advance),
-        1 => (1u32..50_000).prop_map(Op::Rewind),
-        6 => Just(Op::DeliverData),
-        2 => Just(Op::DropData),
-        1 => Just(Op::DuplicateData),
-        1 => Just(Op::SwapData),
-        4 => Just(Op::DeliverControl),
-        1 => Just(Op::DropControl),
-        1 => Just(Op::SwapControl),
-    ]
+impl Invariants<RtcpUdpSender, RtcpUdpReceiver> for RtcpUdpInvariants {
+    fn sender_sent(&mut self, _: &RtcpUdpSender, t: &Transmit) -> Result<(), TestCaseError> {
+        match ToReceiver::parse(t.header.as_slice()).unwrap() {
+            ToReceiver::Data(h) => {
+                prop_assert!(self.last_seq.is_none_or(|q| h.seq == q.wrapping_add(1)));
+                self.last_seq = Some(h.seq);
+            }
+            ToReceiver::Sr(sr) => {
+                // Internal time never runs backwards, even when the driver's does.
+                prop_assert!(sr.ntp >= self.last_ntp);
+                self.last_ntp = sr.ntp;
+            }
+        }
+        Ok(())
+    }
+
+    fn sender_event(&mut self, e: Event) -> Result<(), TestCaseError> {
+        match e {
+            Event::LayersChanged { layers } => prop_assert!((1..=5).contains(&layers)),
+            Event::RateChanged { rate } => {
+                prop_assert!(rate >= DataRate::from_kbps(128) && rate <= DataRate::from_kbps(1024))
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn after_step(&mut self, s: &RtcpUdpSender, r: &RtcpUdpReceiver) -> Result<(), TestCaseError> {
+        prop_assert!((1..=5).contains(&s.layers()));
+        prop_assert!(r.poll_timeout().is_none_or(|t| t > Instant::ZERO));
+        Ok(())
+    }
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
     #[test]
-    fn arbitrary_network_keeps_state_sane(ops in proptest::collection::vec(op(), 1..400), immediate: bool) {
+    fn arbitrary_network_keeps_state_sane(
+        ops in net_ops(Clock { max_advance: millis(1500), max_rewind: millis(50) }, 1..400),
+        immediate: bool,
+    ) {
         let cfg = RtcpUdpConfig { immediate_reports: immediate, ..RtcpUdpConfig::default() };
         let mut s = RtcpUdpSender::new(&cfg, stream(1024), rates(), size(), Instant::ZERO, None);
         let mut r = RtcpUdpReceiver::new(&cfg);
-        let mut data: std::collections::VecDeque<Transmit> = Default::default();
-        let mut ctrl: std::collections::VecDeque<Transmit> = Default::default();
-        let mut now = Instant::ZERO;
-        let mut last_seq: Option<u16> = None;
-        let mut last_ntp = 0u64;
-        for op in ops {
-            match op {
-                Op::Advance(us) => now += Duration::from_micros(us as u64),
-                Op::Rewind(us) => now = Instant::from_nanos(now.as_nanos().saturating_sub(us as u64 * 1000)),
-                Op::DeliverData => if let Some(t) = data.pop_front() { deliver(&mut r, now, &t).unwrap() },
-                Op::DropData => { data.pop_front(); }
-                Op::DuplicateData => if let Some(t) = data.front().copied() { deliver(&mut r, now, &t).unwrap() },
-                Op::SwapData => if data.len() >= 2 { data.swap(0, 1) },
-                Op::DeliverControl => if let Some(t) = ctrl.pop_front() { deliver(&mut s, now, &t).unwrap() },
-                Op::DropControl => { ctrl.pop_front(); }
-                Op::SwapControl => if ctrl.len() >= 2 { ctrl.swap(0, 1) },
-            }
-            if s.poll_timeout().is_some_and(|t| t <= now) { s.handle_timeout(now); }
-            if r.poll_timeout().is_some_and(|t| t <= now) { r.handle_timeout(now); }
-            for t in drain(&mut s, now) {
-                match ToReceiver::parse(t.header.as_slice()).unwrap() {
-                    ToReceiver::Data(h) => {
-                        prop_assert!(last_seq.is_none_or(|q| h.seq == q.wrapping_add(1)));
-                        last_seq = Some(h.seq);
-                    }
-                    ToReceiver::Sr(sr) => {
-                        // Internal time never runs backwards, even when the driver's does.
-                        prop_assert!(sr.ntp >= last_ntp);
-                        last_ntp = sr.ntp;
-                    }
-                }
-                data.push_back(t);
-            }
-            ctrl.extend(drain(&mut r, now));
-            while let Some(e) = s.poll_event() {
-                match e {
-                    Event::LayersChanged { layers } => prop_assert!((1..=5).contains(&layers)),
-                    Event::RateChanged { rate } => {
-                        prop_assert!(rate >= DataRate::from_kbps(128) && rate <= DataRate::from_kbps(1024))
-                    }
-                    _ => {}
-                }
-            }
-            while r.poll_event().is_some() {}
-            prop_assert!((1..=5).contains(&s.layers()));
-            if let Some(t) = r.poll_timeout() { prop_assert!(t > Instant::ZERO); }
-        }
+        drive_network(&mut s, &mut r, &ops, &mut RtcpUdpInvariants::default())?;
     }
 
     #[test]
-    fn endpoints_never_panic_on_random_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..64), extra in 0u32..2000) {
+    fn endpoints_never_panic_on_random_bytes((bytes, extra) in garbage()) {
         let mut r = RtcpUdpReceiver::new(&RtcpUdpConfig::default());
-        let _ = r.handle_datagram(at_ms(1), Datagram { from: PeerId::PEER, bytes: &bytes, virtual_payload: extra });
+        feed_garbage(&mut r, ms(1), &bytes, extra, Rejections::Counted)?;
         let mut s = RtcpUdpSender::new(&RtcpUdpConfig::default(), stream(1024), rates(), size(), Instant::ZERO, None);
-        let _ = s.handle_datagram(at_ms(1), Datagram { from: PeerId::PEER, bytes: &bytes, virtual_payload: extra });
+        feed_garbage(&mut s, ms(1), &bytes, extra, Rejections::NotCounted)?;
         prop_assert!((1..=5).contains(&s.layers()));
     }
 }

@@ -1,12 +1,13 @@
-//! Unit tests of SSVP's rules on bare state with explicit time, of its endpoints, and a property
-//! test driving a sender and a receiver through an arbitrary network.
+//! Unit tests of SSVP's rules on bare state with explicit time, of its endpoints, the pair over
+//! the shared test pipe (clean, and with arbitrary fates), and the shared property driver.
 
 use super::layered::{increase_slope, required_buffer_bytes};
 use super::*;
-use crate::endpoint::{Datagram, Endpoint, Event, HeaderBuf, PacketKind, Transmit};
+use crate::endpoint::{Endpoint, Event, PacketKind, Transmit};
 use crate::media::layers::{LayerRates, LayeredSource};
 use crate::media::source::CbrSource;
 use crate::media::stream::{SendOrder, StreamSource, VideoStream};
+use crate::proto::testing::*;
 use crate::proto::Application;
 use crate::time::{Duration, Instant};
 use crate::units::{DataRate, DataSize};
@@ -14,12 +15,6 @@ use crate::wire::ssvp::{ControlHeader, DataHeader, SsvpPacket};
 use crate::wire::WireError;
 use proptest::prelude::*;
 
-fn ms(v: u64) -> Instant {
-    Instant::from_nanos(v * 1_000_000)
-}
-fn dms(v: u64) -> Duration {
-    Duration::from_millis(v)
-}
 fn bps(r: DataRate) -> u64 {
     r.as_bps()
 }
@@ -47,7 +42,7 @@ fn startup_increases_per_control_packet_and_exits_on_first_mark() {
     let mut c = controller(|_| {});
     assert!(c.in_startup());
     assert_eq!(bps(c.rate()), 80_000);
-    c.on_rtt_sample(dms(100));
+    c.on_rtt_sample(millis(100));
     // Additive Eq. (10): + α·S/RTT = 0.31 · 8000 bit / 0.1 s = 24 800 bit/s, on every packet.
     assert_eq!(c.on_control(ms(100), false), Decision::Increase);
     assert_eq!(bps(c.rate()), 104_800);
@@ -65,7 +60,7 @@ fn startup_increases_per_control_packet_and_exits_on_first_mark() {
 
 #[test]
 fn decrease_when_the_marked_share_exceeds_the_threshold() {
-    let mut c = after_startup(dms(100), ms(1000));
+    let mut c = after_startup(millis(100), ms(1000));
     let r0 = bps(c.rate()); // 80 000 · 0.875 = 70 000
     assert_eq!(r0, 70_000);
     // Ten control packets 10 ms apart, the third marked: decisions wait for one RTT (100 ms).
@@ -84,14 +79,14 @@ fn decrease_when_the_marked_share_exceeds_the_threshold() {
 #[test]
 fn hold_when_marks_are_at_most_the_threshold_and_decrease_just_above() {
     // 1 mark in 200 control packets = 0.005, not > 0.005: hold (a transient loss).
-    let mut c = after_startup(dms(100), ms(0));
+    let mut c = after_startup(millis(100), ms(0));
     for i in 0..199u64 {
         assert_eq!(c.on_control(Instant::from_nanos(i * 100_000), i == 50), Decision::Wait);
     }
     assert_eq!(c.on_control(ms(100), false), Decision::Hold);
     assert_eq!(bps(c.rate()), 70_000);
     // 1 mark in 199 = 0.005025 > 0.005: decrease.
-    let mut c = after_startup(dms(100), ms(0));
+    let mut c = after_startup(millis(100), ms(0));
     for i in 0..198u64 {
         c.on_control(Instant::from_nanos(i * 100_000), i == 50);
     }
@@ -101,7 +96,7 @@ fn hold_when_marks_are_at_most_the_threshold_and_decrease_just_above() {
 
 #[test]
 fn increase_once_per_rtt_without_marks() {
-    let mut c = after_startup(dms(50), ms(0));
+    let mut c = after_startup(millis(50), ms(0));
     // 70 000 + 0.31 · 8000 / 0.05 = 70 000 + 49 600 = 119 600, at the first packet ≥ 50 ms.
     assert_eq!(c.on_control(ms(49), false), Decision::Wait);
     assert_eq!(c.on_control(ms(50), false), Decision::Increase);
@@ -116,7 +111,7 @@ fn increase_once_per_rtt_without_marks() {
 #[test]
 fn literal_multiplicative_increase() {
     let mut c = controller(|c| c.increase_law = IncreaseLaw::LiteralMultiplicative);
-    c.on_rtt_sample(dms(100));
+    c.on_rtt_sample(millis(100));
     // IPG/(1 + α): rate · 1.31 = 104 800 per control packet in startup.
     c.on_control(ms(0), false);
     assert_eq!(bps(c.rate()), 104_800);
@@ -129,8 +124,8 @@ fn adjustment_period_last_sample_or_estimated() {
     // Samples 100 then 200 ms: last sample 200 ms; EstimatedRTT = 0.9·100 + 0.1·200 = 110 ms.
     for (period, decides_at_150) in [(AdjustPeriod::LastSample, false), (AdjustPeriod::Estimated, true)] {
         let mut c = controller(|c| c.adjust_period = period);
-        c.on_rtt_sample(dms(100));
-        c.on_rtt_sample(dms(200));
+        c.on_rtt_sample(millis(100));
+        c.on_rtt_sample(millis(200));
         c.on_control(ms(0), true); // leave startup at 0
         let d = c.on_control(ms(150), false);
         assert_eq!(d != Decision::Wait, decides_at_150, "{period:?}");
@@ -140,7 +135,7 @@ fn adjustment_period_last_sample_or_estimated() {
 #[test]
 fn without_startup_alg2_runs_from_adjustment_time_zero() {
     let mut c = controller(|c| c.startup = false);
-    c.on_rtt_sample(dms(100));
+    c.on_rtt_sample(millis(100));
     // adjustment_time starts at 0 [P]: the first control packet at 100 ms decides (1 ack, no mark).
     assert_eq!(c.on_control(ms(100), false), Decision::Increase);
     assert_eq!(bps(c.rate()), 104_800);
@@ -168,18 +163,18 @@ fn rate_stays_within_bounds() {
 fn sto_follows_equations_3_to_5() {
     let mut c = controller(|_| {});
     assert_eq!(c.sto(), Duration::from_secs(1));
-    c.on_rtt_sample(dms(100));
+    c.on_rtt_sample(millis(100));
     // EstimatedRTT = 100, Deviation = 50 (A-RTT-2), STO = 100 + 4·50 = 300 ms.
-    assert_eq!(c.sto(), dms(300));
-    c.on_rtt_sample(dms(200));
+    assert_eq!(c.sto(), millis(300));
+    c.on_rtt_sample(millis(200));
     // Eq. 3: 0.9·100 + 0.1·200 = 110; Eq. 5 literal: 0.25·50 + 0.75·|110 − 100| = 20;
     // Eq. 4: 110 + 4·20 = 190 ms.
-    assert_eq!(c.sto(), dms(190));
+    assert_eq!(c.sto(), millis(190));
     let mut t = controller(|c| c.deviation = DeviationForm::Tcp);
-    t.on_rtt_sample(dms(100));
-    t.on_rtt_sample(dms(200));
+    t.on_rtt_sample(millis(100));
+    t.on_rtt_sample(millis(200));
     // TCP form: 0.75·50 + 0.25·|200 − 100| = 62.5; 110 + 250 = 360 ms.
-    assert_eq!(t.sto(), dms(360));
+    assert_eq!(t.sto(), millis(360));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -189,7 +184,7 @@ fn sto_follows_equations_3_to_5() {
 fn buffer_rule_worked_example() {
     // Digest §1.2: c̄ = 100 kbit/s, S = 1000 B, RTT = 0.1 s, k = 2, R = 320 kbit/s.
     // λ = 0.31 · 1000 B / 0.01 s² = 31 000 B/s²; C_3 = 37 500 B/s; R = 40 000 B/s.
-    let lambda = increase_slope(0.31, 1000.0, dms(100));
+    let lambda = increase_slope(0.31, 1000.0, millis(100));
     assert!((lambda - 31_000.0).abs() < 1e-6);
     // Literal: (37 500 − 0.125·40 000)² / 62 000 = 32 500² / 62 000 = 17 036 B ≈ 17 packets.
     let p = required_buffer_bytes(37_500.0, 40_000.0, 0.125, lambda);
@@ -213,15 +208,15 @@ fn add_needs_both_rules() {
     // Three layers of 100 kbit/s, k = 2, RTT 100 ms, 1000-byte payloads: P = 17 036 B (above).
     let mut a = adaptation(|_| {}, &[100, 100, 100], 2);
     // Rule (11) fails at R = C_3 = 37 500 B/s exactly (strict >), whatever the buffer.
-    assert_eq!(a.check(37_500.0, Some(1_000_000), false, dms(100), 1000.0), None);
+    assert_eq!(a.check(37_500.0, Some(1_000_000), false, millis(100), 1000.0), None);
     // Rule (11) holds at R = 40 000 B/s but the buffer (17 000 B) is short of 17 036 B.
-    assert_eq!(a.check(40_000.0, Some(17_000), false, dms(100), 1000.0), None);
-    assert_eq!(a.check(40_000.0, None, false, dms(100), 1000.0), None, "no report: no add");
+    assert_eq!(a.check(40_000.0, Some(17_000), false, millis(100), 1000.0), None);
+    assert_eq!(a.check(40_000.0, None, false, millis(100), 1000.0), None, "no report: no add");
     assert_eq!(a.layers(), 2);
-    assert_eq!(a.check(40_000.0, Some(17_037), false, dms(100), 1000.0), Some(LayerChange::Add));
+    assert_eq!(a.check(40_000.0, Some(17_037), false, millis(100), 1000.0), Some(LayerChange::Add));
     assert_eq!(a.layers(), 3);
     // Top layer reached: nothing more to add.
-    assert_eq!(a.check(1e9, Some(u64::MAX), false, dms(100), 1000.0), None);
+    assert_eq!(a.check(1e9, Some(u64::MAX), false, millis(100), 1000.0), None);
     assert_eq!(a.changes(), (1, 0));
 }
 
@@ -230,29 +225,29 @@ fn drop_rule_of_the_digest() {
     // k = 2 of 100 kbit/s layers: C_2 = 25 000 B/s. R = 18 750 B/s (150 kbit/s) → deficit
     // 6 250 B/s; λ = 31 000 B/s²; the buffer must hold 6 250² / 62 000 = 630.04 B.
     let mut a = adaptation(|_| {}, &[100, 100, 100], 2);
-    assert_eq!(a.check(18_750.0, Some(700), false, dms(100), 1000.0), None);
-    assert_eq!(a.check(18_750.0, Some(600), false, dms(100), 1000.0), Some(LayerChange::Drop));
+    assert_eq!(a.check(18_750.0, Some(700), false, millis(100), 1000.0), None);
+    assert_eq!(a.check(18_750.0, Some(600), false, millis(100), 1000.0), Some(LayerChange::Drop));
     assert_eq!(a.layers(), 1);
     // The base layer is never dropped.
-    assert_eq!(a.check(0.0, Some(0), true, dms(100), 1000.0), None);
+    assert_eq!(a.check(0.0, Some(0), true, millis(100), 1000.0), None);
     // Underflow: packets of the top layer missed their deadline while R < C_k.
     let mut a = adaptation(|_| {}, &[100, 100, 100], 3);
-    assert_eq!(a.check(30_000.0, Some(1_000_000), true, dms(100), 1000.0), Some(LayerChange::Drop));
+    assert_eq!(a.check(30_000.0, Some(1_000_000), true, millis(100), 1000.0), Some(LayerChange::Drop));
     // ... but not when R ≥ C_k, nor with the option off.
     let mut a = adaptation(|_| {}, &[100, 100, 100], 3);
-    assert_eq!(a.check(38_000.0, Some(1_000_000), true, dms(100), 1000.0), None);
+    assert_eq!(a.check(38_000.0, Some(1_000_000), true, millis(100), 1000.0), None);
     let mut a = adaptation(|c| c.underflow_drop = false, &[100, 100, 100], 3);
-    assert_eq!(a.check(30_000.0, Some(1_000_000), true, dms(100), 1000.0), None);
+    assert_eq!(a.check(30_000.0, Some(1_000_000), true, millis(100), 1000.0), None);
 }
 
 #[test]
 fn immediate_adaptation_and_consumption_rules() {
     // Immediate: k = max(1, max{j : C_j ≤ R}); C = 12 500, 25 000, 37 500 B/s.
     let mut a = adaptation(|c| c.policy = LayerPolicy::Immediate, &[100, 100, 100], 1);
-    assert_eq!(a.check(31_250.0, None, false, dms(100), 1000.0), Some(LayerChange::Add));
+    assert_eq!(a.check(31_250.0, None, false, millis(100), 1000.0), Some(LayerChange::Add));
     assert_eq!(a.layers(), 2);
-    assert_eq!(a.check(31_250.0, None, false, dms(100), 1000.0), None);
-    assert_eq!(a.check(1_000.0, None, false, dms(100), 1000.0), Some(LayerChange::Drop));
+    assert_eq!(a.check(31_250.0, None, false, millis(100), 1000.0), None);
+    assert_eq!(a.check(1_000.0, None, false, millis(100), 1000.0), Some(LayerChange::Drop));
     // Unequal layers 100, 200 kbit/s with k = 1: cumulative C_2 = 37 500 B/s; (k+1)·c̄ = 2 · 12 500.
     let a = adaptation(|_| {}, &[100, 200], 1);
     assert_eq!(a.consumption_of(2), 37_500.0);
@@ -262,13 +257,6 @@ fn immediate_adaptation_and_consumption_rules() {
 
 // ---------------------------------------------------------------------------------------------
 // Endpoints.
-
-fn deliver(ep: &mut dyn Endpoint, now: Instant, t: &Transmit) -> Result<(), WireError> {
-    ep.handle_datagram(
-        now,
-        Datagram { from: crate::PeerId::PEER, bytes: t.header.as_slice(), virtual_payload: t.payload_len },
-    )
-}
 
 fn data_of(t: &Transmit) -> DataHeader {
     match SsvpPacket::parse(t.header.as_slice()).unwrap() {
@@ -297,10 +285,6 @@ fn receiver() -> SsvpReceiver {
 fn control_packet(ack: u32, congestion: bool, echo_ns: Option<u64>) -> Transmit {
     let c = ControlHeader { length: 40, ack, congestion, echo_ns, buffered_bytes: 0, layers: 0 };
     Transmit { to: crate::Destination::PEER, header: c.emit(), payload_len: 16, meta: crate::PacketMeta::control() }
-}
-
-fn events(ep: &mut dyn Endpoint) -> Vec<Event> {
-    std::iter::from_fn(|| ep.poll_event()).collect()
 }
 
 #[test]
@@ -446,7 +430,7 @@ fn receiver_timeout_marks_congestion_and_rearms_with_sto() {
     deliver(&mut r, ms(10), &data_packet(0, 60_000_000, true)).unwrap();
     let c = control_of(&r.poll_transmit(ms(10)).unwrap());
     assert_eq!(c.echo_ns, None);
-    assert_eq!(r.sto(), dms(60));
+    assert_eq!(r.sto(), millis(60));
     assert_eq!(r.poll_timeout(), Some(ms(70)));
     r.handle_timeout(ms(69));
     assert!(r.poll_transmit(ms(69)).is_none());
@@ -468,13 +452,13 @@ fn receiver_timeout_guard_follows_the_inter_arrival_time() {
     deliver(&mut r, ms(0), &data_packet(0, 10_000_000, true)).unwrap(); // STO 10 ms
     deliver(&mut r, ms(100), &data_packet(1, 0, false)).unwrap();
     // Mean inter-arrival = 100 ms (first sample); timeout = max(10, 2 · 100) = 200 ms.
-    assert_eq!(r.timeout(), dms(200));
+    assert_eq!(r.timeout(), millis(200));
     assert_eq!(r.poll_timeout(), Some(ms(300)));
     // Off: the STO alone.
     let mut r = SsvpReceiver::new(40, false, None);
     deliver(&mut r, ms(0), &data_packet(0, 10_000_000, true)).unwrap();
     deliver(&mut r, ms(100), &data_packet(1, 0, false)).unwrap();
-    assert_eq!(r.timeout(), dms(10));
+    assert_eq!(r.timeout(), millis(10));
 }
 
 fn cbr_single(kbps: u64) -> Application {
@@ -578,7 +562,7 @@ fn pair_rejects_what_it_cannot_carry() {
 
 #[test]
 fn layered_receiver_reports_buffered_bytes_of_the_active_layers() {
-    let playout = crate::media::playout::PlayoutConfig { startup_delay: dms(1000), ..Default::default() };
+    let playout = crate::media::playout::PlayoutConfig { startup_delay: millis(1000), ..Default::default() };
     let mut r = SsvpReceiver::new(40, true, Some(crate::media::playout::LayerBuffers::new(&playout)));
     let pkt = |seq: u32, frame: u32, layer: u8, layers: u8| {
         let h =
@@ -604,79 +588,24 @@ fn layered_receiver_reports_buffered_bytes_of_the_active_layers() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Property: arbitrary delivery, loss, reordering, duplication and delay.
+// The pair over the shared pipe, and the shared property driver.
 
-struct InFlight {
-    at: Instant,
-    to_receiver: bool,
-    header: HeaderBuf,
-    payload: u32,
-}
-
-/// Runs a pair for `horizon`; `fates` decide each datagram's fate in turn (cycling):
-/// (0: lost, 1: delivered, 2: duplicated, 3: held back to be reordered; delay in ms).
-fn drive(mut pair: crate::EndpointPair, fates: &[(u8, u16)], horizon: Instant) -> (u64, u64, u64) {
-    let (mut s_now, mut r_now, mut now) = (Instant::ZERO, Instant::ZERO, Instant::ZERO);
-    let mut net: Vec<InFlight> = Vec::new();
-    let mut k = 0usize;
-    let mut steps = 0;
-    let (mut min_seen, mut max_seen) = (u64::MAX, 0u64);
-    loop {
-        steps += 1;
-        assert!(steps < 200_000, "runaway");
-        let mut next = net.iter().map(|p| p.at).min();
-        for t in [pair.sender.poll_timeout(), pair.receiver.poll_timeout()].into_iter().flatten() {
-            assert!(t >= now, "timer {t} in the past of {now}");
-            next = Some(next.map_or(t, |n| n.min(t)));
-        }
-        let Some(t) = next else { break };
-        if t > horizon {
-            break;
-        }
-        now = now.max(t);
-        // Deliveries due now, in order of arrival time.
-        net.sort_by_key(|p| p.at);
-        let due: Vec<InFlight> = {
-            let n = net.iter().take_while(|p| p.at <= now).count();
-            net.drain(..n).collect()
-        };
-        for p in due {
-            let ep = if p.to_receiver { &mut pair.receiver } else { &mut pair.sender };
-            let _ = ep.handle_datagram(
-                now,
-                Datagram { from: crate::PeerId::PEER, bytes: p.header.as_slice(), virtual_payload: p.payload },
-            );
-        }
-        for (ep, to_receiver) in [(&mut pair.sender, true), (&mut pair.receiver, false)] {
-            if ep.poll_timeout().is_some_and(|t| t <= now) {
-                ep.handle_timeout(now);
-            }
-            while let Some(tx) = ep.poll_transmit(now) {
-                let (fate, delay) = fates[k % fates.len()];
-                k += 1;
-                let at = now + Duration::from_millis(delay as u64);
-                let copies = match fate % 4 {
-                    0 => 0,
-                    2 => 2,
-                    _ => 1,
-                };
-                for c in 0..copies {
-                    let extra = if fate % 4 == 3 { Duration::from_millis(300) } else { Duration::from_millis(c) };
-                    net.push(InFlight { at: at + extra, to_receiver, header: tx.header, payload: tx.payload_len });
-                }
-            }
-            while let Some(e) = ep.poll_event() {
-                if let Event::RateChanged { rate } = e {
-                    min_seen = min_seen.min(rate.as_bps());
-                    max_seen = max_seen.max(rate.as_bps());
-                }
-            }
-        }
-        assert!(s_now <= now && r_now <= now);
-        s_now = now;
-        r_now = now;
-    }
-    (min_seen, max_seen, pair.receiver.stats().app_bytes_delivered)
+/// Runs `pipe` until `horizon`: (lowest, highest) rate either side announced, and the payload
+/// bytes the receiver delivered.
+fn run<S: Endpoint, R: Endpoint>(mut pipe: Pipe<S, R>, horizon: Instant) -> (u64, u64, u64) {
+    pipe.run_until(horizon);
+    let rates: Vec<u64> = pipe
+        .events
+        .iter()
+        .chain(&pipe.receiver_events)
+        .filter_map(|(_, e)| match e {
+            Event::RateChanged { rate } => Some(rate.as_bps()),
+            _ => None,
+        })
+        .collect();
+    let lo = rates.iter().copied().min().unwrap_or(u64::MAX);
+    let hi = rates.iter().copied().max().unwrap_or(0);
+    (lo, hi, pipe.r.stats().app_bytes_delivered)
 }
 
 #[test]
@@ -685,16 +614,43 @@ fn driver_on_a_clean_network_reaches_the_cap() {
     // stays there (no marks); about 2 Mbit/s · 976/1000 · (3 − 0.5) s ≈ 600 kB delivered.
     let c = SsvpConfig { max_rate_bps: 2_000_000, ..Default::default() };
     let p = pair(&c, Application::Bulk, DataSize::from_bytes(1000), ms(0), None).unwrap();
-    let (lo, hi, delivered) = drive(p, &[(1, 20)], ms(3000));
+    let (lo, hi, delivered) = run(Pipe::new(p.sender, p.receiver, millis(40)), ms(3000));
     assert_eq!((lo, hi), (80_000, 2_000_000));
     assert!(delivered > 550_000 && delivered < 732_000, "{delivered}");
+}
+
+/// What must hold for an SSVP sender and receiver whatever the network does.
+struct SsvpInvariants {
+    lowest: DataRate,
+    highest: DataRate,
+}
+
+impl Invariants<SsvpSender, SsvpReceiver> for SsvpInvariants {
+    fn sender_sent(&mut self, _: &SsvpSender, t: &Transmit) -> Result<(), TestCaseError> {
+        prop_assert_eq!(t.meta.kind, PacketKind::Data);
+        prop_assert_eq!(data_of(t).length as u64, t.wire_size().as_bytes());
+        Ok(())
+    }
+
+    fn sender_event(&mut self, e: Event) -> Result<(), TestCaseError> {
+        if let Event::RateChanged { rate } = e {
+            prop_assert!(rate >= self.lowest && rate <= self.highest, "rate {:?}", rate);
+        }
+        Ok(())
+    }
+
+    fn after_step(&mut self, s: &SsvpSender, _: &SsvpReceiver) -> Result<(), TestCaseError> {
+        let (lo, hi) = s.controller().bounds();
+        prop_assert!(s.rate() >= lo && s.rate() <= hi, "rate {:?} outside [{:?}, {:?}]", s.rate(), lo, hi);
+        Ok(())
+    }
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
-    fn bulk_pair_survives_any_network(fates in proptest::collection::vec((0u8..4, 0u16..200), 1..40),
+    fn bulk_pair_survives_any_network(fates in proptest::collection::vec(Fate::any(), 1..40),
                                       nofb: bool, law: bool) {
         let c = SsvpConfig {
             max_rate_bps: 2_000_000,
@@ -703,20 +659,55 @@ proptest! {
             ..Default::default()
         };
         let p = pair(&c, Application::Bulk, DataSize::from_bytes(1000), ms(5), Some(ms(2500))).unwrap();
-        let (lo, hi, _) = drive(p, &fates, ms(3000));
+        let (lo, hi, _) = run(Pipe::new(p.sender, p.receiver, millis(0)).with_fates(&fates), ms(3000));
         prop_assert!(lo >= 8_000 && hi <= 2_000_000, "rates {lo}..{hi}");
     }
 
     #[test]
-    fn layered_pair_survives_any_network(fates in proptest::collection::vec((0u8..4, 0u16..200), 1..40),
+    fn layered_pair_survives_any_network(fates in proptest::collection::vec(Fate::any(), 1..40),
                                          immediate: bool) {
         let c = SsvpLayeredConfig {
             policy: if immediate { LayerPolicy::Immediate } else { LayerPolicy::Buffered },
             ..Default::default()
         };
         let p = layered_pair(&c, cbr_layered(&[100, 100, 100]), DataSize::from_bytes(1000), ms(0), None).unwrap();
-        let (lo, hi, _) = drive(p, &fates, ms(3000));
+        let (lo, hi, _) = run(Pipe::new(p.sender, p.receiver, millis(0)).with_fates(&fates), ms(3000));
         // Cap: 300 000 · 1000/976 · 1.2 = 368 852 bit/s.
         prop_assert!(lo >= 8_000 && hi <= 368_852, "rates {lo}..{hi}");
+    }
+
+    #[test]
+    fn arbitrary_network_keeps_the_rate_in_bounds(
+        ops in net_ops(Clock { max_advance: millis(300), max_rewind: millis(50) }, 1..400),
+        law: bool,
+        video: bool,
+    ) {
+        // Without the no-feedback decrease: this driver can answer a packet at the instant it
+        // left, an RTT sample of 0 makes STO 0, and that timer then re-arms at the same instant
+        // for ever (a known defect, reported; the pipe tests above do run the option).
+        let c = SsvpConfig {
+            max_rate_bps: 2_000_000,
+            increase_law: if law { IncreaseLaw::LiteralMultiplicative } else { IncreaseLaw::Additive },
+            ..Default::default()
+        };
+        let app = if video { cbr_single(400) } else { Application::Bulk };
+        let mut s = SsvpSender::new(&c, app, DataSize::from_bytes(1000), Instant::ZERO, None, None).unwrap();
+        let mut r = SsvpReceiver::new(c.control_packet_bytes, c.receiver_timeout_guard, None);
+        let (lowest, highest) = s.controller().bounds();
+        drive_network(&mut s, &mut r, &ops, &mut SsvpInvariants { lowest, highest })?;
+    }
+
+    #[test]
+    fn endpoints_never_panic_on_random_bytes((bytes, extra) in garbage(), layered: bool) {
+        let size = DataSize::from_bytes(1000);
+        let mut p = if layered {
+            layered_pair(&SsvpLayeredConfig::default(), cbr_layered(&[100, 100, 100]), size, Instant::ZERO, None)
+        } else {
+            pair(&SsvpConfig::default(), Application::Bulk, size, Instant::ZERO, None)
+        }
+        .unwrap();
+        drain(&mut p.sender, Instant::ZERO);
+        feed_garbage(&mut p.sender, ms(1), &bytes, extra, Rejections::Counted)?;
+        feed_garbage(&mut p.receiver, ms(1), &bytes, extra, Rejections::Counted)?;
     }
 }

@@ -1,10 +1,9 @@
 //! Tests of the TCP agents: bare-state tests with explicit time and hand-made ACKs, then a
-//! sender and a receiver joined by a fixed-delay pipe (a tiny event loop with integer time and
-//! deterministic drops), then a property test over arbitrary delivery sequences.
+//! sender and a receiver joined by the shared test [`Pipe`] (integer time, deterministic drops),
+//! then the shared property driver over arbitrary delivery sequences.
 
-use std::collections::VecDeque;
-
-use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, HeaderBuf, PacketKind, PeerId, Transmit};
+use crate::endpoint::{Datagram, Endpoint, EndpointStats, Event, PacketKind, PeerId, Transmit};
+use crate::proto::testing::*;
 use crate::units::DataSize;
 use crate::{Duration, Instant};
 use proptest::prelude::*;
@@ -15,36 +14,42 @@ use super::*;
 const PKT: u32 = 1000;
 const PAYLOAD: u64 = 960;
 
-pub(crate) fn ms(x: u64) -> Instant {
-    Instant::from_nanos(x * 1_000_000)
-}
-
 fn sender<C: CongestionControl>(cc: C) -> TcpSender<C> {
     TcpSender::new(cc, &TcpConfig::default(), PKT, Instant::ZERO, None)
-}
-
-pub(crate) fn drain<E: Endpoint>(e: &mut E, now: Instant) -> Vec<(u64, bool)> {
-    std::iter::from_fn(|| e.poll_transmit(now)).map(|t| (t.meta.seq, t.meta.retransmit)).collect()
-}
-
-pub(crate) fn events<E: Endpoint>(e: &mut E) -> Vec<Event> {
-    std::iter::from_fn(|| e.poll_event()).collect()
 }
 
 /// Feeds a hand-made cumulative ACK whose echo says the acknowledged copy left at `echo`.
 pub(crate) fn ack<C: CongestionControl>(s: &mut TcpSender<C>, now: Instant, ack: u64, echo: Instant) {
     let h = TcpHeader::Ack { ack, ts_ns: now.as_nanos(), ts_echo_ns: echo.as_nanos() }.emit();
-    s.handle_datagram(now, Datagram { from: PeerId::PEER, bytes: h.as_slice(), virtual_payload: 0 }).unwrap();
+    receive(s, now, h.as_slice(), 0).unwrap();
 }
 
 fn segment(r: &mut TcpReceiver, now: Instant, seq: u64) {
     let h = TcpHeader::Data { seq, ts_ns: now.as_nanos() }.emit();
-    r.handle_datagram(now, Datagram { from: PeerId::PEER, bytes: h.as_slice(), virtual_payload: PAYLOAD as u32 })
-        .unwrap();
+    receive(r, now, h.as_slice(), PAYLOAD as u32).unwrap();
 }
 
 fn acks_of(r: &mut TcpReceiver, now: Instant) -> Vec<u64> {
-    drain(r, now).into_iter().map(|(a, _)| a).collect()
+    sent_seqs(r, now).into_iter().map(|(a, _)| a).collect()
+}
+
+/// Congestion avoidance for `rtts` round trips of 100 ms: each RTT the sender sends its window
+/// (checked to be ⌊cwnd⌋ segments) and every segment is acknowledged one RTT later. Returns the
+/// window's growth in each RTT.
+pub(crate) fn growth_per_rtt<C: CongestionControl>(s: &mut TcpSender<C>, rtts: u64) -> Vec<f64> {
+    let mut acked = s.snd_una();
+    (0..rtts)
+        .map(|rtt| {
+            let sent = sent_seqs(s, ms(100 * rtt)).len() as u64;
+            assert_eq!(sent, s.cwnd().floor() as u64, "RTT {rtt}: the whole window goes out");
+            let before = s.cwnd();
+            for _ in 0..sent {
+                acked += 1;
+                ack(s, ms(100 * (rtt + 1)), acked, ms(100 * rtt));
+            }
+            s.cwnd() - before
+        })
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -54,12 +59,12 @@ fn acks_of(r: &mut TcpReceiver, now: Instant) -> Vec<u64> {
 fn starts_at_start_and_sends_the_initial_window() {
     let mut s = TcpSender::new(Reno, &TcpConfig::default(), PKT, ms(1000), None);
     assert_eq!(s.poll_timeout(), Some(ms(1000)));
-    assert_eq!(drain(&mut s, ms(999)), vec![]);
+    assert_eq!(sent_seqs(&mut s, ms(999)), vec![]);
     let t = s.poll_transmit(ms(1000)).unwrap();
     assert_eq!(t.wire_size(), DataSize::from_bytes(1000));
     assert_eq!(t.payload_len, 960);
     assert_eq!(t.meta.kind, PacketKind::Data);
-    assert_eq!(drain(&mut s, ms(1000)), vec![(1, false)]);
+    assert_eq!(sent_seqs(&mut s, ms(1000)), vec![(1, false)]);
     // The timer runs with data outstanding: the initial RTO of 1 s.
     assert_eq!(s.poll_timeout(), Some(ms(2000)));
 }
@@ -67,32 +72,21 @@ fn starts_at_start_and_sends_the_initial_window() {
 #[test]
 fn slow_start_doubles_the_window_in_one_rtt() {
     let mut s = sender(Reno);
-    assert_eq!(drain(&mut s, ms(0)), vec![(0, false), (1, false)]);
+    assert_eq!(sent_seqs(&mut s, ms(0)), vec![(0, false), (1, false)]);
     assert_eq!(s.cwnd(), 2.0);
     ack(&mut s, ms(100), 1, ms(0));
     ack(&mut s, ms(100), 2, ms(0));
     assert_eq!(s.cwnd(), 4.0);
-    assert_eq!(drain(&mut s, ms(100)), vec![(2, false), (3, false), (4, false), (5, false)]);
+    assert_eq!(sent_seqs(&mut s, ms(100)), vec![(2, false), (3, false), (4, false), (5, false)]);
 }
 
 #[test]
 fn congestion_avoidance_adds_about_one_segment_per_rtt() {
     let mut s = sender(Reno);
     s.set_window(10.0, 10.0);
-    let mut acked = 0;
-    for rtt in 0..10u64 {
-        // Everything in flight is acknowledged one RTT later.
-        let sent = drain(&mut s, ms(100 * rtt)).len() as u64;
-        assert_eq!(sent, s.cwnd().floor() as u64);
-        let before = s.cwnd();
-        for _ in 0..sent {
-            acked += 1;
-            ack(&mut s, ms(100 * (rtt + 1)), acked, ms(100 * rtt));
-        }
-        // ⌊W⌋ ACKs of 1/W each: a little less than one segment per RTT.
-        let growth = s.cwnd() - before;
-        assert!(growth > 0.85 && growth <= 1.0, "RTT {rtt}: growth {growth}");
-    }
+    // ⌊W⌋ ACKs of 1/W each: a little less than one segment per RTT.
+    let growth = growth_per_rtt(&mut s, 10);
+    assert!(growth.iter().all(|&g| g > 0.85 && g <= 1.0), "growth per RTT {growth:?}");
     assert!(s.cwnd() > 19.0 && s.cwnd() < 20.0, "cwnd {}", s.cwnd());
 }
 
@@ -101,12 +95,12 @@ fn window_is_capped_by_max_window() {
     let mut s = sender(Reno);
     s.set_window(64.0, f64::INFINITY);
     assert_eq!(s.window_limit(), 64);
-    assert_eq!(drain(&mut s, ms(0)).len(), 64);
+    assert_eq!(sent_seqs(&mut s, ms(0)).len(), 64);
     for a in 1..=64 {
         ack(&mut s, ms(100), a, ms(0));
     }
     assert_eq!(s.cwnd(), 64.0, "slow start stops at window_ = 64 000 B / 1000 B");
-    assert_eq!(drain(&mut s, ms(100)).len(), 64);
+    assert_eq!(sent_seqs(&mut s, ms(100)).len(), 64);
 }
 
 /// Segments 0..=9 sent with cwnd 10 in congestion avoidance, segment 1 lost: the ACK of 0
@@ -114,14 +108,14 @@ fn window_is_capped_by_max_window() {
 fn three_dupacks_one_fast_retransmit<C: CongestionControl>(cc: C) {
     let mut s = sender(cc);
     s.set_window(10.0, 5.0);
-    assert_eq!(drain(&mut s, ms(0)).len(), 10);
+    assert_eq!(sent_seqs(&mut s, ms(0)).len(), 10);
     ack(&mut s, ms(100), 1, ms(0));
-    assert_eq!(drain(&mut s, ms(100)), vec![(10, false)]);
+    assert_eq!(sent_seqs(&mut s, ms(100)), vec![(10, false)]);
     ack(&mut s, ms(101), 1, ms(1));
     ack(&mut s, ms(101), 1, ms(1));
-    assert_eq!(drain(&mut s, ms(101)), vec![], "two duplicates do nothing");
+    assert_eq!(sent_seqs(&mut s, ms(101)), vec![], "two duplicates do nothing");
     ack(&mut s, ms(101), 1, ms(1));
-    assert_eq!(drain(&mut s, ms(101)), vec![(1, true)], "the third retransmits the hole");
+    assert_eq!(sent_seqs(&mut s, ms(101)), vec![(1, true)], "the third retransmits the hole");
     // FlightSize = snd_nxt − snd_una = 11 − 1 = 10 → ssthresh = 5, cwnd = 5 (+3 inflation).
     assert_eq!(s.ssthresh(), 5.0);
     assert_eq!(s.cwnd(), 5.0);
@@ -132,7 +126,7 @@ fn three_dupacks_one_fast_retransmit<C: CongestionControl>(cc: C) {
     let mut sent = vec![];
     for _ in 4..=9 {
         ack(&mut s, ms(102), 1, ms(2));
-        sent.extend(drain(&mut s, ms(102)));
+        sent.extend(sent_seqs(&mut s, ms(102)));
     }
     assert_eq!(sent, vec![(11, false), (12, false), (13, false), (14, false)]);
     assert_eq!(s.counters().fast_retransmits, 1);
@@ -154,7 +148,7 @@ fn newreno_three_dupacks_trigger_exactly_one_fast_retransmit() {
 fn ssthresh_never_below_two_segments() {
     let mut s = sender(Reno);
     s.set_window(3.0, 2.0);
-    assert_eq!(drain(&mut s, ms(0)).len(), 3);
+    assert_eq!(sent_seqs(&mut s, ms(0)).len(), 3);
     for _ in 0..3 {
         ack(&mut s, ms(100), 0, ms(0));
     }
@@ -168,14 +162,14 @@ fn ssthresh_never_below_two_segments() {
 fn two_losses_until_partial_ack<C: CongestionControl>(cc: C) -> TcpSender<C> {
     let mut s = sender(cc);
     s.set_window(10.0, 5.0);
-    drain(&mut s, ms(0));
+    sent_seqs(&mut s, ms(0));
     ack(&mut s, ms(100), 1, ms(0));
-    drain(&mut s, ms(100));
+    sent_seqs(&mut s, ms(100));
     for _ in 0..8 {
         ack(&mut s, ms(101), 1, ms(1));
     }
     // Retransmission of 1, then inflation 5 + 8 = 13 → new segments 11, 12, 13.
-    assert_eq!(drain(&mut s, ms(101)), vec![(1, true), (11, false), (12, false), (13, false)]);
+    assert_eq!(sent_seqs(&mut s, ms(101)), vec![(1, true), (11, false), (12, false), (13, false)]);
     ack(&mut s, ms(201), 4, ms(101));
     s
 }
@@ -187,13 +181,13 @@ fn reno_leaves_recovery_on_the_first_new_ack() {
     // Deflated to ssthresh, then ns-2's per-ACK opencwnd: 5 + 1/5.
     assert_eq!(s.cwnd(), 5.2);
     assert_eq!(s.usable_window(), 5);
-    assert_eq!(drain(&mut s, ms(201)), vec![], "4 is not retransmitted; 4 + 5 ≤ snd_nxt = 14");
+    assert_eq!(sent_seqs(&mut s, ms(201)), vec![], "4 is not retransmitted; 4 + 5 ≤ snd_nxt = 14");
     // Duplicates for the second hole cannot start another fast retransmit (ACK 4 does not
     // cover more than recover = 10): Reno waits for the timeout.
     for _ in 0..3 {
         ack(&mut s, ms(202), 4, ms(102));
     }
-    assert_eq!(drain(&mut s, ms(202)), vec![]);
+    assert_eq!(sent_seqs(&mut s, ms(202)), vec![]);
     assert_eq!(s.counters().fast_retransmits, 1);
     assert!(s.poll_timeout().is_some());
 }
@@ -205,7 +199,7 @@ fn newreno_retransmits_on_a_partial_ack_and_stays_in_recovery() {
     assert_eq!(s.cwnd(), 5.0);
     // Partial window deflation: inflation 8 − 3 acknowledged + 1 = 6, usable 11 → 4 + 11 = 15.
     assert_eq!(s.usable_window(), 11);
-    assert_eq!(drain(&mut s, ms(201)), vec![(4, true), (14, false)]);
+    assert_eq!(sent_seqs(&mut s, ms(201)), vec![(4, true), (14, false)]);
     assert_eq!(s.counters().fast_retransmits, 1);
     // The full ACK (everything up to recover = 10, and beyond) ends recovery.
     ack(&mut s, ms(301), 15, ms(201));
@@ -217,12 +211,12 @@ fn newreno_retransmits_on_a_partial_ack_and_stays_in_recovery() {
 #[test]
 fn rto_fires_on_time_backs_off_and_goes_back_to_the_first_unacked_segment() {
     let mut s = sender(Reno);
-    assert_eq!(drain(&mut s, ms(0)), vec![(0, false), (1, false)]);
+    assert_eq!(sent_seqs(&mut s, ms(0)), vec![(0, false), (1, false)]);
     // Segment 0 was timed: first sample 100 ms → SRTT 100, RTTVAR 50, RTO = 100 + 200 = 300 ms,
     // restarted by the new ACK.
     ack(&mut s, ms(100), 1, ms(0));
     assert_eq!(s.rto(), Duration::from_millis(300));
-    assert_eq!(drain(&mut s, ms(100)), vec![(2, false), (3, false)]);
+    assert_eq!(sent_seqs(&mut s, ms(100)), vec![(2, false), (3, false)]);
     assert_eq!(s.poll_timeout(), Some(ms(400)));
     s.handle_timeout(ms(399));
     assert_eq!(s.counters().timeouts, 0);
@@ -232,22 +226,22 @@ fn rto_fires_on_time_backs_off_and_goes_back_to_the_first_unacked_segment() {
     assert_eq!(s.ssthresh(), 2.0, "FlightSize 3 → max(1, 2)");
     assert_eq!(s.rto(), Duration::from_millis(600), "backed off ×2");
     assert_eq!(s.poll_timeout(), Some(ms(1000)));
-    assert_eq!(drain(&mut s, ms(400)), vec![(1, true)]);
+    assert_eq!(sent_seqs(&mut s, ms(400)), vec![(1, true)]);
     assert_eq!(events(&mut s), vec![Event::Timeout, Event::WindowChanged { cwnd: DataSize::from_bytes(1000) }]);
     // Lost again: the next timeout doubles once more.
     s.handle_timeout(ms(1000));
     assert_eq!(s.rto(), Duration::from_millis(1200));
-    assert_eq!(drain(&mut s, ms(1000)), vec![(1, true)]);
+    assert_eq!(sent_seqs(&mut s, ms(1000)), vec![(1, true)]);
     // Karn: the ACK of a retransmitted segment gives no RTT sample, so the backoff stays.
     ack(&mut s, ms(1100), 2, ms(1000));
     assert_eq!(s.rto(), Duration::from_millis(1200));
     assert_eq!(s.poll_timeout(), Some(ms(2300)));
     // Slow start again from 1: go-back-N resends 2 and 3, which count as retransmissions.
-    assert_eq!(drain(&mut s, ms(1100)), vec![(2, true), (3, true)]);
+    assert_eq!(sent_seqs(&mut s, ms(1100)), vec![(2, true), (3, true)]);
     // Once new data (timed) is acknowledged, the sample clears the backoff.
     ack(&mut s, ms(1200), 4, ms(1100));
     // ssthresh 2 reached: congestion avoidance, cwnd 2.5.
-    assert_eq!(drain(&mut s, ms(1200)), vec![(4, false), (5, false)]);
+    assert_eq!(sent_seqs(&mut s, ms(1200)), vec![(4, false), (5, false)]);
     ack(&mut s, ms(1300), 5, ms(1200));
     // Segment 4 (sent once, at 1200 ms) was timed: sample 100 ms, RTTVAR (3·50 + 0)/4 = 37.5,
     // RTO = 100 + 150 = 250 ms with the backoff gone.
@@ -259,33 +253,33 @@ fn finite_transfer_sends_whole_segments_then_idles() {
     let cfg = TcpConfig { transfer_bytes: Some(2_000), ..TcpConfig::default() };
     let mut s = TcpSender::new(Reno, &cfg, PKT, Instant::ZERO, None);
     // ⌈2000 / 960⌉ = 3 segments.
-    assert_eq!(drain(&mut s, ms(0)), vec![(0, false), (1, false)]);
+    assert_eq!(sent_seqs(&mut s, ms(0)), vec![(0, false), (1, false)]);
     ack(&mut s, ms(100), 2, ms(0));
-    assert_eq!(drain(&mut s, ms(100)), vec![(2, false)]);
+    assert_eq!(sent_seqs(&mut s, ms(100)), vec![(2, false)]);
     ack(&mut s, ms(200), 3, ms(100));
     assert!(s.is_complete());
     assert_eq!(s.poll_timeout(), None);
-    assert_eq!(drain(&mut s, ms(200)), vec![]);
+    assert_eq!(sent_seqs(&mut s, ms(200)), vec![]);
 }
 
 #[test]
 fn stop_ends_new_data_but_not_retransmissions() {
     let mut s = TcpSender::new(Reno, &TcpConfig::default(), PKT, Instant::ZERO, Some(ms(50)));
-    assert_eq!(drain(&mut s, ms(0)).len(), 2);
+    assert_eq!(sent_seqs(&mut s, ms(0)).len(), 2);
     s.handle_timeout(ms(1000));
-    assert_eq!(drain(&mut s, ms(1000)), vec![(0, true)]);
+    assert_eq!(sent_seqs(&mut s, ms(1000)), vec![(0, true)]);
     ack(&mut s, ms(1100), 2, ms(1000));
-    assert_eq!(drain(&mut s, ms(1100)), vec![], "no new data after stop");
+    assert_eq!(sent_seqs(&mut s, ms(1100)), vec![], "no new data after stop");
     assert_eq!(s.poll_timeout(), None);
     let mut never = TcpSender::new(Reno, &TcpConfig::default(), PKT, ms(10), Some(ms(10)));
     assert_eq!(never.poll_timeout(), None);
-    assert_eq!(drain(&mut never, ms(20)), vec![]);
+    assert_eq!(sent_seqs(&mut never, ms(20)), vec![]);
 }
 
 #[test]
 fn malformed_and_misdirected_datagrams_are_counted_and_change_nothing() {
     let mut s = sender(NewReno);
-    drain(&mut s, ms(0));
+    sent_seqs(&mut s, ms(0));
     let garbage = Datagram { from: PeerId::PEER, bytes: &[1, 2, 3], virtual_payload: 0 };
     assert!(s.handle_datagram(ms(1), garbage).is_err());
     let data = TcpHeader::Data { seq: 0, ts_ns: 0 }.emit();
@@ -303,7 +297,7 @@ fn malformed_and_misdirected_datagrams_are_counted_and_change_nothing() {
         .handle_datagram(ms(1), Datagram { from: PeerId::PEER, bytes: a.as_slice(), virtual_payload: 0 })
         .is_err());
     assert_eq!(r.stats().malformed_datagrams, 2);
-    assert_eq!(drain(&mut r, ms(1)), vec![]);
+    assert_eq!(sent_seqs(&mut r, ms(1)), vec![]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -313,7 +307,7 @@ fn malformed_and_misdirected_datagrams_are_counted_and_change_nothing() {
 fn westwood_sets_ssthresh_from_its_estimate_after_a_steady_ack_stream() {
     let mut s = sender(WestwoodPlus::new());
     s.set_window(64.0, 1.0);
-    drain(&mut s, ms(0));
+    sent_seqs(&mut s, ms(0));
     // One ACK per segment every 5 ms (200 seg/s), each echoing a send time 100 ms earlier
     // (RTT 100 ms). Segments sent at t are acknowledged at t + 100 ms, so the stream is
     // self-consistent; cwnd stays capped at 64, so a segment is sent for each one acknowledged.
@@ -321,7 +315,7 @@ fn westwood_sets_ssthresh_from_its_estimate_after_a_steady_ack_stream() {
     let mut next_ack = 1;
     while t <= 1100 {
         ack(&mut s, ms(t), next_ack, ms(t - 100));
-        drain(&mut s, ms(t));
+        sent_seqs(&mut s, ms(t));
         next_ack += 1;
         t += 5;
     }
@@ -410,126 +404,11 @@ fn delayed_ack_every_second_segment_or_after_100_ms() {
 // ---------------------------------------------------------------------------------------------
 // A sender and a receiver over a fixed-delay pipe
 
-/// Forwards to a boxed endpoint (what [`pair`] returns), so the harness takes both.
-struct Boxed(Box<dyn Endpoint + Send>);
-
-impl Endpoint for Boxed {
-    fn handle_datagram(&mut self, now: Instant, d: Datagram<'_>) -> Result<(), crate::wire::WireError> {
-        self.0.handle_datagram(now, d)
-    }
-    fn handle_timeout(&mut self, now: Instant) {
-        self.0.handle_timeout(now)
-    }
-    fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
-        self.0.poll_transmit(now)
-    }
-    fn poll_timeout(&self) -> Option<Instant> {
-        self.0.poll_timeout()
-    }
-    fn poll_event(&mut self) -> Option<Event> {
-        self.0.poll_event()
-    }
-    fn stats(&self) -> EndpointStats {
-        self.0.stats()
-    }
-}
-
-pub(crate) type InFlight = VecDeque<(Instant, HeaderBuf, u32)>;
-
-/// Sender → receiver and back with a fixed one-way delay and no bandwidth limit. Arrival times
-/// are monotone per direction, so a FIFO per direction is the whole event queue.
-pub(crate) struct Pipe<S, R> {
-    pub(crate) s: S,
-    pub(crate) r: R,
-    pub(crate) now: Instant,
-    pub(crate) one_way: Duration,
-    pub(crate) fwd: InFlight,
-    pub(crate) rev: InFlight,
-    /// Data segments whose first transmission is dropped.
-    pub(crate) drop_first: Vec<u64>,
-    pub(crate) dropped: Vec<u64>,
-    pub(crate) events: Vec<(Instant, Event)>,
-}
-
-impl<S: Endpoint, R: Endpoint> Pipe<S, R> {
-    pub(crate) fn new(s: S, r: R, rtt: Duration, drop_first: &[u64]) -> Self {
-        Pipe {
-            s,
-            r,
-            now: Instant::ZERO,
-            one_way: rtt / 2,
-            fwd: VecDeque::new(),
-            rev: VecDeque::new(),
-            drop_first: drop_first.to_vec(),
-            dropped: vec![],
-            events: vec![],
-        }
-    }
-
-    fn flush(&mut self) {
-        let arrive = self.now + self.one_way;
-        while let Some(t) = self.s.poll_transmit(self.now) {
-            if t.meta.kind == PacketKind::Data && !t.meta.retransmit && self.drop_first.contains(&t.meta.seq) {
-                self.dropped.push(t.meta.seq);
-                continue;
-            }
-            self.fwd.push_back((arrive, t.header, t.payload_len));
-        }
-        while let Some(t) = self.r.poll_transmit(self.now) {
-            self.rev.push_back((arrive, t.header, t.payload_len));
-        }
-        while let Some(e) = self.s.poll_event() {
-            self.events.push((self.now, e));
-        }
-    }
-
-    pub(crate) fn run_until(&mut self, end: Instant) {
-        for _ in 0..50_000_000u64 {
-            self.flush();
-            let next = [
-                self.fwd.front().map(|x| x.0),
-                self.rev.front().map(|x| x.0),
-                self.s.poll_timeout(),
-                self.r.poll_timeout(),
-            ]
-            .into_iter()
-            .flatten()
-            .min();
-            match next {
-                Some(t) if t <= end => self.now = self.now.max(t),
-                _ => {
-                    self.now = end;
-                    return;
-                }
-            }
-            while self.fwd.front().is_some_and(|x| x.0 <= self.now) {
-                let (_, h, len) = self.fwd.pop_front().unwrap();
-                let d = Datagram { from: PeerId::PEER, bytes: h.as_slice(), virtual_payload: len };
-                self.r.handle_datagram(self.now, d).unwrap();
-                self.flush();
-            }
-            while self.rev.front().is_some_and(|x| x.0 <= self.now) {
-                let (_, h, len) = self.rev.pop_front().unwrap();
-                let d = Datagram { from: PeerId::PEER, bytes: h.as_slice(), virtual_payload: len };
-                self.s.handle_datagram(self.now, d).unwrap();
-                self.flush();
-            }
-            if self.s.poll_timeout().is_some_and(|t| t <= self.now) {
-                self.s.handle_timeout(self.now);
-            }
-            if self.r.poll_timeout().is_some_and(|t| t <= self.now) {
-                self.r.handle_timeout(self.now);
-            }
-        }
-        panic!("event loop did not reach {end}");
-    }
-}
-
 #[test]
 fn lossless_long_run_rate_is_max_window_per_rtt() {
     for variant in [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::WestwoodPlus] {
         let p = pair(variant, &TcpConfig::default(), PKT, Instant::ZERO, None);
-        let mut pipe = Pipe::new(Boxed(p.sender), Boxed(p.receiver), Duration::from_millis(100), &[]);
+        let mut pipe = Pipe::new(p.sender, p.receiver, Duration::from_millis(100));
         pipe.run_until(ms(10_000));
         let at_10 = pipe.r.stats().app_bytes_delivered;
         pipe.run_until(ms(30_000));
@@ -545,7 +424,7 @@ fn lossless_long_run_rate_is_max_window_per_rtt() {
 fn newreno_repairs_a_single_loss_in_congestion_avoidance_without_timeout() {
     let s = sender(NewReno);
     let r = TcpReceiver::new(false, 64);
-    let mut pipe = Pipe::new(s, r, Duration::from_millis(100), &[300, 3000]);
+    let mut pipe = Pipe::new(s, r, Duration::from_millis(100)).drop_first(&[300, 3000]);
     pipe.run_until(ms(3000));
     // The first loss (at the 64-segment cap) halved the window; it is now congestion avoidance.
     assert_eq!(pipe.dropped, vec![300]);
@@ -568,8 +447,8 @@ fn westwood_keeps_the_window_the_path_carries_after_a_loss_where_reno_halves() {
     // The cascaded filter converges slowly (≈ 5 samples/s here, each window spanning two ACK
     // bursts), the DVRC paper's own diagnosis: drop late, at ≈ 24 s, once it has settled.
     let drop = [15_000];
-    let mut pipe =
-        Pipe::new(sender(WestwoodPlus::new()), TcpReceiver::new(false, 64), Duration::from_millis(100), &drop);
+    let mut pipe = Pipe::new(sender(WestwoodPlus::new()), TcpReceiver::new(false, 64), Duration::from_millis(100))
+        .drop_first(&drop);
     pipe.run_until(ms(30_000));
     assert_eq!(pipe.dropped, drop);
     let w = pipe.s.congestion_control();
@@ -578,7 +457,7 @@ fn westwood_keeps_the_window_the_path_carries_after_a_loss_where_reno_halves() {
     assert_eq!(pipe.s.counters().fast_retransmits, 1);
     assert_eq!(pipe.s.counters().timeouts, 0);
 
-    let mut reno = Pipe::new(sender(Reno), TcpReceiver::new(false, 64), Duration::from_millis(100), &drop);
+    let mut reno = Pipe::new(sender(Reno), TcpReceiver::new(false, 64), Duration::from_millis(100)).drop_first(&drop);
     reno.run_until(ms(30_000));
     assert_eq!(reno.s.ssthresh(), 32.0);
 }
@@ -587,7 +466,7 @@ fn westwood_keeps_the_window_the_path_carries_after_a_loss_where_reno_halves() {
 fn finite_transfer_over_the_pipe_with_delayed_acks_completes_and_goes_idle() {
     let cfg = TcpConfig { transfer_bytes: Some(100_000), delayed_ack: true, ..TcpConfig::default() };
     let s = TcpSender::new(Reno, &cfg, PKT, ms(5), None);
-    let mut pipe = Pipe::new(s, TcpReceiver::new(true, 64), Duration::from_millis(100), &[20, 21]);
+    let mut pipe = Pipe::new(s, TcpReceiver::new(true, 64), Duration::from_millis(100)).drop_first(&[20, 21]);
     pipe.run_until(ms(60_000));
     assert!(pipe.s.is_complete());
     // ⌈100 000 / 960⌉ = 105 segments, each delivered once.
@@ -598,84 +477,24 @@ fn finite_transfer_over_the_pipe_with_delayed_acks_completes_and_goes_idle() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Arbitrary delivery, loss, reordering and duplication
+// Arbitrary delivery, loss, reordering and duplication (the shared driver)
 
-#[derive(Clone, Debug)]
-pub(crate) enum Op {
-    Advance(u16),
-    DeliverData(u8),
-    DeliverAck(u8),
-    DropData(u8),
-    DropAck(u8),
-    DuplicateData(u8),
-    DuplicateAck(u8),
+/// The clock of TCP's property runs: steps of up to 400 ms, back by up to 100 ms.
+pub(crate) const CLOCK: Clock =
+    Clock { max_advance: Duration::from_millis(400), max_rewind: Duration::from_millis(100) };
+
+/// What must hold for a TCP sender and receiver whatever the network does.
+struct TcpInvariants {
+    transfer_bytes: Option<u64>,
 }
 
-pub(crate) fn op() -> impl Strategy<Value = Op> {
-    prop_oneof![
-        3 => (0u16..400).prop_map(Op::Advance),
-        4 => any::<u8>().prop_map(Op::DeliverData),
-        4 => any::<u8>().prop_map(Op::DeliverAck),
-        1 => any::<u8>().prop_map(Op::DropData),
-        1 => any::<u8>().prop_map(Op::DropAck),
-        1 => any::<u8>().prop_map(Op::DuplicateData),
-        1 => any::<u8>().prop_map(Op::DuplicateAck),
-    ]
-}
+impl<C: CongestionControl> Invariants<TcpSender<C>, TcpReceiver> for TcpInvariants {
+    fn sender_sent(&mut self, s: &TcpSender<C>, t: &Transmit) -> Result<(), TestCaseError> {
+        prop_assert!(t.meta.seq < s.snd_max());
+        Ok(())
+    }
 
-/// Packets in flight in one direction, any of which may be delivered next.
-use crate::proto::test_net::{take, Bag};
-
-pub(crate) fn drive<C: CongestionControl>(cc: C, cfg: &TcpConfig, ops: &[Op]) -> Result<(), TestCaseError> {
-    let mut s = TcpSender::new(cc, cfg, PKT, Instant::ZERO, None);
-    let mut r = TcpReceiver::new(cfg.delayed_ack, s.window_limit());
-    let (mut fwd, mut rev): (Bag, Bag) = (vec![], vec![]);
-    let mut now = Instant::ZERO;
-    for op in ops {
-        match *op {
-            Op::Advance(dt) => {
-                now += Duration::from_millis(dt as u64);
-                if s.poll_timeout().is_some_and(|t| t <= now) {
-                    s.handle_timeout(now);
-                }
-                if r.poll_timeout().is_some_and(|t| t <= now) {
-                    r.handle_timeout(now);
-                }
-            }
-            Op::DeliverData(i) | Op::DuplicateData(i) => {
-                if let Some((h, len)) = take(&mut fwd, i, matches!(op, Op::DuplicateData(_))) {
-                    let d = Datagram { from: PeerId::PEER, bytes: h.as_slice(), virtual_payload: len };
-                    prop_assert!(r.handle_datagram(now, d).is_ok());
-                }
-            }
-            Op::DeliverAck(i) | Op::DuplicateAck(i) => {
-                if let Some((h, len)) = take(&mut rev, i, matches!(op, Op::DuplicateAck(_))) {
-                    let d = Datagram { from: PeerId::PEER, bytes: h.as_slice(), virtual_payload: len };
-                    prop_assert!(s.handle_datagram(now, d).is_ok());
-                }
-            }
-            Op::DropData(i) => {
-                take(&mut fwd, i, false);
-            }
-            Op::DropAck(i) => {
-                take(&mut rev, i, false);
-            }
-        }
-        while let Some(t) = s.poll_transmit(now) {
-            prop_assert!(t.meta.seq < s.snd_max());
-            fwd.push((t.header, t.payload_len));
-        }
-        while let Some(t) = r.poll_transmit(now) {
-            rev.push((t.header, t.payload_len));
-        }
-        while s.poll_event().is_some() {}
-        // Keep the bags bounded: the oldest packets are lost.
-        for bag in [&mut fwd, &mut rev] {
-            if bag.len() > 300 {
-                bag.drain(..bag.len() - 300);
-            }
-        }
-
+    fn after_step(&mut self, s: &TcpSender<C>, r: &TcpReceiver) -> Result<(), TestCaseError> {
         let max = s.window_limit() as f64;
         prop_assert!(s.cwnd() >= 1.0 && s.cwnd() <= max, "cwnd {} outside [1, {}]", s.cwnd(), max);
         prop_assert!(s.ssthresh() >= 1.0);
@@ -685,11 +504,18 @@ pub(crate) fn drive<C: CongestionControl>(cc: C, cfg: &TcpConfig, ops: &[Op]) ->
         let st = r.stats();
         prop_assert!(st.app_packets_delivered == r.rcv_nxt());
         prop_assert!(st.app_bytes_delivered <= s.snd_max() * s.payload_bytes() as u64);
-        if let Some(n) = cfg.transfer_bytes {
+        if let Some(n) = self.transfer_bytes {
             prop_assert!(s.snd_max() <= n.div_ceil(s.payload_bytes() as u64));
         }
+        Ok(())
     }
-    Ok(())
+}
+
+/// A sender with `cc` and a receiver, both configured by `cfg`, through `ops`.
+pub(crate) fn drive<C: CongestionControl>(cc: C, cfg: &TcpConfig, ops: &[NetOp]) -> Result<(), TestCaseError> {
+    let mut s = TcpSender::new(cc, cfg, PKT, Instant::ZERO, None);
+    let mut r = TcpReceiver::new(cfg.delayed_ack, s.window_limit());
+    drive_network(&mut s, &mut r, ops, &mut TcpInvariants { transfer_bytes: cfg.transfer_bytes })
 }
 
 proptest! {
@@ -701,7 +527,7 @@ proptest! {
         initial_window in 1u32..5,
         delayed_ack: bool,
         transfer in proptest::option::of(0u64..60_000),
-        ops in proptest::collection::vec(op(), 0..400),
+        ops in net_ops(CLOCK, 0..400),
     ) {
         let cfg = TcpConfig {
             max_window_bytes: window_segments * PKT as u64,
@@ -715,5 +541,14 @@ proptest! {
             1 => drive(NewReno, &cfg, &ops)?,
             _ => drive(WestwoodPlus::new(), &cfg, &ops)?,
         }
+    }
+
+    #[test]
+    fn endpoints_never_panic_on_random_bytes(variant in 0u8..3, (bytes, extra) in garbage()) {
+        let variant = [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::WestwoodPlus][variant as usize];
+        let mut p = pair(variant, &TcpConfig::default(), PKT, Instant::ZERO, None);
+        sent_seqs(&mut p.sender, Instant::ZERO);
+        feed_garbage(&mut p.sender, ms(1), &bytes, extra, Rejections::Counted)?;
+        feed_garbage(&mut p.receiver, ms(1), &bytes, extra, Rejections::Counted)?;
     }
 }

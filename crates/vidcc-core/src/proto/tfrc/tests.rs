@@ -1,6 +1,6 @@
 //! TFRC tests: sender and receiver rules on bare state with explicit time and hand-made
-//! packets (values computed by hand in the comments), the pair over a fixed-delay pipe, and a
-//! property test over arbitrary delivery, loss, reordering, duplication and delay.
+//! packets (values computed by hand in the comments), the pair over the shared test pipe, and
+//! the shared property driver over arbitrary delivery, loss, reordering, duplication and delay.
 
 use proptest::prelude::*;
 
@@ -10,16 +10,12 @@ use crate::estimate::tcp_model::rfc5348_rate;
 use crate::media::layers::{LayerRates, LayeredSource};
 use crate::media::source::{CbrSource, FrameSource};
 use crate::media::stream::{StreamSource, VideoStream};
-use crate::proto::tcp::tests::Pipe;
+use crate::proto::testing::*;
 use crate::time::Duration;
 use crate::units::DataRate;
 use crate::wire::tfrc::{TfrcData, TfrcFeedback, TfrcHeader, DATA_BYTES};
 
 const S: u32 = 1000;
-
-fn ms(x: u64) -> Instant {
-    Instant::from_nanos(x * 1_000_000)
-}
 
 fn close(a: f64, b: f64, rel: f64) -> bool {
     (a - b).abs() <= rel * b.abs()
@@ -27,14 +23,6 @@ fn close(a: f64, b: f64, rel: f64) -> bool {
 
 fn bulk(cfg: &TfrcConfig) -> TfrcSender {
     TfrcSender::new(cfg, Application::Bulk, S, Instant::ZERO, None).unwrap()
-}
-
-fn drain<E: Endpoint>(e: &mut E, now: Instant) -> Vec<Transmit> {
-    std::iter::from_fn(|| e.poll_transmit(now)).collect()
-}
-
-fn events<E: Endpoint>(e: &mut E) -> Vec<Event> {
-    std::iter::from_fn(|| e.poll_event()).collect()
 }
 
 fn data_of(t: &Transmit) -> TfrcData {
@@ -518,7 +506,7 @@ fn periodic_loss_converges_to_the_equation_rate() {
     // X → X_Bps(p = 0.01, R = 0.1) = 112 332.2 B/s (2·X_recv ≈ 2·0.99·X does not bind).
     let drops: Vec<u64> = (1..=60).map(|k| 100 * k).collect();
     let p = pair(&TfrcConfig::default(), Application::Bulk, DataSize::from_bytes(1000), Instant::ZERO, None).unwrap();
-    let mut pipe = Pipe::new(Boxed(p.sender), Boxed(p.receiver), Duration::from_millis(100), &drops);
+    let mut pipe = Pipe::new(p.sender, p.receiver, Duration::from_millis(100)).drop_first(&drops);
     pipe.run_until(ms(30_000));
     let at_30 = pipe.r.stats().app_bytes_delivered;
     pipe.run_until(ms(50_000));
@@ -538,30 +526,6 @@ fn periodic_loss_converges_to_the_equation_rate() {
     assert!(rates.iter().all(|r| close(*r, x, 0.02)), "{rates:?}");
 }
 
-/// Forwards to a boxed endpoint (what [`pair`] returns).
-struct Boxed(Box<dyn Endpoint + Send>);
-
-impl Endpoint for Boxed {
-    fn handle_datagram(&mut self, now: Instant, d: Datagram<'_>) -> Result<(), crate::wire::WireError> {
-        self.0.handle_datagram(now, d)
-    }
-    fn handle_timeout(&mut self, now: Instant) {
-        self.0.handle_timeout(now)
-    }
-    fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
-        self.0.poll_transmit(now)
-    }
-    fn poll_timeout(&self) -> Option<Instant> {
-        self.0.poll_timeout()
-    }
-    fn poll_event(&mut self) -> Option<Event> {
-        self.0.poll_event()
-    }
-    fn stats(&self) -> crate::endpoint::EndpointStats {
-        self.0.stats()
-    }
-}
-
 #[test]
 fn pair_rejects_bad_configs_and_tiny_packets() {
     let size = DataSize::from_bytes(1000);
@@ -575,34 +539,6 @@ fn pair_rejects_bad_configs_and_tiny_packets() {
 
 // ---------------------------------------------------------------------------------------------
 // Arbitrary network behaviour
-
-#[derive(Clone, Debug)]
-enum Op {
-    Advance(u16),
-    DeliverData(u8),
-    DeliverFeedback(u8),
-    DropData(u8),
-    DropFeedback(u8),
-    DuplicateData(u8),
-    DuplicateFeedback(u8),
-    /// A driver that hands in an earlier `now` than before.
-    Stale(u16),
-}
-
-fn op() -> impl Strategy<Value = Op> {
-    prop_oneof![
-        4 => (0u16..300).prop_map(Op::Advance),
-        4 => any::<u8>().prop_map(Op::DeliverData),
-        3 => any::<u8>().prop_map(Op::DeliverFeedback),
-        1 => any::<u8>().prop_map(Op::DropData),
-        1 => any::<u8>().prop_map(Op::DropFeedback),
-        1 => any::<u8>().prop_map(Op::DuplicateData),
-        1 => any::<u8>().prop_map(Op::DuplicateFeedback),
-        1 => (0u16..100).prop_map(Op::Stale),
-    ]
-}
-
-use crate::proto::test_net::{take, Bag};
 
 fn config() -> impl Strategy<Value = TfrcConfig> {
     (1u32..5, any::<bool>(), any::<bool>(), any::<bool>(), 1.0f64..6.0, proptest::option::of(1u64..50)).prop_map(
@@ -618,91 +554,62 @@ fn config() -> impl Strategy<Value = TfrcConfig> {
     )
 }
 
+/// What must hold for a TFRC sender and receiver whatever the network does.
+struct TfrcInvariants {
+    last_timestamp_ns: u64,
+    sent_payload: u64,
+}
+
+/// X never falls below s/t_mbi = 1000 B / 64 s.
+const MIN_RATE: f64 = 1000.0 / 64.0;
+
+impl Invariants<TfrcSender, TfrcReceiver> for TfrcInvariants {
+    fn sender_sent(&mut self, _: &TfrcSender, t: &Transmit) -> Result<(), TestCaseError> {
+        let d = data_of(t);
+        prop_assert!(d.timestamp_ns >= self.last_timestamp_ns, "sender time went backwards");
+        self.last_timestamp_ns = d.timestamp_ns;
+        self.sent_payload += t.payload_len as u64;
+        Ok(())
+    }
+
+    fn sender_event(&mut self, e: Event) -> Result<(), TestCaseError> {
+        if let Event::RateChanged { rate } = e {
+            prop_assert!(rate.as_bps_f64() >= 8.0 * MIN_RATE * (1.0 - 1e-9));
+        }
+        Ok(())
+    }
+
+    fn after_step(&mut self, s: &TfrcSender, r: &TfrcReceiver) -> Result<(), TestCaseError> {
+        let x = s.x_bytes_per_s();
+        prop_assert!(x.is_finite() && x >= MIN_RATE, "X = {}", x);
+        prop_assert!(s.rtt().is_none_or(|r| r > Duration::ZERO));
+        let p = r.loss_event_rate();
+        prop_assert!((0.0..=1.0).contains(&p), "p = {}", p);
+        prop_assert!(s.loss_event_rate() >= 0.0 && s.loss_event_rate() <= 1.0);
+        prop_assert!(r.stats().app_bytes_delivered <= self.sent_payload);
+        Ok(())
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
     #[test]
     fn arbitrary_network_behaviour_keeps_the_invariants(
         cfg in config(),
         video in any::<bool>(),
-        ops in proptest::collection::vec(op(), 0..400),
+        ops in net_ops(Clock { max_advance: millis(300), max_rewind: millis(100) }, 0..400),
     ) {
         let app = if video { Application::Video(layered_video(800)) } else { Application::Bulk };
         let mut s = TfrcSender::new(&cfg, app, S, Instant::ZERO, None).unwrap();
         let mut r = TfrcReceiver::new(&cfg, S);
-        let (mut fwd, mut rev): (Bag, Bag) = (vec![], vec![]);
-        let mut now = Instant::ZERO;
-        let mut last_ts = 0u64;
-        let mut sent_payload = 0u64;
-        let min_rate = 1000.0 / 64.0;
-        for op in &ops {
-            let mut at = now;
-            match *op {
-                Op::Advance(dt) => {
-                    now += Duration::from_millis(dt as u64);
-                    at = now;
-                    if s.poll_timeout().is_some_and(|t| t <= now) {
-                        s.handle_timeout(now);
-                    }
-                    if r.poll_timeout().is_some_and(|t| t <= now) {
-                        r.handle_timeout(now);
-                    }
-                }
-                Op::Stale(back) => {
-                    at = Instant::from_nanos(now.as_nanos().saturating_sub(back as u64 * 1_000_000));
-                    s.handle_timeout(at);
-                    r.handle_timeout(at);
-                }
-                Op::DeliverData(i) | Op::DuplicateData(i) => {
-                    if let Some((h, len)) = take(&mut fwd, i, matches!(op, Op::DuplicateData(_))) {
-                        let d = Datagram { from: PeerId::PEER, bytes: h.as_slice(), virtual_payload: len };
-                        prop_assert!(r.handle_datagram(now, d).is_ok());
-                    }
-                }
-                Op::DeliverFeedback(i) | Op::DuplicateFeedback(i) => {
-                    if let Some((h, len)) = take(&mut rev, i, matches!(op, Op::DuplicateFeedback(_))) {
-                        let d = Datagram { from: PeerId::PEER, bytes: h.as_slice(), virtual_payload: len };
-                        prop_assert!(s.handle_datagram(now, d).is_ok());
-                    }
-                }
-                Op::DropData(i) => {
-                    take(&mut fwd, i, false);
-                }
-                Op::DropFeedback(i) => {
-                    take(&mut rev, i, false);
-                }
-            }
-            while let Some(t) = s.poll_transmit(at) {
-                let d = data_of(&t);
-                prop_assert!(d.timestamp_ns >= last_ts, "sender time went backwards");
-                last_ts = d.timestamp_ns;
-                sent_payload += t.payload_len as u64;
-                fwd.push((t.header, t.payload_len));
-            }
-            while let Some(t) = r.poll_transmit(at) {
-                prop_assert_eq!(t.meta.kind, PacketKind::Control);
-                rev.push((t.header, t.payload_len));
-            }
-            while let Some(e) = s.poll_event() {
-                if let Event::RateChanged { rate } = e {
-                    prop_assert!(rate.as_bps_f64() >= 8.0 * min_rate * (1.0 - 1e-9));
-                }
-            }
-            while r.poll_event().is_some() {}
-            for bag in [&mut fwd, &mut rev] {
-                if bag.len() > 300 {
-                    bag.drain(..bag.len() - 300);
-                }
-            }
-            let x = s.x_bytes_per_s();
-            prop_assert!(x.is_finite() && x >= min_rate, "X = {}", x);
-            prop_assert!(s.rtt().is_none_or(|r| r > Duration::ZERO));
-            let p = r.loss_event_rate();
-            prop_assert!((0.0..=1.0).contains(&p), "p = {}", p);
-            prop_assert!(s.loss_event_rate() >= 0.0 && s.loss_event_rate() <= 1.0);
-            prop_assert!(r.stats().app_bytes_delivered <= sent_payload);
-            if let Some(t) = s.poll_timeout() {
-                prop_assert!(t >= Instant::ZERO);
-            }
-        }
+        drive_network(&mut s, &mut r, &ops, &mut TfrcInvariants { last_timestamp_ns: 0, sent_payload: 0 })?;
+    }
+
+    #[test]
+    fn endpoints_never_panic_on_random_bytes(cfg in config(), (bytes, extra) in garbage()) {
+        let mut p = pair(&cfg, Application::Bulk, DataSize::from_bytes(1000), Instant::ZERO, None).unwrap();
+        drain(&mut p.sender, Instant::ZERO);
+        feed_garbage(&mut p.sender, ms(1), &bytes, extra, Rejections::Counted)?;
+        feed_garbage(&mut p.receiver, ms(1), &bytes, extra, Rejections::Counted)?;
     }
 }

@@ -1,10 +1,16 @@
+//! UDP tests: the sender's schedule and the receiver's counting with explicit time, and the
+//! shared property driver.
+
 use super::*;
-use crate::endpoint::{Datagram, Endpoint, PeerId};
+use crate::endpoint::{Datagram, Endpoint, PeerId, Transmit};
+use crate::proto::testing::{drive_network, feed_garbage, garbage, millis, ms, net_ops, Clock, Invariants, Rejections};
 use crate::time::{Duration, Instant};
 use crate::units::{DataRate, DataSize};
+use proptest::prelude::*;
 
+/// How many packets `s` sends at `now`.
 fn drain(s: &mut UdpSender, now: Instant) -> usize {
-    std::iter::from_fn(|| s.poll_transmit(now)).count()
+    crate::proto::testing::drain(s, now).len()
 }
 
 #[test]
@@ -48,4 +54,51 @@ fn receiver_counts_payload_and_rejects_garbage() {
     assert!(r.handle_datagram(Instant::ZERO, bad).is_err());
     assert_eq!(r.stats().malformed_datagrams, 1);
     assert_eq!(r.stats().app_packets_delivered, 1);
+}
+
+/// What must hold for a UDP sender and receiver whatever the network does.
+struct UdpInvariants;
+
+impl Invariants<UdpSender, UdpReceiver> for UdpInvariants {
+    fn sender_sent(&mut self, s: &UdpSender, t: &Transmit) -> Result<(), TestCaseError> {
+        prop_assert_eq!(t.wire_size(), DataSize::from_bytes(1000));
+        prop_assert_eq!(t.meta.seq + 1, s.packets_sent());
+        Ok(())
+    }
+
+    fn receiver_sent(&mut self, _: &UdpReceiver, t: &Transmit) -> Result<(), TestCaseError> {
+        prop_assert!(false, "a UDP receiver never answers: {:?}", t);
+        Ok(())
+    }
+
+    fn after_step(&mut self, s: &UdpSender, r: &UdpReceiver) -> Result<(), TestCaseError> {
+        // Unresponsive and without duplicate detection: all the receiver can promise is that it
+        // saw no number that was never sent.
+        prop_assert!(r.highest_seq().is_none_or(|q| (q as u64) < s.packets_sent()));
+        prop_assert_eq!(r.stats().malformed_datagrams, 0);
+        Ok(())
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #[test]
+    fn arbitrary_network_keeps_the_invariants(
+        rate_kbps in 10u64..5000,
+        stop_ms in proptest::option::of(0u64..5000),
+        ops in net_ops(Clock { max_advance: millis(300), max_rewind: millis(50) }, 0..200),
+    ) {
+        let mut cfg = UdpConfig::new(DataRate::from_kbps(rate_kbps));
+        cfg.stop = stop_ms.map(ms);
+        let mut s = UdpSender::new(cfg);
+        let mut r = UdpReceiver::new();
+        drive_network(&mut s, &mut r, &ops, &mut UdpInvariants)?;
+    }
+
+    #[test]
+    fn endpoints_never_panic_on_random_bytes((bytes, extra) in garbage()) {
+        let mut p = pair(&UdpConfig::new(DataRate::from_mbps(1)));
+        feed_garbage(&mut p.sender, ms(1), &bytes, extra, Rejections::Counted)?;
+        feed_garbage(&mut p.receiver, ms(1), &bytes, extra, Rejections::Counted)?;
+    }
 }
