@@ -17,7 +17,21 @@ from vidcc.papers import PAPERS, load_suite
 from vidcc.papers.building import dumbbell, flow, part_spec, scenario
 from vidcc.papers.existence import feature_exists, protocol_exists
 from vidcc.papers.measures import FigureData
-from vidcc.papers.model import FAIL, NOT_YET, PASS, STATUSES, Axis, Claim, Figure, Part, Plot, Q, Suite, Verdict, at_scale
+from vidcc.papers.model import (
+    FAIL,
+    NOT_YET,
+    PASS,
+    STATUSES,
+    Axis,
+    Claim,
+    Figure,
+    Part,
+    Plot,
+    Q,
+    Suite,
+    Verdict,
+    at_scale,
+)
 from vidcc.papers.running import run_suite
 from vidcc.papers.verdicts import all_of, bound, check_claim, direction, number, ordering, state_cause, within
 
@@ -41,7 +55,7 @@ def test_existence_is_asked_of_the_registry_and_the_schema():
     assert protocol_exists("tcp-reno")
     assert protocol_exists("udp-cbr")  # exists although it needs a `rate` key
     assert not protocol_exists("no-such-protocol")
-    registered = [s.name for s in protocols.SPECS]  # protocol modules, not the simulator's built-in kinds
+    registered = [s.name for s in protocols.specs()]
     assert registered and all(protocol_exists(name) for name in registered)
     assert not feature_exists("no-such-feature")
 

@@ -4,7 +4,7 @@ import json
 
 import pandas as pd
 
-from vidcc.papers.dvrc import CAUSES, MPEG_START, SUITE, c1, c25
+from vidcc.papers.dvrc import CAUSES, MPEG_START, SUITE, c1
 from vidcc.papers.measures import FigureData
 from vidcc.papers.model import FAIL, PASS, Claim, FigureRun, Verdict, at_scale
 from vidcc.papers.verdicts import check_claim

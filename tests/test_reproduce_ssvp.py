@@ -21,8 +21,10 @@ def test_eq7_and_eq6_claims_pass_on_the_configured_defaults():
 
 
 def _claim(status, cause):
-    return Claim("T", "t", None, ("tcp-reno",), lambda d: Verdict(status, {"x": 1}, "fine" if status == PASS else "broken"),
-                 cause=cause)
+    def check(data):
+        return Verdict(status, {"x": 1}, "fine" if status == PASS else "broken")
+
+    return Claim("T", "t", None, ("tcp-reno",), check, cause=cause)
 
 
 def test_a_measured_cause_is_computed_only_for_failures():

@@ -47,6 +47,58 @@ fn parse_gop(s: &str) -> PyResult<usize> {
     vidcc_core::media::gop::GopPattern::parse(s).map(|g| g.len()).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Every protocol a flow may name, in the registry's order (vidcc-core `proto::registry`).
+#[pyfunction]
+fn protocol_names() -> Vec<&'static str> {
+    vidcc_core::proto::registry::PROTOCOLS.to_vec()
+}
+
+fn unknown_protocol(name: &str) -> PyErr {
+    let known = vidcc_core::proto::registry::PROTOCOLS.join(", ");
+    PyValueError::new_err(format!("unknown protocol {name:?}; expected one of: {known}"))
+}
+
+fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use pyo3::IntoPyObjectExt;
+    use serde_json::Value;
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_bound_py_any(py)?,
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.into_bound_py_any(py)?,
+            (None, Some(i)) => i.into_bound_py_any(py)?,
+            _ => n.as_f64().unwrap_or(f64::NAN).into_bound_py_any(py)?,
+        },
+        Value::String(s) => s.into_bound_py_any(py)?,
+        Value::Array(a) => {
+            PyList::new(py, a.iter().map(|x| json_to_py(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any()
+        }
+        Value::Object(o) => {
+            let d = PyDict::new(py);
+            for (k, x) in o {
+                d.set_item(k, json_to_py(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+/// The default configuration of protocol `name` in the resolved form (base units, the fields of
+/// its Rust config, with `kind`). Fields the schema requires (a CBR flow's `rate_bps`) hold a
+/// placeholder. Raises ValueError for an unknown protocol.
+#[pyfunction]
+fn protocol_defaults<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    let config = vidcc_core::proto::registry::defaults(name).ok_or_else(|| unknown_protocol(name))?;
+    let value = serde_json::to_value(&config).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    json_to_py(py, &value)
+}
+
+/// Bytes of protocol `name`'s data header. Raises ValueError for an unknown protocol.
+#[pyfunction]
+fn protocol_header_bytes(name: &str) -> PyResult<usize> {
+    vidcc_core::proto::registry::header_bytes(name).ok_or_else(|| unknown_protocol(name))
+}
+
 fn column<'py>(py: Python<'py>, c: Column) -> PyResult<Bound<'py, PyAny>> {
     Ok(match c {
         Column::U64(v) => PyArray1::from_vec(py, v).into_any(),
@@ -181,6 +233,9 @@ fn _vidcc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_trace, m)?)?;
     m.add_function(wrap_pyfunction!(parse_gop, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(protocol_names, m)?)?;
+    m.add_function(wrap_pyfunction!(protocol_defaults, m)?)?;
+    m.add_function(wrap_pyfunction!(protocol_header_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(qos_aimd_select, m)?)?;
     Ok(())
 }

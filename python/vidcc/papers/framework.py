@@ -17,8 +17,29 @@ from __future__ import annotations
 from vidcc.papers.building import chain, droptail, dumbbell, flow, glink, graph, part_spec, red, scenario, sweep_name
 from vidcc.papers.existence import FEATURES, Feature, feature_exists, missing, protocol_exists
 from vidcc.papers.measures import FigureData, load_run_table, per_run, queue_stats, select, video_flows, warmup_ns
-from vidcc.papers.model import FAIL, NOT_YET, PASS, SCALES, STATUSES, Axis, Cause, Claim, ClaimResult, Figure, FigureRun
-from vidcc.papers.model import Image, Part, PartRun, Plot, Q, Suite, SuiteRun, Verdict, at_scale, reconstruction_notes
+from vidcc.papers.model import (
+    FAIL,
+    NOT_YET,
+    PASS,
+    SCALES,
+    STATUSES,
+    Axis,
+    Cause,
+    Claim,
+    ClaimResult,
+    Figure,
+    FigureRun,
+    Image,
+    Part,
+    PartRun,
+    Plot,
+    Q,
+    Suite,
+    SuiteRun,
+    Verdict,
+    at_scale,
+    reconstruction_notes,
+)
 from vidcc.papers.running import run_suite
 from vidcc.papers.verdicts import all_of, bound, check_claim, direction, no_data, number, ordering, state_cause, within
 

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
-    from vidcc.papers.model import Figure
 
 __all__ = ["FigureData", "select", "load_run_table", "video_flows", "warmup_ns", "queue_stats", "per_run"]
 
@@ -24,7 +23,9 @@ class FigureData:
     """The loaded results of one figure: every part that ran, its tables with the axis columns
     (named as the parts' :class:`Axis` names), a ``part`` column and the part's tags."""
 
-    def __init__(self, figure: Figure, tables: Mapping[str, pd.DataFrame], ran: Iterable[str],
+    # `figure` is the `vidcc.papers.model.Figure` these results belong to (not imported: model
+    # refers to FigureData, and the layering test forbids even a type-only cycle).
+    def __init__(self, figure: Any, tables: Mapping[str, pd.DataFrame], ran: Iterable[str],
                  series: Callable[[str, str], pd.DataFrame] | None = None):
         self.figure = figure
         self._tables = dict(tables)
@@ -100,7 +101,7 @@ def load_run_table(db, run_id: str, table: str) -> pd.DataFrame:
 
 
 def video_flows(data: FigureData, part: str | Sequence[str] | None = None, where: Mapping[str, Any] | None = None) -> pd.DataFrame:
-    """``run_flows`` rows of video flows joined with their ``video_summary`` row (vdi,
+    """``run_flows`` rows of video flows joined with their ``video_summary`` row by flow and receiver (vdi,
     delayed_packet_rate, packet_drop_rate, frames_*, ...), with the part, seed, axis and tag
     columns. Flows without video are left out."""
     import pandas as pd
@@ -110,7 +111,8 @@ def video_flows(data: FigureData, part: str | Sequence[str] | None = None, where
     for run_id, f in flows.groupby("run_id", sort=True):
         v = data.series(run_id, "video_summary")
         if not v.empty:
-            out.append(f.merge(v, on="flow", how="inner", suffixes=("", "_video")))
+            keys = [k for k in ("flow", "receiver") if k in f.columns and k in v.columns]
+            out.append(f.merge(v, on=keys, how="inner", suffixes=("", "_video")))
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
 
 

@@ -12,11 +12,12 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator
 
+from vidcc import _vidcc
 from vidcc.protocols import ProtocolSpec, register
 from vidcc.schema import U32_MAX, CoreFlow, PositiveDuration, Size, integer, number
 
-# The TCP agents' header (vidcc_core::proto::tcp::HEADER_BYTES).
-HEADER_BYTES = 40
+# The data header, as the protocol registry of vidcc-core declares it.
+HEADER_BYTES = _vidcc.protocol_header_bytes("gaimd")
 
 
 class GaimdFlow(CoreFlow):

@@ -13,11 +13,13 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator
 
+from vidcc import _vidcc
 from vidcc.protocols import ProtocolSpec, register
 from vidcc.schema import CoreFlow, Duration, PositiveDuration, Rate, Size, integer, number
 
-# Rust vidcc_core::wire::ssvp::HEADER_BYTES and the highest rate the sender uses.
-HEADER_BYTES = 24
+# The data header, as the protocol registry of vidcc-core declares it; and the highest rate the
+# sender uses.
+HEADER_BYTES = _vidcc.protocol_header_bytes("ssvp")
 MAX_RATE_BPS = 10_000_000_000
 
 _Positive = Annotated[float, BeforeValidator(number(above=0.0))]

@@ -12,11 +12,12 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator
 
+from vidcc import _vidcc
 from vidcc.protocols import ProtocolSpec, register
 from vidcc.schema import CoreFlow, PositiveDuration, integer, number
 
-# Rust vidcc_core::wire::tfrc::DATA_BYTES.
-HEADER_BYTES = 20
+# The data header, as the protocol registry of vidcc-core declares it.
+HEADER_BYTES = _vidcc.protocol_header_bytes("tfrc")
 
 _AtLeastOne = Annotated[float, BeforeValidator(number(minimum=1.0))]
 

@@ -146,7 +146,7 @@ def mpeg_parts(build, names, **kw) -> list[Part]:
 
 # ---- figures --------------------------------------------------------------------------------
 
-rate_plot = lambda part: Plot(f"rate-{part}", f"Throughput, 150 ms samples", "throughput_bps", kind="series",  # noqa: E731
+rate_plot = lambda part: Plot(f"rate-{part}", "Throughput, 150 ms samples", "throughput_bps", kind="series",  # noqa: E731
                               table="flow_samples", parts=[part], ylabel="throughput (Mbit/s)", scale=1e-6)
 
 

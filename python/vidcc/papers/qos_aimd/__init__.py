@@ -28,9 +28,22 @@ import math
 
 from vidcc.papers.building import droptail, flow, glink, graph, red, scenario
 from vidcc.papers.measures import warmup_ns
-from vidcc.papers.model import FAIL, NOT_YET, PASS, Axis, Claim, Figure, Part, Plot, Q, Suite, Verdict, reconstruction_notes
-from vidcc.papers.verdicts import all_of, within
+from vidcc.papers.model import (
+    FAIL,
+    NOT_YET,
+    PASS,
+    Axis,
+    Claim,
+    Figure,
+    Part,
+    Plot,
+    Q,
+    Suite,
+    Verdict,
+    reconstruction_notes,
+)
 from vidcc.papers.qos_aimd import model
+from vidcc.papers.verdicts import all_of, within
 
 SEEDS = Q([1, 2], [1, 2, 3, 4, 5])
 DURATION = Q("20s", "80s")
