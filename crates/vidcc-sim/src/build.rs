@@ -10,7 +10,7 @@ use vidcc_core::media::config::build_stream;
 use vidcc_core::proto::registry::{FlowContext, Reach};
 use vidcc_core::proto::Application;
 use vidcc_core::rng::{RngStreams, SimRng};
-use vidcc_core::{DataRate, DataSize, Duration, Endpoint, Instant};
+use vidcc_core::{DataRate, DataSize, Duration, Endpoint, FlowEndpoints, Instant};
 
 use crate::config::{ArqConfig, LossConfig, QueueConfig, QueueLimit, SimConfig};
 use crate::forward::{Fabric, LinkState, PERSISTENT_ARQ_ATTEMPTS};
@@ -220,7 +220,18 @@ fn build_links(
     Ok(links)
 }
 
+/// Builds a flow's endpoints from its configuration and context.
+pub type FlowFactory<'a> = &'a dyn Fn(&crate::config::FlowConfig, FlowContext<'_>) -> Result<FlowEndpoints, String>;
+
+/// Builds the run, every flow through the protocol registry.
 pub fn build(config: &SimConfig) -> Result<Built, ConfigError> {
+    build_with(config, &|f, ctx| f.protocol.build(ctx))
+}
+
+/// Builds the run with `make` constructing each flow's endpoints (tests drive flows of several
+/// receivers through it before any multicast protocol exists). The flow has as many receivers as
+/// `make` returns, all at the flow instance's destination node.
+pub fn build_with(config: &SimConfig, make: FlowFactory<'_>) -> Result<Built, ConfigError> {
     check(config)?;
     let streams = RngStreams::new(config.seed);
     let net = topology::build(config, &streams)?;
@@ -260,7 +271,7 @@ pub fn build(config: &SimConfig) -> Result<Built, ConfigError> {
             receivers: 1,
             rng: &rng,
         };
-        let built = f.protocol.build(ctx).map_err(|e| config_error(here(), e))?;
+        let built = make(f, ctx).map_err(|e| config_error(here(), e))?;
         let measure_from = warmup.max(fi.start);
         let measure_to = stop.map_or(end, |s| s.min(end));
         let sender = endpoints.len() as u32;

@@ -108,14 +108,24 @@ fn view<'a>(
 
 impl Simulation {
     pub fn new(config: SimConfig) -> Result<Self, ConfigError> {
-        let Built { net, fabric, flows, endpoints, receivers, receiver_endpoints, monitored, end } =
-            build::build(&config)?;
+        let built = build::build(&config)?;
+        Ok(Self::from_built(config, built))
+    }
+
+    /// A run whose flows' endpoints `make` builds instead of the protocol registry.
+    pub fn with_factory(config: SimConfig, make: build::FlowFactory<'_>) -> Result<Self, ConfigError> {
+        let built = build::build_with(&config, make)?;
+        Ok(Self::from_built(config, built))
+    }
+
+    fn from_built(config: SimConfig, built: Built) -> Self {
+        let Built { net, fabric, flows, endpoints, receivers, receiver_endpoints, monitored, end } = built;
         let video = VideoRecorders::new(&receivers, &|flow| {
             config.flows[net.flows[flow as usize].group as usize].video.clone()
         });
         let recorders = Recorders::new(&config, &receivers, video);
         let senders = flows.iter().map(|f| f.src).collect();
-        Ok(Simulation {
+        Simulation {
             world: World { config, net, receivers, receiver_endpoints, senders, monitored, end },
             fabric,
             flows,
@@ -124,7 +134,7 @@ impl Simulation {
             sched: Scheduler::new(),
             recorders,
             stats: RunStats::default(),
-        })
+        }
     }
 
     pub fn network(&self) -> &Network {
