@@ -6,14 +6,15 @@
 //!   (`{"kind": "tfrc", ...fields of TfrcConfig}`);
 //! - its name ([`ProtocolConfig::name`], [`PROTOCOLS`]);
 //! - its construction ([`ProtocolConfig::build`]): every protocol has the one factory signature
-//!   `fn(&Config, FlowContext) -> Result<FlowEndpoints, String>`;
+//!   `fn(&Config, FlowContext) -> Result<FlowEndpoints, String>` (a unicast protocol's
+//!   `pair(config, application, packet_size, start, stop)` becomes one through [`unicast`]);
 //! - its default configuration as the resolved form ([`defaults`]) and the bytes of its data
 //!   header ([`header_bytes`]), which the Python schema reads instead of copying.
 //!
-//! Adding a protocol: its folder under `proto/` with a `build` function of that signature, and
-//! one line below.
+//! Adding a protocol: its folder under `proto/` (declared in `proto/mod.rs`) with a factory of
+//! that signature (or a unicast `pair`), and one line below.
 
-use crate::endpoint::FlowEndpoints;
+use crate::endpoint::{EndpointPair, FlowEndpoints};
 use crate::proto::Application;
 use crate::rng::SimRng;
 use crate::{DataSize, Instant};
@@ -35,6 +36,14 @@ pub struct FlowContext<'a> {
     pub rng: &'a dyn Fn(&str) -> SimRng,
 }
 
+/// A unicast protocol's constructor: `pair(config, application, packet_size, start, stop)`.
+pub type PairFn<C> = fn(&C, Application, DataSize, Instant, Option<Instant>) -> Result<EndpointPair, String>;
+
+/// The registry's factory of a unicast protocol from its `pair` constructor.
+pub fn unicast<C>(pair: PairFn<C>) -> impl Fn(&C, FlowContext<'_>) -> Result<FlowEndpoints, String> {
+    move |config, ctx| pair(config, ctx.app, ctx.packet_size, ctx.start, ctx.stop).map(FlowEndpoints::from)
+}
+
 /// How many receivers a protocol's flow may have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reach {
@@ -47,7 +56,7 @@ pub enum Reach {
 macro_rules! protocols {
     ($(
         $(#[$doc:meta])*
-        $name:literal => $variant:ident($config:ty), build: $build:path, header: $header:expr, reach: $reach:ident;
+        $name:literal => $variant:ident($config:ty), build: $build:expr, header: $header:expr, reach: $reach:ident;
     )*) => {
         /// A flow's protocol and its parameters: the resolved (base-unit) configuration, tagged
         /// by `kind` with the protocol's name.
@@ -88,7 +97,7 @@ macro_rules! protocols {
                     ));
                 }
                 match self {
-                    $(ProtocolConfig::$variant(c) => $build(c, ctx),)*
+                    $(ProtocolConfig::$variant(c) => ($build)(c, ctx),)*
                 }
             }
         }
@@ -111,7 +120,8 @@ macro_rules! protocols {
     };
 }
 
-use crate::proto::{dvrc, gaimd, qos_aimd, rtcp_udp, ssvp, tcp, tfrc, udp};
+// Every protocol module of `proto` (so that adding one needs no line here but its own).
+use super::*;
 
 protocols! {
     "tcp-reno" => TcpReno(tcp::TcpConfig), build: tcp::build_reno, header: tcp::HEADER_BYTES, reach: Unicast;
@@ -126,21 +136,21 @@ protocols! {
     /// Unresponsive UDP carrying the flow's `video`: every frame sent when ready.
     "udp" => Udp(udp::VideoConfig), build: udp::build_video, header: crate::wire::udp::HEADER_BYTES, reach: Unicast;
     /// DVRC: receiver-driven AIAMD with layered video.
-    "dvrc" => Dvrc(dvrc::DvrcConfig), build: dvrc::build, header: crate::wire::dvrc::DATA_HEADER_BYTES, reach: Unicast;
+    "dvrc" => Dvrc(dvrc::DvrcConfig), build: unicast(dvrc::pair), header: crate::wire::dvrc::DATA_HEADER_BYTES, reach: Unicast;
     /// RTP/UDP layered video adapted from RTCP receiver reports.
     "rtcp-udp" => RtcpUdp(rtcp_udp::RtcpUdpConfig),
-        build: rtcp_udp::build, header: crate::wire::rtcp_udp::RTP_HEADER_BYTES, reach: Unicast;
+        build: unicast(rtcp_udp::pair), header: crate::wire::rtcp_udp::RTP_HEADER_BYTES, reach: Unicast;
     "qos-aimd" => QosAimd(qos_aimd::QosAimdConfig),
-        build: qos_aimd::build, header: crate::wire::qos_aimd::DATA_HEADER_BYTES, reach: Unicast;
+        build: unicast(qos_aimd::pair), header: crate::wire::qos_aimd::DATA_HEADER_BYTES, reach: Unicast;
     /// SSVP: inter-packet-gap AIMD carrying bulk data or video.
-    "ssvp" => Ssvp(ssvp::SsvpConfig), build: ssvp::build, header: crate::wire::ssvp::HEADER_BYTES, reach: Unicast;
+    "ssvp" => Ssvp(ssvp::SsvpConfig), build: unicast(ssvp::pair), header: crate::wire::ssvp::HEADER_BYTES, reach: Unicast;
     /// SSVP with the receiver-buffered layered adaptation (layered video).
     "ssvp-layered" => SsvpLayered(ssvp::SsvpLayeredConfig),
-        build: ssvp::build_layered, header: crate::wire::ssvp::HEADER_BYTES, reach: Unicast;
+        build: unicast(ssvp::layered_pair), header: crate::wire::ssvp::HEADER_BYTES, reach: Unicast;
     /// TFRC, RFC 5348, carrying bulk data or full-quality video.
-    "tfrc" => Tfrc(tfrc::TfrcConfig), build: tfrc::build, header: crate::wire::tfrc::DATA_BYTES, reach: Unicast;
+    "tfrc" => Tfrc(tfrc::TfrcConfig), build: unicast(tfrc::pair), header: crate::wire::tfrc::DATA_BYTES, reach: Unicast;
     /// GAIMD(α, β) on the TCP agents' window machinery, bulk data.
-    "gaimd" => Gaimd(gaimd::GaimdConfig), build: gaimd::build, header: tcp::HEADER_BYTES, reach: Unicast;
+    "gaimd" => Gaimd(gaimd::GaimdConfig), build: unicast(gaimd::pair), header: tcp::HEADER_BYTES, reach: Unicast;
 }
 
 #[cfg(test)]

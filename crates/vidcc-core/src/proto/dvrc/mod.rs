@@ -46,12 +46,10 @@ pub use sender::DvrcSender;
 use crate::endpoint::EndpointPair;
 use crate::media::layers::LayerRates;
 use crate::media::stream::{PartKind, VideoStream};
-use crate::proto::registry::FlowContext;
 use crate::proto::Application;
 use crate::time::Instant;
 use crate::units::DataSize;
 use crate::wire::dvrc::DATA_HEADER_BYTES;
-use crate::FlowEndpoints;
 
 /// The layer rates of a layered stream; an error for anything else.
 pub(crate) fn layered_rates(stream: &VideoStream, protocol: &str) -> Result<LayerRates, String> {
@@ -92,9 +90,4 @@ pub fn pair(
     let receiver = DvrcReceiver::new(config, rates.clone(), packet_size);
     let sender = DvrcSender::new(config, stream, rates, packet_size, stop);
     Ok(EndpointPair { sender: Box::new(sender), receiver: Box::new(receiver) })
-}
-
-/// The registry's constructor (`proto::registry`): [`pair`] from the driver's flow context.
-pub fn build(config: &DvrcConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
-    pair(config, ctx.app, ctx.packet_size, ctx.start, ctx.stop).map(FlowEndpoints::from)
 }

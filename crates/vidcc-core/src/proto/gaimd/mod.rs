@@ -37,12 +37,10 @@ pub use config::{friendly_alpha, GaimdConfig, TimeoutSsthresh};
 pub use sender::Gaimd;
 
 use crate::endpoint::EndpointPair;
-use crate::proto::registry::FlowContext;
 use crate::proto::tcp::{sender::window_limit_segments, TcpReceiver, TcpSender};
 use crate::proto::Application;
 use crate::time::Instant;
 use crate::units::DataSize;
-use crate::FlowEndpoints;
 
 /// A GAIMD sender and a TCP sink. `packet_size` is the wire size of a data packet, 40-byte
 /// header included. Only [`Application::Bulk`] can be carried.
@@ -66,9 +64,4 @@ pub fn pair(
     let sender = Box::new(TcpSender::new(cc, &tcp, size, start, stop));
     let receiver = Box::new(TcpReceiver::new(tcp.delayed_ack, window_limit_segments(&tcp, size)));
     Ok(EndpointPair { sender, receiver })
-}
-
-/// The registry's constructor (`proto::registry`): [`pair`] from the driver's flow context.
-pub fn build(config: &GaimdConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
-    pair(config, ctx.app, ctx.packet_size, ctx.start, ctx.stop).map(FlowEndpoints::from)
 }

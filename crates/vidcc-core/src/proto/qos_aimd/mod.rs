@@ -40,10 +40,8 @@ pub use receiver::{QosAimdReceiver, ReceiverCounters};
 pub use sender::{QosAimdSender, SenderCounters};
 
 use crate::endpoint::EndpointPair;
-use crate::proto::registry::FlowContext;
 use crate::proto::Application;
 use crate::units::DataSize;
-use crate::FlowEndpoints;
 use crate::Instant;
 
 /// A QoS-AIMD sender and receiver. `packet_size` is the wire size of a data packet, header
@@ -59,9 +57,4 @@ pub fn pair(
     config.validate()?;
     let sender = QosAimdSender::new(config, app, packet_size, start, stop)?;
     Ok(EndpointPair { sender: Box::new(sender), receiver: Box::new(QosAimdReceiver::new(config)) })
-}
-
-/// The registry's constructor (`proto::registry`): [`pair`] from the driver's flow context.
-pub fn build(config: &QosAimdConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
-    pair(config, ctx.app, ctx.packet_size, ctx.start, ctx.stop).map(FlowEndpoints::from)
 }

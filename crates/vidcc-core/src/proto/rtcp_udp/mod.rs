@@ -31,12 +31,10 @@ pub use receiver::{RtcpUdpReceiver, RECEIVER_SSRC};
 pub use sender::{RtcpUdpSender, SENDER_SSRC};
 
 use crate::endpoint::EndpointPair;
-use crate::proto::registry::FlowContext;
 use crate::proto::Application;
 use crate::time::Instant;
 use crate::units::DataSize;
 use crate::wire::rtcp_udp::RTP_HEADER_BYTES;
-use crate::FlowEndpoints;
 
 /// An `rtcp-udp` sender and receiver for a layered video. `packet_size` is the wire size of a
 /// full RTP packet (12-byte header included); Sender Reports start at `start`; nothing is sent
@@ -61,9 +59,4 @@ pub fn pair(
     }
     let sender = RtcpUdpSender::new(config, stream, rates, packet_size, start, stop);
     Ok(EndpointPair { sender: Box::new(sender), receiver: Box::new(RtcpUdpReceiver::new(config)) })
-}
-
-/// The registry's constructor (`proto::registry`): [`pair`] from the driver's flow context.
-pub fn build(config: &RtcpUdpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
-    pair(config, ctx.app, ctx.packet_size, ctx.start, ctx.stop).map(FlowEndpoints::from)
 }

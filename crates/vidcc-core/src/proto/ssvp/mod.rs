@@ -36,11 +36,9 @@ pub use sender::{Controller, Decision, SsvpSender};
 
 use crate::endpoint::EndpointPair;
 use crate::media::playout::{LayerBuffers, PlayoutConfig};
-use crate::proto::registry::FlowContext;
 use crate::proto::Application;
 use crate::time::{Duration, Instant};
 use crate::units::DataSize;
-use crate::FlowEndpoints;
 
 /// An `ssvp` flow carrying `app` (bulk data or video) in packets of `packet_size` wire bytes.
 pub fn pair(
@@ -81,14 +79,4 @@ pub fn layered_pair(
         Some(LayerBuffers::new(&playout)),
     );
     Ok(EndpointPair { sender: Box::new(sender), receiver: Box::new(receiver) })
-}
-
-/// The registry's constructor of `ssvp` (`proto::registry`): [`pair`] from the flow context.
-pub fn build(config: &SsvpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
-    pair(config, ctx.app, ctx.packet_size, ctx.start, ctx.stop).map(FlowEndpoints::from)
-}
-
-/// The registry's constructor of `ssvp-layered`: [`layered_pair`] from the flow context.
-pub fn build_layered(config: &SsvpLayeredConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
-    layered_pair(config, ctx.app, ctx.packet_size, ctx.start, ctx.stop).map(FlowEndpoints::from)
 }

@@ -43,11 +43,9 @@ pub use receiver::{TfrcReceiver, TfrcReceiverCounters};
 pub use sender::{TfrcSender, TfrcSenderCounters};
 
 use crate::endpoint::EndpointPair;
-use crate::proto::registry::FlowContext;
 use crate::proto::Application;
 use crate::time::Instant;
 use crate::units::DataSize;
-use crate::FlowEndpoints;
 
 /// A TFRC sender and receiver. `packet_size` is s, the wire size of a full data packet (20-byte
 /// header included).
@@ -63,9 +61,4 @@ pub fn pair(
     let sender = TfrcSender::new(config, app, size, start, stop)?;
     let receiver = TfrcReceiver::new(config, size);
     Ok(EndpointPair { sender: Box::new(sender), receiver: Box::new(receiver) })
-}
-
-/// The registry's constructor (`proto::registry`): [`pair`] from the driver's flow context.
-pub fn build(config: &TfrcConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
-    pair(config, ctx.app, ctx.packet_size, ctx.start, ctx.stop).map(FlowEndpoints::from)
 }
