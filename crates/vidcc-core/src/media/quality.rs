@@ -16,8 +16,9 @@
 //! column by column (Σx, Σy, Σ(x² + y²), Σxy; an element-wise loop the compiler vectorises), each
 //! group of four columns gives a block, and two adjacent rows of blocks give the 8×8 windows
 //! (2×2 blocks each, overlapping by half). The SSE of the PSNR is Σ(x² + y²) − 2Σxy of the same
-//! blocks, plus a plain loop over the samples the crop leaves out. All sums are exact integers,
-//! so every window's SSIM is computed from the same numbers as the reference, in the same order.
+//! blocks, plus a plain loop over the samples the crop leaves out. All sums are exact integers
+//! and each window's SSIM is the reference's f64 expression of them (the reference's form is
+//! scaled by 4, which rounds alike), so only the order of the final mean can differ.
 
 use thiserror::Error;
 
@@ -33,7 +34,7 @@ const WINDOW: usize = 8;
 /// Side of the blocks the sums are kept for: half a window.
 const BLOCK: usize = WINDOW / 2;
 /// Samples per window, the n of eq. 13's sample statistics.
-const WINDOW_SAMPLES: i64 = (WINDOW * WINDOW) as i64;
+const WINDOW_SAMPLES: f64 = (WINDOW * WINDOW) as f64;
 
 /// Why a frame pair could not be scored.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -70,7 +71,7 @@ impl SsimConstants {
     /// (c1, c2) scaled to window sums (n = 64): with S1 = Σx, S2 = Σy, Q = Σ(x² + y²),
     /// P = Σxy, SSIM = (2·S1·S2 + c1)(2·(nP − S1·S2) + c2) / ((S1² + S2² + c1)(nQ − S1² − S2² + c2)).
     fn scaled(self) -> (f64, f64) {
-        let n = WINDOW_SAMPLES as f64;
+        let n = WINDOW_SAMPLES;
         match self {
             // n²·μxμy = S1·S2 and n(n − 1)·σxy = nP − S1·S2: C1 scales by n², C2 by n(n − 1).
             Self::Wang => {
@@ -219,7 +220,7 @@ impl Sums {
     /// Sum of the SSIM of the windows these sums describe.
     #[inline(always)]
     fn ssim_sum(&self, values: &mut [f64], (c1, c2): (f64, f64)) -> f64 {
-        let n = WINDOW_SAMPLES as f64;
+        let n = WINDOW_SAMPLES;
         let len = self.x.len();
         let (x, y, squares, products) = (&self.x[..len], &self.y[..len], &self.squares[..len], &self.products[..len]);
         let values = &mut values[..len];
