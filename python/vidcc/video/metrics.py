@@ -255,7 +255,8 @@ def ssim(ref, test, *, window: str = "8x8", variant: str = "wang"):
 def psnr_ssim(ref, test, *, variant: str = "wang") -> tuple[np.ndarray, np.ndarray]:
     """PSNR (dB, capped) and SSIM (8×8 windows; ``variant`` as in :func:`ssim`) of a batch
     (N, H, W), or of one frame (H, W) as arrays of length 1, by the Rust kernel: one pass over
-    each frame pair, the GIL released. Same values as :func:`psnr_ssim_reference`."""
+    each frame pair, the GIL released. Same values as :func:`psnr_ssim_reference` (the SSIM to
+    within float rounding: only the order of its mean over windows differs)."""
     a, b = _planes(ref, test)
     if a.ndim == 2:
         a, b = a[None], b[None]
