@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vidcc.video import clip, metrics
-from vidcc.video.metrics import PSNR_CAP_DB, mos, psnr, psnr_ssim, ssim
+from vidcc.video.metrics import PSNR_CAP_DB, mos, psnr, psnr_ssim, psnr_ssim_reference, ssim
 
 H, W = 288, 352
 
@@ -196,15 +196,74 @@ def test_ssim_ffmpeg_variant_and_psnr_match_ffmpeg_filters():
         assert ssim(ref, test, variant="ffmpeg") == pytest.approx(ff_ssim, abs=2e-6)  # FFmpeg prints 6 decimals
         # Wang's constants differ from FFmpeg's only by C1: close, not equal.
         assert abs(ssim(ref, test) - ff_ssim) < 0.02
+        # The one-pass Rust kernel: the same numbers as FFmpeg's filters.
+        (kernel_psnr,), (kernel_ssim,) = psnr_ssim(ref, test, variant="ffmpeg")
+        assert kernel_psnr == pytest.approx(ff_psnr, abs=1e-4)
+        assert kernel_ssim == pytest.approx(ff_ssim, abs=1e-5)
+        assert kernel_psnr == pytest.approx(ff_psnr, abs=2e-6) and kernel_ssim == pytest.approx(ff_ssim, abs=2e-6)
 
 
-def test_psnr_ssim_equals_the_separate_functions():
+def test_psnr_ssim_reference_equals_the_separate_functions():
     for shape in [(H, W), (90, 130)]:
         ref = np.stack([_frame(s)[: shape[0], : shape[1]] for s in range(3)])
         test = np.stack([_noisy(r, 6, seed=k) for k, r in enumerate(ref)])
-        p, s = psnr_ssim(ref, test)
+        p, s = psnr_ssim_reference(ref, test)
         assert np.array_equal(p, psnr(ref, test))
         assert np.array_equal(s, ssim(ref, test))
+
+
+def _close(kernel: np.ndarray, reference: np.ndarray) -> bool:
+    return kernel.shape == reference.shape and bool(np.all(np.abs(kernel - reference) <= 1e-9 * np.abs(reference)))
+
+
+# Sizes that are multiples of 8, of 4 only, and of neither (the crop and the leftover samples).
+@pytest.mark.parametrize("shape", [(3, H, W), (4, 90, 130), (2, 13, 9), (5, 8, 8), (3, 51, 67), (2, 17, 31)])
+def test_kernel_equals_the_numpy_reference_on_random_frames(shape):
+    rng = np.random.default_rng(shape[1] * 1000 + shape[2])
+    ref = rng.integers(0, 256, shape, dtype=np.uint8)
+    test = np.stack([_noisy(r, 3 + 7 * k, seed=k) for k, r in enumerate(ref)])
+    test[0, : shape[1] // 2, : shape[2] // 2] //= 4  # a dark patch: where the two C1 constants differ
+    test[-1] = ref[-1]  # a perfect frame: the PSNR cap, SSIM 1
+    p, s = psnr_ssim(ref, test)
+    p_ref, s_ref = psnr_ssim_reference(ref, test)
+    assert _close(p, p_ref), (p, p_ref)
+    assert _close(s, s_ref), (s, s_ref)
+    assert p[-1] == PSNR_CAP_DB and s[-1] == pytest.approx(1.0, abs=1e-15)
+    assert np.all(p[:-1] < PSNR_CAP_DB) and np.all(s[:-1] < 1)
+    _, s_ffmpeg = psnr_ssim(ref, test, variant="ffmpeg")
+    assert _close(s_ffmpeg, ssim(ref, test, variant="ffmpeg"))
+    assert not np.allclose(s_ffmpeg, s, rtol=1e-6)  # the variant reaches the kernel
+
+
+def test_kernel_takes_one_frame_and_strided_batches():
+    ref = np.stack([_frame(s) for s in range(4)])
+    test = np.stack([_noisy(r, 5, seed=k) for k, r in enumerate(ref)])
+    p, s = psnr_ssim(ref, test)
+    single = psnr_ssim(ref[2], test[2])
+    assert single[0].shape == (1,) and single[0][0] == p[2] and single[1][0] == s[2]
+    # A view (every other frame, a window of each): copied to contiguous memory first.
+    p_view, s_view = psnr_ssim(ref[::2, 5:-3, 7:], test[::2, 5:-3, 7:])
+    p_ref, s_ref = psnr_ssim_reference(ref[::2, 5:-3, 7:], test[::2, 5:-3, 7:])
+    assert _close(p_view, p_ref) and _close(s_view, s_ref)
+
+
+def test_kernel_input_errors():
+    f = np.stack([_frame()] * 2)
+    with pytest.raises(ValueError, match="shape"):
+        psnr_ssim(f, f[:, :-2])
+    with pytest.raises(ValueError, match="uint8"):
+        psnr_ssim(f, f.astype(np.int16))
+    with pytest.raises(ValueError, match="at least 8x8 samples, got 7x288"):
+        psnr_ssim(f[:, :, :7], f[:, :, :7])
+    with pytest.raises(ValueError, match="variant"):
+        psnr_ssim(f, f, variant="x264")
+    # The extension itself: psnr_ssim above hands it contiguous batches of one shape.
+    from vidcc import _vidcc
+
+    with pytest.raises(ValueError, match="test frames must be C-contiguous"):
+        _vidcc.psnr_ssim(np.ascontiguousarray(f[:, :, ::2]), f[:, :, ::2])
+    with pytest.raises(ValueError, match="frames differ in shape"):
+        _vidcc.psnr_ssim(f, f[:1])
 
 
 def test_metric_input_errors():

@@ -1,9 +1,12 @@
 """Type stub of the Rust extension (crates/vidcc-py): unit parsers, the protocol registry, the
-simulator and QoS-AIMD's parameter selection. Every function raises ValueError with a one-line
-message on bad input."""
+simulator, QoS-AIMD's parameter selection and the PSNR/SSIM kernel. Every function raises
+ValueError with a one-line message on bad input."""
 
 from collections.abc import Callable, Sequence
 from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 __version__: str
 
@@ -51,3 +54,11 @@ def qos_aimd_select(
     rounding: str = "nearest",
 ) -> dict[str, Any]:
     """QoS-AIMD's cross-layer parameter selection and the model's predictions."""
+
+def psnr_ssim(
+    reference: NDArray[np.uint8], test: NDArray[np.uint8], ssim_constants: str = "wang"
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """PSNR (dB, capped at 100) and SSIM (8×8 windows every 4 samples) of each frame of a batch of
+    8-bit Y planes, shape ``(n, height, width)``, C-contiguous, in one pass per frame
+    (vidcc-core ``media::quality``). ``ssim_constants``: ``"wang"`` or ``"ffmpeg"``. The GIL is
+    released while it runs."""

@@ -224,6 +224,38 @@ fn qos_aimd_select<'py>(
     Ok(d)
 }
 
+type F64Array<'py> = Bound<'py, PyArray1<f64>>;
+
+/// PSNR (dB, capped at 100) and SSIM (8×8 windows every 4 samples) of each frame of a batch of
+/// 8-bit Y planes, shape (n, height, width), C-contiguous (vidcc-core `media::quality`).
+/// `ssim_constants` is `"wang"` (Wang et al.'s C1, C2) or `"ffmpeg"` (FFmpeg's `ssim` filter).
+/// The GIL is released while the frames are scored. Returns two float64 arrays of length n.
+#[pyfunction]
+#[pyo3(signature = (reference, test, ssim_constants="wang"))]
+fn psnr_ssim<'py>(
+    py: Python<'py>,
+    reference: numpy::PyReadonlyArray3<'py, u8>,
+    test: numpy::PyReadonlyArray3<'py, u8>,
+    ssim_constants: &str,
+) -> PyResult<(F64Array<'py>, F64Array<'py>)> {
+    use numpy::PyUntypedArrayMethods;
+    use vidcc_core::media::quality::{batch_quality, SsimConstants};
+    let constants = SsimConstants::parse(ssim_constants).map_err(PyValueError::new_err)?;
+    let (shape, test_shape) = (reference.shape().to_vec(), test.shape().to_vec());
+    if shape != test_shape {
+        return Err(PyValueError::new_err(format!("frames differ in shape: {shape:?} vs {test_shape:?}")));
+    }
+    let contiguous = |which: &str| PyValueError::new_err(format!("psnr_ssim: {which} frames must be C-contiguous"));
+    let a = reference.as_slice().map_err(|_| contiguous("reference"))?;
+    let b = test.as_slice().map_err(|_| contiguous("test"))?;
+    let scores = py
+        .allow_threads(|| batch_quality(a, b, shape[0], shape[2], shape[1], constants))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let psnr = scores.iter().map(|q| q.psnr_db).collect();
+    let ssim = scores.iter().map(|q| q.ssim).collect();
+    Ok((PyArray1::from_vec(py, psnr), PyArray1::from_vec(py, ssim)))
+}
+
 #[pymodule]
 fn _vidcc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -237,5 +269,6 @@ fn _vidcc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(protocol_defaults, m)?)?;
     m.add_function(wrap_pyfunction!(protocol_header_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(qos_aimd_select, m)?)?;
+    m.add_function(wrap_pyfunction!(psnr_ssim, m)?)?;
     Ok(())
 }

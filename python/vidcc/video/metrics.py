@@ -1,7 +1,10 @@
 """Frame quality metrics on the luma (Y) plane: PSNR, SSIM and the Evalvid MOS classes.
 
-Everything is vectorised with numpy and works on one frame ``(H, W)`` or a batch ``(N, H, W)`` of
-8-bit frames; a batch returns one value per frame. No Python loop runs per pixel or per window.
+Every function works on one frame ``(H, W)`` or a batch ``(N, H, W)`` of 8-bit frames; a batch
+returns one value per frame. :func:`psnr_ssim`, which scoring uses, is the one-pass Rust kernel
+(vidcc-core ``media::quality``, through the extension); :func:`psnr`, :func:`ssim` and
+:func:`psnr_ssim_reference` are numpy, vectorised (no Python loop per pixel or per window), and are
+the reference the kernel is tested against (equal to within float rounding of the mean).
 
 * **PSNR** = 10·log10(peak² / MSE), peak 255, MSE the mean squared difference of the Y samples
   (digest 002 eq. 6, sums over 0..N−1). Identical frames (MSE = 0) get :data:`PSNR_CAP_DB` = 100 dB;
@@ -23,6 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from vidcc import _vidcc
+
 __all__ = [
     "PSNR_CAP_DB",
     "PEAK",
@@ -30,6 +35,7 @@ __all__ = [
     "psnr",
     "ssim",
     "psnr_ssim",
+    "psnr_ssim_reference",
     "mse",
     "mos",
 ]
@@ -246,10 +252,21 @@ def ssim(ref, test, *, window: str = "8x8", variant: str = "wang"):
     return values if batch else float(values[0])
 
 
-def psnr_ssim(ref, test) -> tuple[np.ndarray, np.ndarray]:
-    """PSNR (dB, capped) and SSIM (8×8, Wang constants) of a batch (N, H, W) in one pass:
-    the SSE comes from the same block sums (Σd²) when the frame is a multiple of 4 in both
-    directions. Same values as :func:`psnr` and :func:`ssim`."""
+def psnr_ssim(ref, test, *, variant: str = "wang") -> tuple[np.ndarray, np.ndarray]:
+    """PSNR (dB, capped) and SSIM (8×8 windows; ``variant`` as in :func:`ssim`) of a batch
+    (N, H, W), or of one frame (H, W) as arrays of length 1, by the Rust kernel: one pass over
+    each frame pair, the GIL released. Same values as :func:`psnr_ssim_reference` (the SSIM to
+    within float rounding: only the order of its mean over windows differs)."""
+    a, b = _planes(ref, test)
+    if a.ndim == 2:
+        a, b = a[None], b[None]
+    return _vidcc.psnr_ssim(np.ascontiguousarray(a), np.ascontiguousarray(b), variant)
+
+
+def psnr_ssim_reference(ref, test) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`psnr_ssim` (Wang constants) in numpy, from one set of block sums: the SSE comes from
+    them (Σd²) when the frame is a multiple of 4 in both directions. Same values as :func:`psnr`
+    and :func:`ssim`."""
     a, b = _planes(ref, test)
     if a.ndim == 2:
         a, b = a[None], b[None]

@@ -10,6 +10,7 @@ pub mod layers;
 pub mod metrics;
 pub mod packetizer;
 pub mod playout;
+pub mod quality;
 pub mod sender_buffer;
 pub mod source;
 pub mod stream;
