@@ -106,7 +106,7 @@ class Part:
     name: str
     base: dict
     axes: Sequence[Axis] = ()
-    seeds: Any = field(default_factory=lambda: Q([1, 2], [1, 2, 3, 4, 5]))
+    seeds: Any = field(default_factory=lambda: Q([1, 2], list(range(1, 11))))
     kind: str = "paper"
     needs: Sequence[str] = ()
     tags: Mapping[str, Any] = field(default_factory=dict)
