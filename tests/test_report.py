@@ -10,7 +10,7 @@ import pytest
 
 from test_reproduce import tiny_suite
 from vidcc import __version__, report
-from vidcc.papers.model import FAIL, NOT_YET, PASS
+from vidcc.papers.model import FAIL, NOT_YET, PASS, UNSTABLE
 from vidcc.papers.running import run_suite
 
 
@@ -30,7 +30,7 @@ def test_claims_json_has_every_claim_with_its_numbers(tiny_run):
     run, _, claims = tiny_run
     doc = json.loads(claims.read_text())
     assert {k: doc[k] for k in ("paper", "scale", "vidcc_version")} == {"paper": "tiny", "scale": "quick", "vidcc_version": __version__}
-    assert doc["summary"] == {PASS: 1, FAIL: 2, NOT_YET: 2}
+    assert doc["summary"] == {PASS: 1, FAIL: 2, UNSTABLE: 0, NOT_YET: 2}
     by_id = {c["id"]: c for c in doc["claims"]}
     assert list(by_id) == ["T1", "T2", "T3", "T4", "T5"]
     t1 = by_id["T1"]
@@ -72,7 +72,7 @@ def test_combined_report_of_several_papers(tiny_run, tmp_path):
     run, _, _ = tiny_run
     page, claims = report.write_all([run, run], tmp_path, "quick")
     doc = json.loads(claims.read_text())
-    assert doc["paper"] == "all" and doc["summary"] == {PASS: 2, FAIL: 4, NOT_YET: 4} and len(doc["papers"]) == 2
+    assert doc["paper"] == "all" and doc["summary"] == {PASS: 2, FAIL: 4, UNSTABLE: 0, NOT_YET: 4} and len(doc["papers"]) == 2
     html = page.read_text()
     assert all(r.startswith(("data:", "#")) for r in _refs(html))
     assert "(10 claims)" in html

@@ -148,6 +148,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
 # vidcc sweep / vidcc results  (python/vidcc/sweep.py, results.py, cluster.py)
 
 
+REUSE_STALE_HELP = ("reuse runs made by other code (another build or edited sources: another code fingerprint) "
+                    "instead of running them again; the summary and report say which results came from which code")
+
+
 def _add_sweep_commands(sub) -> None:
     p = sub.add_parser(
         "sweep",
@@ -161,6 +165,7 @@ def _add_sweep_commands(sub) -> None:
     where.add_argument("--jobs", "-j", type=_jobs, metavar="N", help="local worker processes (default: all cores)")
     where.add_argument("--cluster", metavar="ADDRESS", help="run on a Dask scheduler, e.g. tcp://HOST:8786")
     p.add_argument("--force", action="store_true", help="run every point again, even those already recorded")
+    p.add_argument("--reuse-stale", action="store_true", help=REUSE_STALE_HELP)
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
     p.set_defaults(func=_cmd_sweep)
 
@@ -198,7 +203,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     db = Path(args.db) if args.db else default_db()
     progress = not args.quiet and sys.stderr.isatty()
     try:
-        outcome = run_sweep(spec, db=db, jobs=args.jobs, cluster=args.cluster, force=args.force, progress=progress)
+        outcome = run_sweep(spec, db=db, jobs=args.jobs, cluster=args.cluster, force=args.force,
+                            reuse_stale=args.reuse_stale, progress=progress)
     except SweepInterrupted as e:
         if not args.quiet:
             print(describe(e.outcome, spec.name, db), file=sys.stderr)
@@ -279,6 +285,7 @@ def _add_reproduce_command(sub) -> None:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--jobs", "-j", type=_jobs, metavar="N", help="local worker processes (default: all cores)")
     where.add_argument("--cluster", metavar="ADDRESS", help="run on a Dask scheduler, e.g. tcp://HOST:8786")
+    p.add_argument("--reuse-stale", action="store_true", help=REUSE_STALE_HELP)
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors and the final summary")
     p.set_defaults(func=_cmd_reproduce)
 
@@ -295,21 +302,21 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     progress = not args.quiet and sys.stderr.isatty()
     try:
         runs = reproduce(args.paper, scale=args.scale, out=args.out, db=args.db, jobs=args.jobs, cluster=args.cluster,
-                         progress=progress, log=log)
+                         reuse_stale=args.reuse_stale, progress=progress, log=log)
     except SweepInterrupted:
         print_error("interrupted; the runs that finished are in the database, run the command again to finish")
         return 130
     except ResultsError as e:
         print_error(e)
         return 1
-    counts = {"PASS": 0, "FAIL": 0, "NOT-YET": 0}
+    counts: dict[str, int] = {}
     errors = []
     for run in runs:
         for k, v in run.counts().items():
-            counts[k] += v
+            counts[k] = counts.get(k, 0) + v
         errors += run.errors
     out = args.out or f"out/reproduce/{args.paper}-{args.scale}"
-    print(f"{args.paper} ({args.scale}): {counts['PASS']} PASS, {counts['FAIL']} FAIL, {counts['NOT-YET']} NOT-YET; "
+    print(f"{args.paper} ({args.scale}): {', '.join(f'{v} {k}' for k, v in counts.items())}; "
           f"report: {Path(out) / 'report.html'}")
     for e in errors:
         print_error(e)

@@ -102,9 +102,10 @@ def _preload() -> None:
     import pyarrow.compute  # noqa: F401
     import pyarrow.parquet  # noqa: F401
 
-    from vidcc import point
+    from vidcc import point, runids
 
     point.code_version()  # runs git once per process; cached
+    runids.code_fingerprint()  # hashes the extension and the sources once per process; cached
 
 
 def _context() -> multiprocessing.context.BaseContext:

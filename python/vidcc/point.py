@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from vidcc.runids import run_id_of
+from vidcc.runids import code_fingerprint, run_id_of, scenario_id_of
 from vidcc.scenario import Scenario, ScenarioError
 from vidcc.sweep_spec import Point
 
@@ -146,7 +146,9 @@ def simulate_point(scenario: Mapping[str, Any], seed: int, source: str = "<sweep
     ``files`` ({table: Parquet bytes}), ``flows`` (``flows`` joined with ``flow_summary``) and
     ``aggregate`` (pyarrow Tables), ``sim_seconds`` (the simulator call), ``wall_seconds``
     (this whole function), ``started_at``/``finished_at`` (naive UTC), ``vidcc_version``,
-    ``git_commit``, ``worker``.
+    ``git_commit``, ``code_fingerprint`` (:func:`vidcc.runids.code_fingerprint` of this
+    process: the run id is made with it, so a worker running other code files its result
+    under another id), ``scenario_id``, ``worker``.
     """
     started_at, t0 = utcnow(), time.perf_counter()
     version, commit = code_version()
@@ -154,6 +156,8 @@ def simulate_point(scenario: Mapping[str, Any], seed: int, source: str = "<sweep
         "status": "failed",
         "error": None,
         "run_id": None,
+        "scenario_id": None,
+        "code_fingerprint": code_fingerprint(),
         "seed": seed,
         "resolved": None,
         "stats": None,
@@ -169,7 +173,8 @@ def simulate_point(scenario: Mapping[str, Any], seed: int, source: str = "<sweep
     try:
         resolved, stats, tables, sim_seconds = simulate_arrow(Scenario(scenario, source), seed)
         out["resolved"] = resolved
-        out["run_id"] = run_id_of(resolved)
+        out["scenario_id"] = scenario_id_of(resolved)
+        out["run_id"] = run_id_of(resolved, out["code_fingerprint"])
         out["stats"] = stats
         out["sim_seconds"] = sim_seconds
         out["files"] = {name: _parquet_bytes(t) for name, t in tables.items() if t.num_rows}
@@ -192,6 +197,8 @@ def failed_payload(point: Point, error: str) -> dict[str, Any]:
         "status": "failed",
         "error": " ".join(error.split()),
         "run_id": point.run_id,
+        "scenario_id": point.scenario_id,
+        "code_fingerprint": code_fingerprint(),
         "seed": point.seed,
         "resolved": None,
         "stats": None,

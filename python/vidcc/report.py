@@ -6,10 +6,13 @@ and no external references. It opens with the summary count of claim statuses, t
 section per figure of the paper (caption, what was run, the plots, the claims that read it),
 then the claims without a figure.
 
-``claims.json`` is the machine-readable twin: paper, scale, vidcc version, and per claim its
-id, kind (``paper`` or ``baseline``), text, status (PASS / FAIL / NOT-YET), the measured
-values that decided it and a one-line explanation. For ``vidcc reproduce all`` the top-level
-files hold every paper (``papers``), and each paper also gets its own directory.
+``claims.json`` is the machine-readable twin: paper, scale, vidcc version, the code fingerprint
+that made the report, and per claim its id, kind (``paper`` or ``baseline``), text, status
+(PASS / FAIL / UNSTABLE / NOT-YET), the measured values that decided it, its ``stability``
+(the check on each seed alone) and a one-line explanation. Parts and figures whose results
+include runs made by other code (``--reuse-stale``) say so (``other_code``), in the report too.
+For ``vidcc reproduce all`` the top-level files hold every paper (``papers``), and each paper
+also gets its own directory.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from vidcc import __version__
-from vidcc.papers.model import FAIL, NOT_YET, PASS, STATUSES, ClaimResult, FigureRun, SuiteRun
+from vidcc.papers.model import FAIL, FAIL_SHARE, NOT_YET, PASS, PASS_SHARE, STATUSES, ClaimResult, FigureRun, SuiteRun
+from vidcc.runids import code_fingerprint, code_summary
 
 __all__ = ["suite_document", "write_suite", "write_all", "render_html"]
 
@@ -52,8 +56,17 @@ def _claim_doc(c: ClaimResult) -> dict[str, Any]:
         "needs": list(cl.needs),
         "status": c.status,
         "measured": _json_value(c.measured),
+        "stability": _stability_doc(c),
         "explanation": c.explanation,
     }
+
+
+def _stability_doc(c: ClaimResult) -> dict[str, Any] | None:
+    st = c.stability
+    if st is None:
+        return None
+    return {"pooled": st.pooled, "seeds_held": st.held, "seeds_decided": st.decided, "share": st.share,
+            "per_seed": {str(k): v for k, v in st.per_seed.items()}, "note": st.note, "text": st.text}
 
 
 def _part_doc(p) -> dict[str, Any]:
@@ -72,7 +85,15 @@ def _part_doc(p) -> dict[str, Any]:
         "reused": p.skipped,
         "failed": p.failed,
         "errors": list(p.errors),
+        "other_code": _other_code(p.stale),
     }
+
+
+def _other_code(stale: dict[str, str | None]) -> dict[str, Any] | None:
+    """Runs made by other code that stand in these results (``--reuse-stale``), or None."""
+    if not stale:
+        return None
+    return {"runs": len(stale), "codes": sorted({c or "unknown" for c in stale.values()}), "summary": code_summary(stale.values())}
 
 
 def suite_document(run: SuiteRun) -> dict[str, Any]:
@@ -85,6 +106,7 @@ def suite_document(run: SuiteRun) -> dict[str, Any]:
         "digest": s.digest,
         "scale": run.scale,
         "vidcc_version": __version__,
+        "code_fingerprint": code_fingerprint(),
         "summary": run.counts(),
         "figures": [
             {
@@ -92,6 +114,7 @@ def suite_document(run: SuiteRun) -> dict[str, Any]:
                 "title": f.figure.title,
                 "ref": f.figure.ref,
                 "status": f.status,
+                "other_code": _other_code(f.stale),
                 "parts": [_part_doc(p) for p in f.parts],
                 "images": [Path(i.png).name for i in f.images],
             }
@@ -148,6 +171,8 @@ table { border-collapse: collapse; margin: .6em 0; font-size: .9em; } td, th { b
 th { background: #f4f4f6; } .num { text-align: right; font-variant-numeric: tabular-nums; }
 .badge { display: inline-block; min-width: 5.5em; text-align: center; font-weight: 600; border-radius: .3em; padding: .05em .4em; font-size: .85em; }
 .PASS { background: #d8f5dd; color: #0b6b1d; } .FAIL { background: #fde0e0; color: #9b1111; } .NOT-YET { background: #ececf0; color: #555; }
+.UNSTABLE { background: #fff1cc; color: #7a5300; } .claim.UNSTABLE { border-color: #d99a00; background: none; }
+.stale { background: #fff1cc; border: 1px solid #d99a00; padding: .3em .6em; }
 .summary .badge { font-size: 1.1em; padding: .3em .8em; margin-right: .6em; }
 .claim { border-left: 4px solid #ccc; padding: .3em .8em; margin: .8em 0; } .claim.PASS { border-color: #2c9b45; background: none; }
 .claim.FAIL { border-color: #c62828; background: none; } .claim.NOT-YET { border-color: #aaa; background: none; }
@@ -184,6 +209,8 @@ def _claim_html(c: ClaimResult, anchor_prefix: str) -> str:
     out = [f'<div class="claim {_e(c.status)}" id="{_e(anchor_prefix + cl.id)}">',
            f"<p>{_badge(c.status)} <b>{_e(cl.id)}</b> <span class='kind'>({kind}{'; ' + _e(refs) if refs else ''})</span><br>{_e(cl.text)}</p>",
            f"<p class='explain'>{_e(c.explanation)}</p>"]
+    if c.stability_text:
+        out.append(f"<p class='kind'>Per seed: {_e(c.stability_text)}</p>")
     if c.measured:
         out.append("<table><tr><th>measured</th><th>value</th></tr>")
         for k, v in c.measured.items():
@@ -209,12 +236,17 @@ def _figure_html(run: SuiteRun, f: FigureRun, prefix: str) -> str:
     out.append("<table><tr><th>part</th><th>kind</th><th>status</th><th>protocols</th><th>axes</th><th>seeds</th>"
                "<th class='num'>runs</th><th class='num'>ran now</th><th class='num'>reused</th><th class='num'>failed</th><th>notes</th></tr>")
     for p in f.parts:
-        notes = "; ".join([*p.reasons, *([p.part.note] if p.part.note else []), *p.errors[:3]])
+        stale = [f"{len(p.stale)} runs by other code ({code_summary(p.stale.values())})"] if p.stale else []
+        notes = "; ".join([*p.reasons, *([p.part.note] if p.part.note else []), *stale, *p.errors[:3]])
         out.append(
             f"<tr><td>{_e(p.part.name)}</td><td>{_e(p.part.kind)}</td><td>{_e(p.status)}</td><td>{_e(', '.join(p.part.protocols()))}</td>"
             f"<td>{_e(_axes_text(p.axes))}</td><td>{_e(', '.join(map(str, p.seeds)))}</td><td class='num'>{p.total}</td>"
             f"<td class='num'>{p.ran}</td><td class='num'>{p.skipped}</td><td class='num'>{p.failed}</td><td>{_e(notes)}</td></tr>")
     out.append("</table>")
+    if f.stale:
+        out.append(f"<p class='stale'>Other code: {len(f.stale)} of the runs behind this figure were made by other code "
+                   f"({_e(code_summary(f.stale.values()))}), reused with --reuse-stale; this report's code is "
+                   f"<code>{_e(code_fingerprint()[:12])}</code>.</p>")
     for img in f.images:
         out.append(f"<figure><img alt='{_e(img.plot.title)}' src='{_data_uri(img.png, 'image/png')}'>"
                    f"<figcaption>{_e(img.plot.title)} — mean over seeds, bars: 95 % CI (Student t) · "
@@ -236,12 +268,14 @@ def _suite_html(run: SuiteRun, prefix: str, level: int) -> str:
            f"<p class='meta'>{_e(s.citation)} · digest <code>{_e(s.digest)}</code> · paper <code>{_e(s.name)}</code> · scale "
            f"<b>{_e(run.scale)}</b> · {run.wall_seconds:.1f} s</p>",
            "<p class='summary'>" + "".join(f"{_badge(k)}{counts[k]} " for k in STATUSES) + "</p>",
+           *_stale_summary(run),
            "<table><tr><th>claim</th><th>kind</th><th>status</th><th>figure</th><th>explanation</th></tr>"]
     for c in run.claims:
         fig = c.claim.figure or "–"
         link = f"<a href='#{_e(prefix + 'fig-' + fig)}'>{_e(fig)}</a>" if c.claim.figure else "–"
         out.append(f"<tr><td><a href='#{_e(prefix + c.claim.id)}'>{_e(c.claim.id)}</a></td><td>{_e(c.claim.kind)}</td>"
-                   f"<td>{_badge(c.status)}</td><td>{link}</td><td>{_e(c.explanation)}</td></tr>")
+                   f"<td>{_badge(c.status)}</td><td>{link}</td><td>{_e(c.explanation)}"
+                   + (f" <span class='kind'>[{_e(c.stability_text)}]</span>" if c.stability_text else "") + "</td></tr>")
     out.append("</table>")
     if s.notes:
         out.append("<details><summary>Reconstruction notes</summary>")
@@ -254,6 +288,15 @@ def _suite_html(run: SuiteRun, prefix: str, level: int) -> str:
         out.append(f"<h{level + 1}>Claims without a figure (analytic or unit-level)</h{level + 1}>")
         out.extend(_claim_html(c, prefix) for c in loose)
     return "\n".join(out)
+
+
+def _stale_summary(run: SuiteRun) -> list[str]:
+    stale = {fr.figure.id: fr.stale for fr in run.figures if fr.stale}
+    if not stale:
+        return []
+    figs = ", ".join(f"{fid} ({code_summary(s.values())})" for fid, s in stale.items())
+    return [f"<p class='stale'>MIXED CODE: these figures include runs made by other code, reused with --reuse-stale: "
+            f"{_e(figs)}. The other figures come from this code (<code>{_e(code_fingerprint()[:12])}</code>).</p>"]
 
 
 def render_html(runs: Sequence[SuiteRun], title: str) -> str:
@@ -270,10 +313,13 @@ def render_html(runs: Sequence[SuiteRun], title: str) -> str:
         f"<style>{_CSS}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
         f"<p class='meta'>vidcc {_e(__version__)} · scale {_e(scale)} · generated {now} · results database "
-        f"<code>{_e(runs[0].db if runs else '')}</code></p>",
+        f"<code>{_e(runs[0].db if runs else '')}</code> · code <code>{_e(code_fingerprint()[:12])}</code></p>",
         "<p class='summary'>" + "".join(f"{_badge(k)}{total[k]} " for k in STATUSES) + f"({sum(total.values())} claims)</p>",
-        "<p class='meta'>PASS: the measured values satisfy the claim's test. FAIL: they do not (the explanation says by how "
-        "much). NOT-YET: a protocol, feature or metric the claim needs does not exist yet — never a PASS. Baseline checks "
+        f"<p class='meta'>PASS: the measured values satisfy the claim's test, on all seeds pooled and on at least "
+        f"{PASS_SHARE:.0%} of the seeds alone. FAIL: they do not (the explanation says by how much), pooled and on at "
+        f"least {1 - FAIL_SHARE:.0%} of the seeds alone. UNSTABLE: the seeds disagree (the explanation gives the share). "
+        "With a single seed, or a check that cannot be applied per seed, the pooled result stands. "
+        "NOT-YET: a protocol, feature or metric the claim needs does not exist yet — never a PASS. Baseline checks "
         "(kind <i>baseline</i>) are sanity checks on what exists today, not claims of the paper.</p>",
     ]
     body = []

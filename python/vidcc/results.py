@@ -3,10 +3,15 @@ beside it (``<db dir>/runs/<run_id>/<table>.parquet``).
 
 Why this shape:
 
-* **Keyed by content.** ``run_id`` is the sha256 of the canonical JSON of the fully resolved
-  scenario (seed included, :func:`vidcc.runids.run_id_of`). Re-running a sweep skips every run
-  already recorded as ``ok``; the same point reached from two sweeps is one run, listed in
-  ``sweep_runs`` once per sweep.
+* **Keyed by content and code.** ``scenario_id`` is the sha256 of the canonical JSON of the
+  fully resolved scenario (seed included); ``run_id`` is that scenario run by one build of the
+  code (``code_fingerprint``, :mod:`vidcc.runids`). Re-running a sweep skips every run already
+  recorded as ``ok`` *by the same code*; the same point reached from two sweeps is one run,
+  listed in ``sweep_runs`` once per sweep.
+* **Other code's runs are kept, marked.** A scenario run again by new code gets a new row; the
+  old row stays (``vidcc results query`` can compare the two) with ``superseded_by`` naming the
+  newer run. Sweeps use it only when asked (``reuse_stale``), and then say so. Runs recorded
+  before schema 2 have no fingerprint (NULL: unknown code, never current).
 * **One writer.** Only the main process of a sweep writes (workers return data), through
   :class:`Store`. DuckDB allows one writing process per file, and a single writer is what
   makes the invariant below simple to keep.
@@ -61,7 +66,13 @@ __all__ = [
 ]
 
 DEFAULT_DB = "results/vidcc.duckdb"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: runs keyed by code (scenario_id, code_fingerprint, superseded_by)
+
+# Columns schema 2 added to ``runs`` (an older database gets them when a writer opens it).
+_RUNS_V2_COLUMNS = ("scenario_id", "code_fingerprint", "superseded_by")
+_RUNS_COLUMNS = ("run_id", "status", "error", "seed", "scenario_json", "resolved_json", "stats_json", "parquet_tables",
+                 "vidcc_version", "git_commit", "worker", "sim_seconds", "wall_seconds", "started_at", "finished_at",
+                 *_RUNS_V2_COLUMNS)
 
 # Tables in the database, and the per-run Parquet tables beside it (vidcc.runner.TABLES).
 DB_TABLES = ("runs", "run_flows", "run_aggregate", "sweep_runs", "sweeps")
@@ -89,7 +100,10 @@ CREATE TABLE IF NOT EXISTS runs (
     sim_seconds DOUBLE,
     wall_seconds DOUBLE,
     started_at TIMESTAMP,
-    finished_at TIMESTAMP
+    finished_at TIMESTAMP,
+    scenario_id VARCHAR,
+    code_fingerprint VARCHAR,
+    superseded_by VARCHAR
 );
 CREATE TABLE IF NOT EXISTS sweeps (
     sweep VARCHAR PRIMARY KEY,
@@ -191,15 +205,26 @@ class Store:
         try:
             con.execute(_SCHEMA)
             row = con.execute("SELECT value FROM vidcc_meta WHERE key = 'schema_version'").fetchone()
-            if row is None:
-                con.execute("INSERT INTO vidcc_meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
-            elif int(row[0]) > SCHEMA_VERSION:
+            if row is not None and int(row[0]) > SCHEMA_VERSION:
                 raise ResultsError(f"{self.db}: written by a newer vidcc (schema {row[0]}, this one reads {SCHEMA_VERSION})")
+            self._migrate(con)
+            con.execute("INSERT OR REPLACE INTO vidcc_meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
             raise
         self.runs.mkdir(parents=True, exist_ok=True)
+
+    @staticmethod
+    def _migrate(con: duckdb.DuckDBPyConnection) -> None:
+        """Schema 1 → 2: add the code columns to ``runs``. An old run's id was the hash of its
+        resolved scenario, so it becomes its ``scenario_id``; its fingerprint stays NULL
+        (unknown code), so no sweep takes it for current."""
+        have = {r[0] for r in con.execute("DESCRIBE runs").fetchall()}
+        for name in _RUNS_V2_COLUMNS:
+            if name not in have:
+                con.execute(f"ALTER TABLE runs ADD COLUMN {name} VARCHAR")
+        con.execute("UPDATE runs SET scenario_id = run_id WHERE scenario_id IS NULL")
 
     def close(self) -> None:
         if self.con is not None:
@@ -227,14 +252,39 @@ class Store:
         self._status.update(dict(rows))
         return dict(rows)
 
-    def begin_sweep(self, spec: SweepSpec, points: list[Point], done_ok: set[str]) -> None:
-        """Record the sweep's definition and its membership as of now: points that are gone from
-        the sweep file leave ``sweep_runs``; points already done (by this sweep or another) join
-        it without running."""
+    def other_code_runs(self, points: Iterable[Point]) -> dict[str, tuple[str, str | None]]:
+        """For each point without an ``ok`` run by this code: the newest ``ok`` run of the same
+        scenario made by other code, as point run_id → (that run's id, its code fingerprint or
+        None when unknown). Points with no such run are left out."""
         import pyarrow as pa
 
+        wanted = [p for p in points if self._status.get(p.run_id) != "ok"]
+        if not wanted:
+            return {}
+        ids = pa.table({"run_id": pa.array([p.run_id for p in wanted], pa.string()),
+                        "scenario_id": pa.array([p.scenario_id for p in wanted], pa.string())})
+        self.con.register("_wanted", ids)
+        try:
+            rows = self.con.execute(
+                "SELECT w.run_id, r.run_id, r.code_fingerprint FROM _wanted w JOIN runs r ON r.scenario_id = w.scenario_id "
+                "WHERE r.status = 'ok' AND r.run_id <> w.run_id "
+                "QUALIFY row_number() OVER (PARTITION BY w.run_id ORDER BY r.finished_at DESC NULLS LAST, r.run_id) = 1"
+            ).fetchall()
+        finally:
+            self.con.unregister("_wanted")
+        return {point: (old, code) for point, old, code in rows}
+
+    def begin_sweep(self, spec: SweepSpec, points: list[Point], done_ok: set[str],
+                    reused: Mapping[str, str] | None = None) -> None:
+        """Record the sweep's definition and its membership as of now: points that are gone from
+        the sweep file leave ``sweep_runs``; points already done (by this sweep or another) join
+        it without running. ``reused`` maps a point's run_id to the run of other code that
+        stands for it (``reuse_stale``): that run joins the sweep instead."""
+        import pyarrow as pa
+
+        reused = reused or {}
         pts = pa.table({
-            "run_id": pa.array([p.run_id for p in points], pa.string()),
+            "run_id": pa.array([reused.get(p.run_id, p.run_id) for p in points], pa.string()),
             "point": pa.array([p.index for p in points], pa.uint64()),
             "axes_json": pa.array([json.dumps(p.axes, ensure_ascii=False) for p in points], pa.string()),
         })
@@ -282,7 +332,7 @@ class Store:
             if self._status.get(run_id) is not None:
                 self._delete(con, run_id)
             con.execute(
-                "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # no row now: see above
+                f"INSERT INTO runs ({', '.join(_RUNS_COLUMNS)}) VALUES ({', '.join('?' * len(_RUNS_COLUMNS))})",  # no row now: see above
                 [
                     run_id,
                     "ok" if ok else "failed",
@@ -299,8 +349,15 @@ class Store:
                     payload.get("wall_seconds"),
                     payload.get("started_at"),
                     payload.get("finished_at"),
+                    payload.get("scenario_id") or point.scenario_id or None,
+                    payload.get("code_fingerprint"),
+                    None,
                 ],
             )
+            if ok and (payload.get("scenario_id") or point.scenario_id):
+                # Other code's runs of this scenario stay (to compare), marked as superseded.
+                con.execute("UPDATE runs SET superseded_by = ? WHERE scenario_id = ? AND run_id <> ?",
+                            [run_id, payload.get("scenario_id") or point.scenario_id, run_id])
             if ok:
                 for name, key in (("run_flows", "flows"), ("run_aggregate", "aggregate")):
                     tbl = payload.get(key)

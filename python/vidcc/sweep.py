@@ -10,9 +10,12 @@ Why it is shaped like this:
   writes, and validate every point again with :class:`vidcc.scenario.Scenario`. So an axis can
   touch any key the schema has, and a bad value gets the schema's own one-line error.
 * A run is identified by the hash of its fully **resolved** configuration (which includes the
-  seed): the same point reached from two sweeps, or written two ways (``"10Mbps"`` and
-  ``"10000kbps"``), is one run. That key is what makes re-running a sweep cheap: only runs
-  missing from the results database are executed.
+  seed) and of the code that runs it (:mod:`vidcc.runids`): the same point reached from two
+  sweeps, or written two ways (``"10Mbps"`` and ``"10000kbps"``), is one run. That key is what
+  makes re-running a sweep cheap: only runs missing from the results database are executed.
+  A run made by other code (another build of the simulator, edited sources) is not current: it
+  is run again (the old run stays in the database, marked superseded), unless ``reuse_stale``
+  asks to reuse it, and then the outcome and its summary line say which runs came from which code.
 * Workers are pure: :func:`simulate_point` takes (user-level dict, seed) and returns data. Only
   the main process writes the database (:mod:`vidcc.results`), which keeps it consistent when
   anything is interrupted, and lets the same function run on local processes or on Dask
@@ -33,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from vidcc.point import failed_payload, simulate_point
-from vidcc.runids import canonical_json, run_id_of
+from vidcc.runids import canonical_json, code_fingerprint, code_summary, run_id_of
 from vidcc.sweep_spec import Axis, Point, SweepError, SweepSpec, load_sweep, parse_sweep
 
 __all__ = [
@@ -50,6 +53,7 @@ __all__ = [
     "simulate_point",
     "run_id_of",
     "canonical_json",
+    "code_fingerprint",
 ]
 
 # How many times a run may be in flight when its worker process dies before it is recorded as
@@ -75,7 +79,13 @@ class SweepInterrupted(KeyboardInterrupt):
 class SweepOutcome:
     """What one invocation did. ``total`` points; ``ran`` executed now (ok or failed);
     ``skipped`` already done (status ok) in the database; ``failed`` of those ran;
-    ``run_ids`` of every point, in point order."""
+    ``run_ids`` of every point, in point order (the run that stands for the point: with
+    ``reuse_stale``, possibly one made by other code).
+
+    ``stale``: run_id → code fingerprint (None: unknown, recorded before fingerprints) of the
+    runs of *other code* this sweep reused (``reuse_stale``; they are counted in ``skipped``).
+    ``rerun_stale``: how many points had only other code's runs and were run again.
+    ``code``: this process's code fingerprint."""
 
     total: int
     ran: int
@@ -85,6 +95,9 @@ class SweepOutcome:
     errors: dict[str, str] = dataclasses.field(default_factory=dict)
     wall_seconds: float = 0.0
     interrupted: bool = False
+    stale: dict[str, str | None] = dataclasses.field(default_factory=dict)
+    rerun_stale: int = 0
+    code: str = ""
 
     @property
     def remaining(self) -> int:
@@ -112,10 +125,15 @@ def run_sweep(
     jobs: int | None = None,
     cluster: str | None = None,
     force: bool = False,
+    reuse_stale: bool = False,
     progress: ProgressArg = False,
 ) -> SweepOutcome:
-    """Run the points of ``spec`` that the database ``db`` does not hold yet (all of them with
-    ``force``) and record each as it finishes.
+    """Run the points of ``spec`` that the database ``db`` does not hold yet from this code
+    (all of them with ``force``) and record each as it finishes.
+
+    ``reuse_stale``: a point whose only recorded run was made by other code (another code
+    fingerprint, or one recorded before fingerprints existed) reuses that run instead of
+    running again; ``SweepOutcome.stale`` lists them. Default: such points run again.
 
     ``jobs``: local worker processes (default: all cores). ``cluster``: the address of a Dask
     scheduler (``tcp://host:port``) to run on instead. ``progress``: False, True (a rich bar on
@@ -133,6 +151,8 @@ def run_sweep(
         raise SweepError("--jobs", "", f"expected a number of processes >= 1, got {jobs!r}")
     if jobs is not None and cluster is not None:
         raise SweepError("--cluster", "", "give either jobs (local processes) or cluster, not both")
+    if force and reuse_stale:
+        raise SweepError("--reuse-stale", "", "give either force (run everything again) or reuse_stale, not both")
     db = Path(db) if db is not None else results.default_db()
     if cluster is None:
         executor = backends.LocalExecutor(jobs)
@@ -148,13 +168,23 @@ def run_sweep(
     except BaseException:
         executor.close()
         raise
-    outcome = SweepOutcome(total=len(points), ran=0, skipped=0, failed=0, run_ids=[p.run_id for p in points])
+    outcome = SweepOutcome(total=len(points), ran=0, skipped=0, failed=0, run_ids=[p.run_id for p in points],
+                           code=code_fingerprint())
     bar = _Bar(spec.name, progress) if progress else None
     stop = _StopFlag()
     try:
         status = store.statuses([p.run_id for p in points])
         done_ok = {p.run_id for p in points if status.get(p.run_id) == "ok"} if not force else set()
-        store.begin_sweep(spec, points, done_ok)
+        others = store.other_code_runs(p for p in points if p.run_id not in done_ok) if not force else {}
+        reused = {}
+        if reuse_stale:
+            reused = {point_id: old for point_id, (old, _) in others.items()}
+            outcome.stale = {old: code for old, code in others.values()}
+            outcome.run_ids = [reused.get(p.run_id, p.run_id) for p in points]
+            done_ok |= set(reused)
+        else:
+            outcome.rerun_stale = len(others)
+        store.begin_sweep(spec, points, done_ok, reused)
         todo = [p for p in points if p.run_id not in done_ok]
         outcome.skipped = len(points) - len(todo)
 
@@ -241,7 +271,10 @@ def _execute(executor, points: list[Point], source: str, record: Callable[[Point
             if payload.get("status") == "ok" and payload.get("run_id") != p.run_id:
                 # A worker whose scenario code resolves differently (another vidcc version on a
                 # cluster) must not file its result under this point's id.
-                payload = failed_payload(p, f"the worker resolved a different configuration (worker vidcc {payload.get('vidcc_version')}); is the same vidcc installed everywhere?")
+                theirs, ours = payload.get("code_fingerprint") or "?", code_fingerprint()
+                why = (f"runs other code (worker code {theirs[:12]}, here {ours[:12]})" if theirs != ours
+                       else "resolved a different configuration")
+                payload = failed_payload(p, f"the worker {why} (worker vidcc {payload.get('vidcc_version')}); is the same vidcc installed everywhere?")
             done.append((p, payload))
         if not stop.requested:
             fill()  # the workers get their next run before this process spends time recording
@@ -340,6 +373,11 @@ def describe(outcome: SweepOutcome, name: str, db: str | PathLike[str]) -> str:
         f"sweep {name}: {outcome.total} run{'s' if outcome.total != 1 else ''}: "
         f"{outcome.ran} ran ({ok} ok, {outcome.failed} failed), {outcome.skipped} already done"
     )
+    if outcome.rerun_stale:
+        text += f" ({outcome.rerun_stale} of those ran had only runs by other code, kept as superseded)"
+    if outcome.stale:
+        text += f"; MIXED CODE: {len(outcome.stale)} reused from other code ({code_summary(outcome.stale.values())}; this code {outcome.code[:12]})"
     if outcome.interrupted:
         text += f", {outcome.remaining} not run (interrupted; run again to finish)"
     return text + f"; {outcome.wall_seconds:.1f} s; {db}"
+

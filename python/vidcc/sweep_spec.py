@@ -17,7 +17,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from vidcc.runids import run_id_of
+from vidcc.runids import code_fingerprint, run_id_of, scenario_id_of
 from vidcc.scenario import U64_MAX, Scenario, ScenarioError, problems
 
 try:
@@ -65,6 +65,7 @@ class SweepSpec:
         runs without being simulated."""
         self.check()
         out: list[Point] = []
+        code = code_fingerprint()
         combos = itertools.product(*(axis.values for axis in self.axes)) if self.axes else [()]
         for combo in combos:
             axes = {axis.key: value for axis, value in zip(self.axes, combo)}
@@ -79,10 +80,10 @@ class SweepSpec:
             for seed in self.seeds:
                 if scenario is not None:
                     resolved = scenario.resolve(seed)
-                    run_id = run_id_of(resolved)
                 else:
-                    run_id = run_id_of({"invalid_scenario": doc, "seed": seed})
-                out.append(Point(len(out), axes, seed, doc, run_id, error))
+                    resolved = {"invalid_scenario": doc, "seed": seed}
+                run_id = run_id_of(resolved, code)
+                out.append(Point(len(out), axes, seed, doc, run_id, error, scenario_id_of(resolved)))
         _check_unique(out, self)
         if out and all(p.error is not None for p in out):
             # Nothing could run: a base that is broken for every point is a sweep-file problem.
@@ -153,7 +154,9 @@ class SweepSpec:
 @dataclasses.dataclass(frozen=True)
 class Point:
     """One run of a sweep: ``axes`` maps each axis key to its value here, ``scenario`` is the
-    user-level dict, ``error`` the validation error (then the run is recorded as failed)."""
+    user-level dict, ``error`` the validation error (then the run is recorded as failed).
+    ``scenario_id`` identifies the resolved scenario, ``run_id`` that scenario run by this
+    process's code (:mod:`vidcc.runids`)."""
 
     index: int
     axes: dict[str, Any]
@@ -161,6 +164,7 @@ class Point:
     scenario: dict[str, Any]
     run_id: str
     error: str | None = None
+    scenario_id: str = ""
 
 
 def _check_unique(points: list[Point], spec: SweepSpec) -> None:

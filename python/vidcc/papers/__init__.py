@@ -37,11 +37,12 @@ def suites(names=None) -> list:
 
 
 def reproduce(paper: str, *, scale: str = "quick", out=None, db=None, jobs=None, cluster=None,
-              progress: bool = True, log=print):
+              reuse_stale: bool = False, progress: bool = True, log=print):
     """Run one paper's suite (or ``"all"``), write ``report.html`` and ``claims.json`` into
     ``out`` (default ``out/reproduce/<paper>-<scale>``; with ``all``, one directory per paper
     inside it plus the combined files) and return the list of
-    :class:`vidcc.papers.model.SuiteRun`."""
+    :class:`vidcc.papers.model.SuiteRun`. ``reuse_stale``: reuse runs made by other code
+    instead of running them again (:func:`vidcc.sweep.run_sweep`); the report names them."""
     from pathlib import Path
 
     from vidcc import report, results
@@ -60,10 +61,11 @@ def reproduce(paper: str, *, scale: str = "quick", out=None, db=None, jobs=None,
         suite = load_suite(name)
         where = out / name if paper == "all" else out
         log(f"[{name}] {suite.title} — {scale} scale, {len(suite.figures)} figures, {len(suite.claims)} claims")
-        run = run_suite(suite, scale, db=db, out_dir=where, jobs=jobs, cluster=cluster, progress=progress, log=log)
+        run = run_suite(suite, scale, db=db, out_dir=where, jobs=jobs, cluster=cluster, reuse_stale=reuse_stale,
+                        progress=progress, log=log)
         page, _ = report.write_suite(run, where)
         c = run.counts()
-        log(f"[{name}] claims: {c['PASS']} PASS, {c['FAIL']} FAIL, {c['NOT-YET']} NOT-YET — {page}")
+        log(f"[{name}] claims: {', '.join(f'{v} {k}' for k, v in c.items())} — {page}")
         runs.append(run)
     if paper == "all":
         page, _ = report.write_all(runs, out, scale)

@@ -33,6 +33,23 @@ class FigureData:
         self._series = series
         self._others: Mapping[str, FigureData] = {}
 
+    def seeds(self) -> list[Any]:
+        """The seeds this figure's runs were made with, sorted."""
+        found: set[Any] = set()
+        for df in self._tables.values():
+            if "seed" in df.columns:
+                found.update(df["seed"].dropna().tolist())
+        return sorted(found)
+
+    def for_seed(self, seed: Any) -> FigureData:
+        """The same figure with only the runs of one seed (and so the other figures it compares
+        with): what a check sees when it is applied per seed."""
+        tables = {name: df[df["seed"] == seed] if "seed" in df.columns else df for name, df in self._tables.items()}
+        one = FigureData(self.figure, tables, self.ran, self._series)
+        others = self._others
+        one._others = _SeedView(others, seed, self.figure.id if self.figure is not None else None, one)
+        return one
+
     def attach_others(self, others: Mapping[str, FigureData]) -> None:
         """Let :meth:`other` see the results of the suite's other figures (by figure id)."""
         self._others = others
@@ -79,6 +96,27 @@ class FigureData:
         if self._series is None:
             raise RuntimeError("no time series available")
         return self._series(run_id, table)
+
+
+class _SeedView(Mapping):
+    """The suite's other figures seen through one seed, made on first use."""
+
+    def __init__(self, others: Mapping[str, FigureData], seed: Any, own_id: str | None, own: FigureData):
+        self._all, self._seed, self._own_id, self._own = others, seed, own_id, own
+        self._made: dict[str, FigureData] = {}
+
+    def __getitem__(self, key: str) -> FigureData:
+        if key == self._own_id:
+            return self._own
+        if key not in self._made:
+            self._made[key] = self._all[key].for_seed(self._seed)
+        return self._made[key]
+
+    def __iter__(self):
+        return iter(self._all)
+
+    def __len__(self) -> int:
+        return len(self._all)
 
 
 def select(df: pd.DataFrame, where: Mapping[str, Any]) -> pd.DataFrame:

@@ -5,7 +5,9 @@ A suite (``vidcc/papers/<paper>/``) is a :class:`Suite` of :class:`Figure` objec
 figure it reads, what it needs, its ``check`` and, for a claim known not to reproduce, its
 ``cause``). Values that differ between the ``quick`` and ``full`` scales are written
 ``Q(quick, full)``; :func:`at_scale` picks one. A check returns a :class:`Verdict` (PASS, FAIL or
-NOT-YET with the measured values that decided it).
+NOT-YET with the measured values that decided it). The suite reports a claim as PASS or FAIL only
+when the check agrees over the seeds (:class:`Stability`, :data:`PASS_SHARE`); otherwise it is
+UNSTABLE.
 
 Running a suite yields a :class:`SuiteRun`: a :class:`FigureRun` per figure (a :class:`PartRun`
 per part, the drawn :class:`Image` objects) and a :class:`ClaimResult` per claim.
@@ -26,13 +28,21 @@ if TYPE_CHECKING:
     from vidcc.papers.measures import FigureData
 
 __all__ = [
-    "PASS", "FAIL", "NOT_YET", "STATUSES", "SCALES", "Q", "at_scale", "Axis", "Part", "Plot", "Figure", "Verdict",
+    "PASS", "FAIL", "UNSTABLE", "NOT_YET", "STATUSES", "CHECK_STATUSES", "PASS_SHARE", "FAIL_SHARE", "FEW_SEEDS",
+    "Stability", "SCALES", "Q", "at_scale", "Axis", "Part", "Plot", "Figure", "Verdict",
     "Cause", "Claim", "Suite", "reconstruction_notes", "PartRun", "Image", "FigureRun", "ClaimResult", "SuiteRun",
 ]
 
-PASS, FAIL, NOT_YET = "PASS", "FAIL", "NOT-YET"
-STATUSES = (PASS, FAIL, NOT_YET)
+PASS, FAIL, UNSTABLE, NOT_YET = "PASS", "FAIL", "UNSTABLE", "NOT-YET"
+STATUSES = (PASS, FAIL, UNSTABLE, NOT_YET)  # what a claim can be
+CHECK_STATUSES = (PASS, FAIL, NOT_YET)  # what a check can return (UNSTABLE is decided over seeds)
 SCALES = ("quick", "full")
+
+# The stability rule (docs/experiments.md, "Verdicts and their stability"): a claim whose check
+# can be applied to each seed's runs alone is PASS when it holds in at least PASS_SHARE of the
+# seeds (and on all seeds pooled), FAIL when it holds in at most FAIL_SHARE of them (and fails
+# pooled), else UNSTABLE. Fewer than FEW_SEEDS seeds decide, but the report says "few seeds".
+PASS_SHARE, FAIL_SHARE, FEW_SEEDS = 0.8, 0.2, 10
 
 
 # --------------------------------------------------------------------------------------------
@@ -96,7 +106,7 @@ class Part:
     name: str
     base: dict
     axes: Sequence[Axis] = ()
-    seeds: Any = field(default_factory=lambda: Q([1, 2], [1, 2, 3, 4, 5]))
+    seeds: Any = field(default_factory=lambda: Q([1, 2], list(range(1, 11))))
     kind: str = "paper"
     needs: Sequence[str] = ()
     tags: Mapping[str, Any] = field(default_factory=dict)
@@ -209,8 +219,8 @@ class Verdict:
     explanation: str
 
     def __post_init__(self):
-        if self.status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
+        if self.status not in CHECK_STATUSES:
+            raise ValueError(f"status must be one of {CHECK_STATUSES}, got {self.status!r}")
 
 
 # Why a claim does not reproduce, stated once per claim (``Claim.cause``) and shown after a
@@ -240,6 +250,7 @@ class Claim:
     ref: str = ""
     pending: str = ""  # why the check is not written yet (check=None)
     cause: Cause | None = None
+    not_per_seed: str = ""  # why the check cannot be applied to one seed's runs alone (then no stability)
 
 
 @dataclass
@@ -304,6 +315,8 @@ class PartRun:
     run_ids: list[str] = field(default_factory=list)
     axes: dict[str, list] = field(default_factory=dict)
     seeds: list[int] = field(default_factory=list)
+    stale: dict[str, str | None] = field(default_factory=dict)  # reused runs of other code: run_id → its code (None: unknown)
+    code: str = ""  # the code fingerprint of this process (vidcc.runids.code_fingerprint)
 
 
 @dataclass
@@ -323,6 +336,11 @@ class FigureRun:
     data: FigureData | None = None
 
     @property
+    def stale(self) -> dict[str, str | None]:
+        """The runs of other code this figure's results include (``reuse_stale``): run_id → code."""
+        return {run: code for p in self.parts for run, code in p.stale.items()}
+
+    @property
     def status(self) -> str:
         states = {p.status for p in self.parts}
         if not self.parts or states == {"not-yet"}:
@@ -330,6 +348,34 @@ class FigureRun:
         if "failed" in states:
             return "failed"
         return "ran" if states == {"ran"} else "partial"
+
+
+@dataclass
+class Stability:
+    """How a claim's check fared on each seed's runs alone. ``per_seed``: seed → PASS, FAIL or
+    why it could not be applied to that seed; ``held`` of ``decided`` seeds passed. ``note``
+    says why there is no share (``decided == 0``) or that the seeds are few."""
+
+    per_seed: dict[Any, str] = field(default_factory=dict)
+    held: int = 0
+    decided: int = 0
+    pooled: str = ""  # the check's status on all seeds together
+    note: str = ""
+
+    @property
+    def share(self) -> float | None:
+        return self.held / self.decided if self.decided else None
+
+    @property
+    def text(self) -> str:
+        if not self.decided:
+            return self.note
+        failing = [str(s) for s, st in self.per_seed.items() if st == FAIL]
+        text = f"holds in {self.held} of {self.decided} seeds"
+        if failing and self.held:
+            text += f" (not in seed{'s' if len(failing) > 1 else ''} {', '.join(failing)})"
+        text += f"; all seeds pooled: {self.pooled}"
+        return text + (f"; {self.note}" if self.note else "")
 
 
 @dataclass
@@ -344,10 +390,17 @@ class ClaimResult:
     finding: str
     cause: str = ""
     error: bool = False  # the check itself raised (a suite bug)
+    stability: Stability | None = None  # the check per seed (None: NOT-YET, check error)
 
     @property
     def explanation(self) -> str:
         return f"{self.finding}. Cause: {self.cause}" if self.cause else self.finding
+
+    @property
+    def stability_text(self) -> str:
+        """How the check fared per seed ("holds in 7 of 10 seeds (not in seeds 2, 5, 9); all seeds
+        pooled: PASS"), or why it was not checked per seed; empty for NOT-YET."""
+        return self.stability.text if self.stability is not None else ""
 
 
 @dataclass

@@ -41,8 +41,8 @@ def _load_part(db, spec, part: Part, run_ids: Sequence[str]) -> dict[str, pd.Dat
     return out
 
 
-def _run_part(suite: Suite, figure: Figure, part: Part, scale: str, reasons: list[str], *, db, jobs, cluster, progress,
-              log: Callable[[str], None]) -> tuple[PartRun, dict[str, pd.DataFrame]]:
+def _run_part(suite: Suite, figure: Figure, part: Part, scale: str, reasons: list[str], *, db, jobs, cluster, reuse_stale,
+              progress, log: Callable[[str], None]) -> tuple[PartRun, dict[str, pd.DataFrame]]:
     """Run one part's sweep unless something it needs is missing (``reasons``); its loaded tables."""
     from vidcc.sweep import SweepError, run_sweep
 
@@ -53,7 +53,7 @@ def _run_part(suite: Suite, figure: Figure, part: Part, scale: str, reasons: lis
     pr.sweep = spec.name
     log(f"[{suite.name}] {figure.id} ({figure.ref}): part {part.name}: {pr.total} runs")
     try:
-        outcome = run_sweep(spec, db=db, jobs=jobs, cluster=cluster, progress=progress)
+        outcome = run_sweep(spec, db=db, jobs=jobs, cluster=cluster, reuse_stale=reuse_stale, progress=progress)
     except SweepError as e:
         if e.file in ("--cluster", "--jobs"):  # the executor, not this part: nothing else can run
             raise
@@ -61,11 +61,18 @@ def _run_part(suite: Suite, figure: Figure, part: Part, scale: str, reasons: lis
         return pr, {}
     pr.ran, pr.skipped, pr.failed, pr.run_ids = outcome.ran, outcome.skipped, outcome.failed, list(outcome.run_ids)
     pr.errors = sorted(set(outcome.errors.values()))
+    pr.stale, pr.code = dict(outcome.stale), outcome.code
+    if outcome.stale:
+        from vidcc.runids import code_summary
+
+        log(f"[{suite.name}] {figure.id}: part {part.name}: {len(outcome.stale)} of {pr.total} runs reused from other code "
+            f"({code_summary(outcome.stale.values())})")
     pr.status = "failed" if outcome.failed else "ran"
     return pr, _load_part(db, spec, part, outcome.run_ids)
 
 
-def _run_figure(suite: Suite, figure: Figure, scale: str, *, db, jobs, cluster, progress, log: Callable[[str], None]) -> FigureRun:
+def _run_figure(suite: Suite, figure: Figure, scale: str, *, db, jobs, cluster, reuse_stale, progress,
+                log: Callable[[str], None]) -> FigureRun:
     """Run every part of one figure that can run and gather their results into its FigureData."""
     import pandas as pd
 
@@ -74,7 +81,7 @@ def _run_figure(suite: Suite, figure: Figure, scale: str, *, db, jobs, cluster, 
     tables: dict[str, list[pd.DataFrame]] = {"runs": [], "run_flows": [], "run_aggregate": []}
     for part in figure.parts:
         pr, loaded = _run_part(suite, figure, part, scale, fig_missing + part.missing(), db=db, jobs=jobs, cluster=cluster,
-                               progress=progress, log=log)
+                               reuse_stale=reuse_stale, progress=progress, log=log)
         for name, df in loaded.items():
             tables[name].append(df)
         parts.append(pr)
@@ -88,9 +95,10 @@ def _run_figure(suite: Suite, figure: Figure, scale: str, *, db, jobs, cluster, 
 
 
 def run_suite(suite: Suite, scale: str, *, db, out_dir, jobs: int | None = None, cluster: str | None = None,
-              progress: bool = True, log: Callable[[str], None] = print) -> SuiteRun:
-    """Run every part that can run (reusing the runs already in ``db``), load the results, draw
-    the figures into ``out_dir/figures`` and check the claims."""
+              reuse_stale: bool = False, progress: bool = True, log: Callable[[str], None] = print) -> SuiteRun:
+    """Run every part that can run (reusing the runs this code already made in ``db``; with
+    ``reuse_stale`` also those other code made), load the results, draw the figures into
+    ``out_dir/figures`` and check the claims."""
     import time
     from pathlib import Path
 
@@ -101,7 +109,8 @@ def run_suite(suite: Suite, scale: str, *, db, out_dir, jobs: int | None = None,
     fig_dir = Path(out_dir) / "figures"
     fig_runs: list[FigureRun] = []
     for fi, figure in enumerate(suite.figures, 1):
-        fr = _run_figure(suite, figure, scale, db=db, jobs=jobs, cluster=cluster, progress=progress, log=log)
+        fr = _run_figure(suite, figure, scale, db=db, jobs=jobs, cluster=cluster, reuse_stale=reuse_stale,
+                         progress=progress, log=log)
         state = {"ran": "ran", "partial": "partly ran", NOT_YET: "NOT-YET", "failed": "runs failed"}[fr.status]
         why = "; ".join(dict.fromkeys(r for p in fr.parts for r in p.reasons))
         log(f"[{suite.name}] figure {fi}/{len(suite.figures)} {figure.id} ({figure.ref}): {state}" + (f" — {why}" if why and fr.status != "ran" else ""))

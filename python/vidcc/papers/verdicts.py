@@ -5,8 +5,9 @@ The check helpers (:func:`bound`, :func:`within`, :func:`number`, :func:`orderin
 row per cell with ``mean``) or a number and return a :class:`~vidcc.papers.model.Verdict` with
 the measured values that decided it. :func:`check_claim` turns a claim and its figure's run into
 a :class:`~vidcc.papers.model.ClaimResult`: NOT-YET when something it needs is missing, else
-what its check says, with the claim's cause (:data:`~vidcc.papers.model.Cause`) stated on a
-FAIL (:func:`state_cause`).
+what its check says on all seeds pooled *and* on each seed's runs alone (:func:`per_seed`,
+:func:`decide`: PASS or FAIL only when the seeds agree, else UNSTABLE), with the claim's cause
+(:data:`~vidcc.papers.model.Cause`) stated on a FAIL (:func:`state_cause`).
 """
 
 from __future__ import annotations
@@ -17,14 +18,29 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from vidcc.papers.existence import missing
-from vidcc.papers.model import FAIL, NOT_YET, PASS, Cause, Claim, ClaimResult, FigureRun, Verdict
+from vidcc.papers.model import (
+    FAIL,
+    FAIL_SHARE,
+    FEW_SEEDS,
+    NOT_YET,
+    PASS,
+    PASS_SHARE,
+    UNSTABLE,
+    Cause,
+    Claim,
+    ClaimResult,
+    FigureRun,
+    Stability,
+    Verdict,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from vidcc.papers.measures import FigureData
 
-__all__ = ["no_data", "bound", "within", "number", "ordering", "direction", "all_of", "state_cause", "check_claim"]
+__all__ = ["no_data", "bound", "within", "number", "ordering", "direction", "all_of", "state_cause", "per_seed", "decide",
+           "check_claim"]
 
 # --------------------------------------------------------------------------------------------
 # Check helpers. Each takes a summary (``FigureData.summary``: one row per cell with ``mean``)
@@ -240,6 +256,54 @@ def state_cause(cause: Cause, data: FigureData | None, measured: dict[str, Any])
         return f"(cause not computed: {type(e).__name__}: {e})"
 
 
+def per_seed(claim: Claim, data: FigureData | None, pooled: str) -> Stability:
+    """The claim's check applied to each seed's runs alone (``FigureData.for_seed``). A seed on
+    which the check raises or finds no data is not counted (its reason is kept)."""
+    st = Stability(pooled=pooled)
+    if claim.not_per_seed:
+        st.note = f"not checked per seed: {claim.not_per_seed}"
+        return st
+    if data is None:
+        st.note = "not checked per seed: the claim reads no runs"
+        return st
+    seeds = data.seeds()
+    if len(seeds) < 2:
+        st.note = f"not checked per seed: {len(seeds)} seed{'s' if len(seeds) != 1 else ''}"
+        return st
+    for seed in seeds:
+        key = int(seed) if float(seed).is_integer() else seed
+        try:
+            v = claim.check(data.for_seed(seed))
+        except Exception as e:  # noqa: BLE001 - a check that needs several seeds cannot say
+            st.per_seed[key] = f"n/a ({type(e).__name__}: {e})"
+            continue
+        if not isinstance(v, Verdict) or v.status == NOT_YET or (v.status == FAIL and not v.measured):
+            st.per_seed[key] = f"n/a ({v.explanation if isinstance(v, Verdict) else 'no verdict'})"
+            continue
+        st.per_seed[key] = v.status
+        st.decided += 1
+        st.held += v.status == PASS
+    if not st.decided:
+        st.note = "not checked per seed: the check cannot be applied to one seed's runs"
+    elif st.decided < FEW_SEEDS:
+        st.note = f"few seeds: {st.decided} < {FEW_SEEDS}"
+    return st
+
+
+def decide(pooled: str, st: Stability) -> str:
+    """The rule: PASS when the check holds in at least PASS_SHARE of the seeds and on all seeds
+    pooled; FAIL when it holds in at most FAIL_SHARE of them and fails pooled; else UNSTABLE.
+    Without a per-seed share (one seed, an analytic claim) the pooled status stands."""
+    share = st.share
+    if share is None:
+        return pooled
+    if pooled == PASS and share >= PASS_SHARE:
+        return PASS
+    if pooled == FAIL and share <= FAIL_SHARE:
+        return FAIL
+    return UNSTABLE
+
+
 def check_claim(claim: Claim, fig: FigureRun | None) -> ClaimResult:
     """A claim's status: NOT-YET when a protocol, a feature, a part or the check is missing;
     else whatever its check says (a check that raises is reported as FAIL and as an error)."""
@@ -263,10 +327,14 @@ def check_claim(claim: Claim, fig: FigureRun | None) -> ClaimResult:
         return ClaimResult(claim, FAIL, {}, f"check error: {type(e).__name__}: {e}", error=True)
     if not isinstance(v, Verdict):
         return ClaimResult(claim, FAIL, {}, f"check error: returned {type(v).__name__}, not a Verdict", error=True)
-    # the cause first: a computed one may add the numbers it used to the measured values
-    cause = state_cause(claim.cause, data, v.measured) if v.status == FAIL and claim.cause is not None else ""
-    measured = {k: _round(x) for k, x in v.measured.items()}
-    if v.status == PASS and not measured:
+    if v.status == PASS and not v.measured:
         return ClaimResult(claim, FAIL, {}, f"check error: PASS without measured values ({v.explanation})", error=True)
-    return ClaimResult(claim, v.status, measured, v.explanation, cause)
+    if v.status == NOT_YET:
+        return ClaimResult(claim, NOT_YET, {k: _round(x) for k, x in v.measured.items()}, v.explanation)
+    stability = per_seed(claim, data if claim.figure is not None else None, v.status)
+    status = decide(v.status, stability)
+    # the cause first: a computed one may add the numbers it used to the measured values
+    cause = state_cause(claim.cause, data, v.measured) if status == FAIL and claim.cause is not None else ""
+    measured = {k: _round(x) for k, x in v.measured.items()}
+    return ClaimResult(claim, status, measured, v.explanation, cause, stability=stability)
 
