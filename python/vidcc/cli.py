@@ -7,8 +7,10 @@ Problems are one ``error: ...`` line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -117,13 +119,13 @@ def _print_summary(result, console) -> None:
     from rich import box
     from rich.table import Table
 
-    per_flow = result.per_flow()
-    if not per_flow.empty:
+    per_flow = result.per_flow_records()
+    if per_flow:
         t = Table(title="Flows (after warmup)", title_justify="left", box=box.SIMPLE_HEAD)
         for col, just in (("flow", "right"), ("label", "left"), ("throughput\nMbps", "right"), ("goodput\nMbps", "right"),
                           ("drop\n%", "right"), ("mean delay\nms", "right"), ("CoV", "right")):
             t.add_column(col, justify=just, no_wrap=col == "label", min_width=max(map(len, col.split("\n"))))
-        for row in per_flow.to_dict("records"):
+        for row in per_flow:
             t.add_row(
                 str(row.get("flow", "")),
                 str(row.get("label", "")),
@@ -134,13 +136,13 @@ def _print_summary(result, console) -> None:
                 _fmt(row.get("cov"), 1, 3),
             )
         console.print(t)
-    agg = result.aggregate
-    if not agg.empty:
+    agg = result.records("aggregate")
+    if agg:
         t = Table(title="Aggregate (after warmup)", title_justify="left", box=box.SIMPLE_HEAD)
         for col in ("label", "flows", "throughput\nMbps", "Jain", "worst-case\nfairness", "normalized\nthroughput"):
             t.add_column(col, justify="left" if col == "label" else "right", no_wrap=col == "label",
                          min_width=max(map(len, col.split("\n"))))
-        for row in agg.to_dict("records"):
+        for row in agg:
             t.add_row(
                 str(row.get("label", "")),
                 str(row.get("flows", "")),
@@ -150,12 +152,12 @@ def _print_summary(result, console) -> None:
                 _fmt(row.get("normalized_throughput_mean"), 1, 4),
             )
         console.print(t)
-    video = result.tables.get("video_summary")
-    if video is not None and not video.empty:
+    video = result.records("video_summary")
+    if video:
         t = Table(title="Video (measured frames)", title_justify="left", box=box.SIMPLE_HEAD)
         for col in ("flow", "frames", "decodable\n%", "lost", "late", "VDI", "delayed\n%", "drop\n%", "jitter\nms"):
             t.add_column(col, justify="right", min_width=max(map(len, col.split("\n"))))
-        for row in video.to_dict("records"):
+        for row in video:
             sent = row.get("frames_sent") or 0
             t.add_row(
                 str(row.get("flow", "")),
@@ -175,15 +177,24 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from vidcc.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)  # before the heavier imports: a bad scenario fails fast
-    from rich.console import Console
-
     from vidcc.runner import run
 
     out = Path(args.out) if args.out else Path("out") / Path(args.scenario).stem
     show_progress = not args.quiet and sys.stderr.isatty()
-    result = run(scenario, seed=args.seed, progress=show_progress)
-    console = Console()
+    if show_progress:
+        import rich.progress  # noqa: F401  (here, not inside run(): see _preload)
+    modules = ["pyarrow.parquet", "importlib.metadata"]
     if not args.quiet:
+        modules += ["rich.console", "rich.table", "rich.box"]
+    if not args.no_figures:
+        modules += ["vidcc.plots", "matplotlib.backends.backend_agg"]
+    preloading = _preload(modules)
+    result = run(scenario, seed=args.seed, progress=show_progress)
+    preloading.join()
+    if not args.quiet:
+        from rich.console import Console
+
+        console = Console()
         _print_summary(result, console)
     written = result.write(out, figures=not args.no_figures)
     if not args.quiet:
@@ -193,6 +204,25 @@ def _cmd_run(args: argparse.Namespace) -> int:
             highlight=False,
         )
     return 0
+
+
+def _preload(modules: list[str]) -> threading.Thread:
+    """Import ``modules`` on a second thread while the simulation runs (it releases the GIL), so
+    that on a multi-core machine the writers' imports (matplotlib alone takes longer than many
+    simulations) cost little or no wall time. The caller joins the thread before importing
+    anything else, so the two threads never wait on each other's import locks. An import that
+    fails here is left to fail again, with its message, where the module is really needed."""
+
+    def load() -> None:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001, S110  (reported where the module is used)
+                pass
+
+    thread = threading.Thread(target=load, name="vidcc-preload", daemon=True)
+    thread.start()
+    return thread
 
 
 # --------------------------------------------------------------------------------------------
