@@ -51,3 +51,11 @@ def test_lazy_names_are_the_real_ones():
     assert set(vidcc.__all__) <= set(dir(vidcc))
     with pytest.raises(AttributeError, match="no_such_name"):
         vidcc.no_such_name  # noqa: B018
+
+
+def test_analysis_statistics_do_not_import_matplotlib():
+    # The paper suites' verdicts use the statistics; only the figure functions need matplotlib.
+    assert "matplotlib" not in loaded_after("import vidcc.analysis")
+    draw = ("import pandas as pd\nfrom vidcc.analysis import close, line_plot\n"
+            "close(line_plot(pd.DataFrame({'x': [1, 2], 'mean': [1.0, 2.0], 'ci_half': [0.1, 0.1]}), 'x', group=None))")
+    assert "matplotlib" in loaded_after(draw)
