@@ -158,8 +158,8 @@ def _plain(columns: Mapping[str, Any]) -> bool:
     lengths = set()
     for values in columns.values():
         if isinstance(values, np.ndarray):
-            if values.ndim != 1 or values.dtype.kind not in "biuf":
-                return False
+            if values.ndim != 1 or values.dtype.kind not in "biuf" or values.dtype == np.float16:
+                return False  # (float16 was not checked against pandas' writer: pandas writes it)
         elif not all(isinstance(v, str) for v in values):
             return False
         lengths.add(len(values))
