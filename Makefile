@@ -38,6 +38,7 @@ bench: develop
 	cargo run --release --quiet -p vidcc-core --example bench_tes
 	$(PY) benches/video_quality.py
 	$(PY) benches/sweep.py
+	$(PY) benches/cli.py
 
 lint: lint-python
 	cargo clippy --workspace --all-targets -- -D warnings

@@ -9,7 +9,9 @@
 * :func:`series_plot`: the time series of one run (``vidcc.results.load_series``).
 * :func:`save_figure`: PNG and SVG side by side; :func:`png_bytes` for embedding in a report.
 
-matplotlib runs on the Agg backend: no display is needed.
+matplotlib runs on the Agg backend: no display is needed. It is imported by the figure functions,
+not with this module: the statistics (which the paper suites' verdicts use) do not need it, and
+importing it takes longer than many simulations.
 
 The t quantile is computed here (regularized incomplete beta function and bisection) so that
 the package needs no SciPy.
@@ -23,16 +25,11 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import numpy as np
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.figure import Figure
 
 __all__ = [
     "t_quantile",
@@ -234,6 +231,16 @@ def _stats(values, level: float) -> dict[str, float]:
 # Figures
 
 
+def _pyplot():
+    """matplotlib.pyplot on the Agg backend, imported on first use."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
 def line_plot(
     summary: pd.DataFrame,
     axis: str,
@@ -252,6 +259,7 @@ def line_plot(
     spanning the confidence interval (none where a point has a single run). ``summary`` is the
     output of :func:`summarize` with ``by=axis``. Non-numeric axis values are placed at equal
     spacing, in order. ``scale`` multiplies the values (e.g. 1e-6 for Mbps)."""
+    plt = _pyplot()
     if ax is None:
         fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
     else:
@@ -306,6 +314,7 @@ def series_plot(
     """The time series of one run: ``metric`` against time (seconds), one line per value of
     ``line`` (flow, or link for queue samples), named by ``names`` when given. With more than
     ``max_lines`` lines, lines sharing a name share a colour and one legend entry."""
+    plt = _pyplot()
     if ax is None:
         fig, ax = plt.subplots(figsize=(8, 4.2), layout="constrained")
     else:
@@ -382,7 +391,7 @@ def save_figure(fig: Figure, stem: str | Path, *, close: bool = True) -> tuple[P
         fig.savefig(svg, format="svg", metadata={"Date": None})
     finally:
         if close:
-            plt.close(fig)
+            _pyplot().close(fig)
     return png, svg
 
 
@@ -399,4 +408,4 @@ def svg_text(fig: Figure) -> str:
 
 
 def close(fig: Figure) -> None:
-    plt.close(fig)
+    _pyplot().close(fig)

@@ -7,22 +7,29 @@ Problems are one ``error: ...`` line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import sys
+import threading
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from vidcc import __version__
 from vidcc.cli_common import Parser, print_error
-from vidcc.scenario import ScenarioError
 
 __all__ = ["main", "build_parser"]
+
+# Start-up cost matters here (`vidcc --help` should answer in well under 150 ms): this module
+# imports only the standard library at load time. Each command imports what it needs when it
+# runs, and the `video` command's parser is filled in only when that command is used, because
+# importing `vidcc.video` loads numpy.
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="vidcc", description="Congestion-controlled video over UDP: simulate, sweep, reproduce.")
     parser.add_argument("--version", action="version", version=f"vidcc {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    # Subcommand parsers may be deferred (filled in on first use): see _DeferredParser.
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_DeferredParser)
     sub.required = True
 
     p = sub.add_parser("run", help="simulate one scenario file", description="Simulate one scenario file and write its results.")
@@ -34,13 +41,58 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_run)
     _add_sweep_commands(sub)
     _add_reproduce_command(sub)
-    from vidcc.video.cli import add_video_parser  # vidcc video clip|prepare|quality (python/vidcc/video/cli.py)
-
-    add_video_parser(sub)
+    sub.add_parser("video", help="real video: test clip, encodings and traces, PSNR/SSIM/MOS of a run",
+                   fill=_fill_video_parser)
     from vidcc.qos_aimd_select import add_qos_aimd_parser  # vidcc qos-aimd select (python/vidcc/qos_aimd_select.py)
 
     add_qos_aimd_parser(sub)
     return parser
+
+
+class _DeferredParser(Parser):
+    """A subcommand's parser whose arguments are added the first time it parses or shows help, so
+    that the module defining them is imported only when the subcommand is used."""
+
+    def __init__(self, *args: Any, fill: Callable[[argparse.ArgumentParser], None] | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._fill = fill
+
+    def _filled(self) -> None:
+        fill, self._fill = self._fill, None
+        if fill is not None:
+            fill(self)
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._filled()
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        self._filled()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self._filled()
+        return super().format_help()
+
+
+class _ExistingParser:
+    """Stands in for the subparsers object of ``add_*_parser(sub)`` functions: their
+    ``sub.add_parser(name, ...)`` returns the already registered (deferred) parser, which takes the
+    description they give."""
+
+    def __init__(self, parser: argparse.ArgumentParser):
+        self.parser = parser
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        if "description" in kwargs:
+            self.parser.description = kwargs["description"]
+        return self.parser
+
+
+def _fill_video_parser(parser: argparse.ArgumentParser) -> None:
+    from vidcc.video.cli import add_video_parser  # vidcc video clip|prepare|quality (python/vidcc/video/cli.py)
+
+    add_video_parser(_ExistingParser(parser))
 
 
 def _seed(text: str) -> int:
@@ -67,13 +119,13 @@ def _print_summary(result, console) -> None:
     from rich import box
     from rich.table import Table
 
-    per_flow = result.per_flow()
-    if not per_flow.empty:
+    per_flow = result.per_flow_records()
+    if per_flow:
         t = Table(title="Flows (after warmup)", title_justify="left", box=box.SIMPLE_HEAD)
         for col, just in (("flow", "right"), ("label", "left"), ("throughput\nMbps", "right"), ("goodput\nMbps", "right"),
                           ("drop\n%", "right"), ("mean delay\nms", "right"), ("CoV", "right")):
             t.add_column(col, justify=just, no_wrap=col == "label", min_width=max(map(len, col.split("\n"))))
-        for row in per_flow.to_dict("records"):
+        for row in per_flow:
             t.add_row(
                 str(row.get("flow", "")),
                 str(row.get("label", "")),
@@ -84,13 +136,13 @@ def _print_summary(result, console) -> None:
                 _fmt(row.get("cov"), 1, 3),
             )
         console.print(t)
-    agg = result.aggregate
-    if not agg.empty:
+    agg = result.records("aggregate")
+    if agg:
         t = Table(title="Aggregate (after warmup)", title_justify="left", box=box.SIMPLE_HEAD)
         for col in ("label", "flows", "throughput\nMbps", "Jain", "worst-case\nfairness", "normalized\nthroughput"):
             t.add_column(col, justify="left" if col == "label" else "right", no_wrap=col == "label",
                          min_width=max(map(len, col.split("\n"))))
-        for row in agg.to_dict("records"):
+        for row in agg:
             t.add_row(
                 str(row.get("label", "")),
                 str(row.get("flows", "")),
@@ -100,12 +152,12 @@ def _print_summary(result, console) -> None:
                 _fmt(row.get("normalized_throughput_mean"), 1, 4),
             )
         console.print(t)
-    video = result.tables.get("video_summary")
-    if video is not None and not video.empty:
+    video = result.records("video_summary")
+    if video:
         t = Table(title="Video (measured frames)", title_justify="left", box=box.SIMPLE_HEAD)
         for col in ("flow", "frames", "decodable\n%", "lost", "late", "VDI", "delayed\n%", "drop\n%", "jitter\nms"):
             t.add_column(col, justify="right", min_width=max(map(len, col.split("\n"))))
-        for row in video.to_dict("records"):
+        for row in video:
             sent = row.get("frames_sent") or 0
             t.add_row(
                 str(row.get("flow", "")),
@@ -122,17 +174,27 @@ def _print_summary(result, console) -> None:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
-    from vidcc.runner import run
     from vidcc.scenario import load_scenario
 
-    scenario = load_scenario(args.scenario)
+    scenario = load_scenario(args.scenario)  # before the heavier imports: a bad scenario fails fast
+    from vidcc.runner import run
+
     out = Path(args.out) if args.out else Path("out") / Path(args.scenario).stem
     show_progress = not args.quiet and sys.stderr.isatty()
-    result = run(scenario, seed=args.seed, progress=show_progress)
-    console = Console()
+    if show_progress:
+        import rich.progress  # noqa: F401  (here, not inside run(): see _preload)
+    modules = ["pyarrow.parquet", "importlib.metadata"]
     if not args.quiet:
+        modules += ["rich.console", "rich.table", "rich.box"]
+    if not args.no_figures:
+        modules += ["vidcc.plots", "matplotlib.backends.backend_agg"]
+    preloading = _preload(modules)
+    result = run(scenario, seed=args.seed, progress=show_progress)
+    preloading.join()
+    if not args.quiet:
+        from rich.console import Console
+
+        console = Console()
         _print_summary(result, console)
     written = result.write(out, figures=not args.no_figures)
     if not args.quiet:
@@ -142,6 +204,25 @@ def _cmd_run(args: argparse.Namespace) -> int:
             highlight=False,
         )
     return 0
+
+
+def _preload(modules: list[str]) -> threading.Thread:
+    """Import ``modules`` on a second thread while the simulation runs (it releases the GIL), so
+    that on a multi-core machine the writers' imports (matplotlib alone takes longer than many
+    simulations) cost little or no wall time. The caller joins the thread before importing
+    anything else, so the two threads never wait on each other's import locks. An import that
+    fails here is left to fail again, with its message, where the module is really needed."""
+
+    def load() -> None:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001, S110  (reported where the module is used)
+                pass
+
+    thread = threading.Thread(target=load, name="vidcc-preload", daemon=True)
+    thread.start()
+    return thread
 
 
 # --------------------------------------------------------------------------------------------
@@ -328,13 +409,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except ScenarioError as e:
-        print_error(e)
-        return 2
     except KeyboardInterrupt:
         print_error("interrupted")
         return 130
     except (OSError, ValueError, RuntimeError) as e:
+        from vidcc.scenario import ScenarioError  # only on this path: the schema is slow to import
+
+        if isinstance(e, ScenarioError):
+            print_error(e)
+            return 2
         print_error(f"{type(e).__name__}: {e}" if not isinstance(e, OSError) else e)
         return 1
 

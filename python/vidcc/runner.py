@@ -1,7 +1,13 @@
 """Run one scenario in the simulator and hold its results.
 
 A run is one call into Rust (``vidcc._vidcc.simulate``) with the resolved config as JSON; the
-GIL is released while it runs. What comes back is columnar and becomes pandas DataFrames here.
+GIL is released while it runs. What comes back is columnar: ``Result.columns`` keeps it as it
+came, and ``Result.tables`` turns it into pandas DataFrames on first use.
+
+``Result.write`` (what ``vidcc run`` does) never needs pandas, whose import costs more than many
+simulations: the Parquet files are written by pyarrow straight from the columns, with the same
+bytes pandas would write (its schema metadata included; tests/test_run.py compares the bytes),
+and the summary is built from the columns.
 """
 
 from __future__ import annotations
@@ -146,6 +152,123 @@ def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
     return [_jsonable(dict(zip(df.columns, row))) for row in df.itertuples(index=False, name=None)]
 
 
+def _plain(columns: Mapping[str, Any]) -> bool:
+    """Columns that pandas would hold unchanged, so that reading them directly gives what the
+    DataFrame would: numpy numbers or booleans, or lists of str, all of one length."""
+    lengths = set()
+    for values in columns.values():
+        if isinstance(values, np.ndarray):
+            if values.ndim != 1 or values.dtype.kind not in "biuf" or values.dtype == np.float16:
+                return False  # (float16 was not checked against pandas' writer: pandas writes it)
+        elif not all(isinstance(v, str) for v in values):
+            return False
+        lengths.add(len(values))
+    return len(lengths) <= 1
+
+
+def _column_records(columns: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """``_records`` of the DataFrame of these (plain) columns, without building it."""
+    names = list(columns)
+    values = [_jsonable(v) if isinstance(v, np.ndarray) else list(v) for v in columns.values()]
+    return [dict(zip(names, row)) for row in zip(*values)]
+
+
+def _merged_records(left: Mapping[str, Any], right: Mapping[str, Any], on: tuple[str, ...]) -> list[dict] | None:
+    """``_records(left.merge(right, on=on, how="left"))`` for (plain) columns when every left row
+    meets exactly one right row and the tables share no other column names; None otherwise (then
+    pandas' own rules for missing and repeated keys and for clashing names apply)."""
+    if set(left) & set(right) != set(on):
+        return None
+    right_rows = _column_records(right)
+    by_key: dict[tuple, dict[str, Any]] = {}
+    for row in right_rows:
+        key = tuple(row[k] for k in on)
+        if key in by_key:
+            return None
+        by_key[key] = row
+    merged = []
+    for row in _column_records(left):
+        match = by_key.get(tuple(row[k] for k in on))
+        if match is None:
+            return None
+        merged.append({**row, **{k: v for k, v in match.items() if k not in on}})
+    return merged
+
+
+def _pandas_metadata(columns: Mapping[str, Any], pandas_version: str) -> bytes:
+    """The ``pandas`` schema metadata that ``DataFrame.to_parquet(index=False)`` writes (pandas 3,
+    default string dtype) for a DataFrame of these plain columns."""
+    import pyarrow as pa
+
+    described = []
+    for name, values in columns.items():
+        if isinstance(values, np.ndarray):
+            kind = values.dtype.name
+            pandas_type, numpy_type = kind, kind
+        else:
+            pandas_type, numpy_type = "object", "str"
+        described.append({"name": name, "field_name": name, "pandas_type": pandas_type, "numpy_type": numpy_type,
+                          "metadata": None})
+    return json.dumps({
+        "index_columns": [],
+        "column_indexes": [],
+        "columns": described,
+        "attributes": {},
+        "creator": {"library": "pyarrow", "version": pa.__version__},
+        "pandas_version": pandas_version,
+    }).encode()
+
+
+def _installed_pandas_version() -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pandas")
+    except PackageNotFoundError:
+        return None
+
+
+def _arrow_array(values: Any) -> Any:
+    """The Arrow array pandas' conversion makes of a plain column (NaN as null, strings as
+    large_string), assembled from buffers: ``pyarrow.array`` would import pandas (over half a
+    second) just to ask whether the column is a pandas object."""
+    import pyarrow as pa
+
+    if not isinstance(values, np.ndarray):
+        data = [v.encode() for v in values]
+        offsets = np.zeros(len(data) + 1, np.int64)
+        np.cumsum([len(b) for b in data], out=offsets[1:])
+        buffers = [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))]
+        return pa.Array.from_buffers(pa.large_string(), len(data), buffers)
+    n = len(values)
+    if values.dtype.kind == "b":
+        return pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(np.packbits(values, bitorder="little"))])
+    values = np.ascontiguousarray(values, dtype=values.dtype.newbyteorder("="))
+    validity = None
+    if values.dtype.kind == "f":
+        nan = np.isnan(values)
+        if nan.any():
+            validity = pa.py_buffer(np.packbits(~nan, bitorder="little"))
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), n, [validity, pa.py_buffer(values)])
+
+
+def _write_parquet_columns(path: Path, columns: Mapping[str, Any]) -> bool:
+    """Write plain columns as pandas 3 would (same bytes) and return True; return False, writing
+    nothing, when pandas is not version 3 (its metadata and string type differ: the caller then
+    goes through pandas itself)."""
+    pandas_version = _installed_pandas_version()
+    if pandas_version is None or not pandas_version.startswith("3."):
+        return False
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_arrays([_arrow_array(v) for v in columns.values()], names=list(columns))
+    table = table.replace_schema_metadata({b"pandas": _pandas_metadata(columns, pandas_version)})
+    # What pandas' to_parquet(engine="pyarrow") passes: snappy compression, every other option the default.
+    pq.write_table(table, path, compression="snappy")
+    return True
+
+
 def _atomic(path: Path, write: Callable[[Path], None]) -> None:
     """Write through a temporary file in the same directory, then rename: a reader (or an
     interrupted run) sees the old file or the new one, never half of one."""
@@ -171,14 +294,28 @@ class Result:
         self.seed: int = resolved["seed"]
         self.wall_seconds = wall_seconds
         self.stats: dict[str, Any] = _jsonable(dict(raw.get("stats", {})))
-        import pandas as pd  # imported here so that `import vidcc` stays quick
+        # Table name -> column name -> numpy array (numbers) or list (strings), as simulated.
+        self.columns: dict[str, dict[str, Any]] = {
+            name: {col: _column(vals) for col, vals in columns.items()}
+            for name, columns in raw.get("tables", {}).items()
+        }
+        self._frames: dict[str, pd.DataFrame] | None = None
 
-        self.tables: dict[str, pd.DataFrame] = {}
-        for name, columns in raw.get("tables", {}).items():
-            self.tables[name] = pd.DataFrame({col: _column(vals) for col, vals in columns.items()})
+    @property
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """One DataFrame per table, built on first use (pandas is imported only then)."""
+        if self._frames is None:
+            import pandas as pd
+
+            self._frames = {name: pd.DataFrame(columns) for name, columns in self.columns.items()}
+        return self._frames
+
+    def _table_is_plain(self, name: str) -> bool:
+        # Once the DataFrames exist they are what the user sees (and may have changed): use them.
+        return self._frames is None and name in self.columns and _plain(self.columns[name])
 
     def __repr__(self) -> str:
-        return f"Result(source={self.scenario.source!r}, seed={self.seed}, tables={sorted(self.tables)})"
+        return f"Result(source={self.scenario.source!r}, seed={self.seed}, tables={sorted(self.columns)})"
 
     def table(self, name: str) -> pd.DataFrame:
         """A table by name (an empty DataFrame if the run did not produce it)."""
@@ -202,6 +339,25 @@ class Result:
             return summary if flows.empty else flows
         return flows.merge(summary, on=["flow", "receiver"], how="left")
 
+    def records(self, name: str) -> list[dict[str, Any]]:
+        """A table's rows as JSON-ready dicts (numpy scalars as Python numbers, NaN as None)."""
+        if self._frames is None and name not in self.columns:
+            return []
+        if self._table_is_plain(name):
+            return _column_records(self.columns[name])
+        return _records(self.table(name))
+
+    def per_flow_records(self) -> list[dict[str, Any]]:
+        """``per_flow()``'s rows as JSON-ready dicts."""
+        if self._table_is_plain("flows") and self._table_is_plain("flow_summary"):
+            flows, summary = self.columns["flows"], self.columns["flow_summary"]
+            if not _rows(flows) or not _rows(summary):
+                return _column_records(summary if not _rows(flows) else flows)
+            merged = _merged_records(flows, summary, ("flow", "receiver"))
+            if merged is not None:
+                return merged
+        return _records(self.per_flow())
+
     @property
     def summary(self) -> dict[str, Any]:
         return {
@@ -211,8 +367,8 @@ class Result:
             "scenario": self.scenario.to_dict(),
             "resolved": self.resolved,
             "stats": self.stats,
-            "aggregate": _records(self.aggregate),
-            "flows": _records(self.per_flow()),
+            "aggregate": self.records("aggregate"),
+            "flows": self.per_flow_records(),
         }
 
     def write(self, out_dir: str | PathLike[str], figures: bool = True) -> Path:
@@ -221,14 +377,21 @@ class Result:
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         for name in TABLES:
+            if self._frames is None and name not in self.columns:
+                continue
+            if self._table_is_plain(name):
+                if _rows(self.columns[name]):
+                    _atomic(out / f"{name}.parquet", lambda p, name=name: self._write_parquet(p, name))
+                continue
             df = self.tables.get(name)
             if df is not None and not df.empty:
                 _atomic(out / f"{name}.parquet", lambda p, df=df: df.to_parquet(p, engine="pyarrow", index=False))
         if figures:
             from vidcc import plots
 
+            tables = self.columns if self._frames is None else self._frames
             for name, make in plots.FIGURES.items():
-                fig = make(self.tables, self.resolved)
+                fig = make(tables, self.resolved)
                 if fig is not None:
                     _atomic(out / f"{name}.png", lambda p, fig=fig: plots.save(fig, p))
         # Wall time lives apart from the summary, which is a pure function of scenario and seed.
@@ -237,3 +400,12 @@ class Result:
         text = json.dumps(self.summary, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
         _atomic(out / "summary.json", lambda p: p.write_text(text, encoding="utf-8"))
         return out
+
+    def _write_parquet(self, path: Path, name: str) -> None:
+        if not _write_parquet_columns(path, self.columns[name]):
+            self.table(name).to_parquet(path, engine="pyarrow", index=False)
+
+
+def _rows(columns: Mapping[str, Any]) -> int:
+    """Rows of a plain table (a table without columns has none, as an empty DataFrame)."""
+    return len(next(iter(columns.values()))) if columns else 0

@@ -1,0 +1,141 @@
+"""Result.write without pandas: the Parquet files and summary.json it writes from the raw columns
+are the very bytes and values the pandas path writes, and the figures' decimation draws what the
+full series draws. (Speed itself is measured in benches/cli.py.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scenario_testing import dumbbell
+from test_run import SHORT, fake_raw
+from vidcc import Result, parse_scenario, run
+from vidcc.plots import decimate
+
+ROOT = Path(__file__).resolve().parents[1]
+
+EVERY_KIND = {
+    "u": np.array([1, 2, 2**63 + 5], np.uint64),
+    "i": np.array([-1, 0, 7], np.int64),
+    "f": np.array([0.5, np.nan, -np.inf]),
+    "f32": np.array([1.5, 2.5, np.nan], np.float32),
+    "b": np.array([True, False, True]),
+    "s": ["a", "", "ünïcode"],
+}
+
+
+def fresh(raw: dict) -> Result:
+    sc = parse_scenario(SHORT)
+    return Result(sc, sc.resolve(), raw, wall_seconds=0.5)
+
+
+def pandas_written(result: Result, out: Path) -> dict[str, bytes]:
+    """What write() produced before it learnt to skip pandas: DataFrame.to_parquet per table."""
+    out.mkdir()
+    files = {}
+    for name, df in result.tables.items():
+        if not df.empty:
+            df.to_parquet(out / f"{name}.parquet", engine="pyarrow", index=False)
+            files[name] = (out / f"{name}.parquet").read_bytes()
+    return files
+
+
+def written(result: Result, out: Path) -> dict[str, bytes]:
+    result.write(out, figures=False)
+    return {p.stem: p.read_bytes() for p in out.glob("*.parquet")}
+
+
+def test_parquet_bytes_equal_pandas_for_every_column_kind(tmp_path):
+    raw = {"tables": {"flows": EVERY_KIND}, "stats": {}}
+    direct = written(fresh(raw), tmp_path / "direct")
+    assert direct.keys() == {"flows"}
+    assert direct == pandas_written(fresh(raw), tmp_path / "pandas")
+    back = pd.read_parquet(tmp_path / "direct" / "flows.parquet")
+    assert back["u"].tolist() == EVERY_KIND["u"].tolist() and back["s"].tolist() == EVERY_KIND["s"]
+
+
+def test_a_simulated_run_writes_the_bytes_and_summary_pandas_would(tmp_path):
+    result = run(SHORT)
+    direct = written(result, tmp_path / "direct")
+    assert set(direct) >= {"flows", "flow_summary", "aggregate", "flow_samples", "queue_samples", "links"}
+    summary = (tmp_path / "direct" / "summary.json").read_text()
+    assert direct == pandas_written(result, tmp_path / "pandas")
+    # Once the DataFrames exist, write() and summary go through them: the same output again.
+    assert result.summary == json.loads(summary)
+    assert written(result, tmp_path / "again") == direct
+    assert (tmp_path / "again" / "summary.json").read_text() == summary
+
+
+def test_records_equal_the_dataframe_records():
+    direct, framed = fresh(fake_raw()), fresh(fake_raw())
+    framed.tables  # noqa: B018  (builds the DataFrames: records then come from pandas)
+    for name in ("flows", "aggregate", "flow_samples", "links", "events", "no_such_table"):
+        assert direct.records(name) == framed.records(name), name
+    assert direct.per_flow_records() == framed.per_flow_records()
+    assert direct.per_flow_records()[0]["cov"] is None and direct.per_flow_records()[0]["label"] == "tcp-newreno"
+
+
+@pytest.mark.parametrize("change", ["unmatched", "repeated", "clash"])
+def test_per_flow_records_follow_pandas_merge_rules(change):
+    raw = fake_raw()
+    summary = raw["tables"]["flow_summary"]
+    if change == "unmatched":  # flow 2 has no summary row: pandas makes its metrics NaN and ints float
+        raw["tables"]["flow_summary"] = {k: v[:2] for k, v in summary.items()}
+    elif change == "repeated":  # two summary rows for flow 0: pandas repeats the flow's row
+        raw["tables"]["flow_summary"] = {k: np.concatenate([v, v[:1]]) for k, v in summary.items()}
+    else:  # a column in both tables: pandas suffixes it
+        summary["label"] = ["x"] * 3
+    direct = fresh(raw).per_flow_records()
+    expected = fresh(raw)
+    expected.tables  # noqa: B018
+    assert direct == expected.per_flow_records()
+    assert len(direct) == {"unmatched": 3, "repeated": 4, "clash": 3}[change]
+
+
+def test_run_command_without_figures_needs_no_pandas_nor_matplotlib(tmp_path):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(dumbbell('protocol = "tcp-newreno"', duration="2s", warmup="1s"))
+    probe = ("import sys\nfrom vidcc.cli import main\ncode = main(sys.argv[1:])\n"
+             "print(sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'matplotlib', 'duckdb', 'dask'}))\n"
+             "sys.exit(code)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+
+    def loaded(*flags: str) -> str:
+        out = subprocess.run([sys.executable, "-c", probe, "run", str(scenario), "--out", str(tmp_path / "o"), *flags],
+                             capture_output=True, text=True, env=env, check=True)
+        return out.stdout.splitlines()[-1]
+
+    assert loaded("--quiet", "--no-figures") == "[]"
+    assert loaded("--no-figures") == "[]"
+    assert loaded("--quiet") == "['matplotlib']"  # and the probe does see what is imported
+    assert (tmp_path / "o" / "summary.json").exists() and (tmp_path / "o" / "throughput.png").exists()
+
+
+def test_decimate_keeps_each_pixel_columns_extremes_and_the_ends():
+    rng = np.random.default_rng(1)
+    x = np.arange(100_000, dtype=np.float64) / 100
+    y = rng.normal(size=x.size).cumsum()
+    dx, dy = decimate(x, y, columns=500)
+    assert len(dx) <= 4 * 500 and dx[0] == x[0] and dx[-1] == x[-1] and np.all(np.diff(dx) > 0)
+    bucket = lambda v: np.minimum((v - x[0]) * 500 / (x[-1] - x[0]), 499).astype(int)  # noqa: E731
+    for b in (0, 137, 499):
+        full, cut = y[bucket(x) == b], dy[bucket(dx) == b]
+        assert cut.min() == full.min() and cut.max() == full.max()
+    assert set(zip(dx, dy)) <= set(zip(x, y))  # only points of the series
+
+
+def test_decimate_leaves_short_or_gappy_series_alone():
+    x = np.arange(100.0)
+    assert decimate(x, x, columns=25)[0] is x  # 100 points for 25 columns: not worth cutting
+    assert len(decimate(x, x, columns=24)[0]) < 100
+    gappy = np.where(np.arange(10_000) % 7 == 0, np.nan, 1.0)
+    xs = np.arange(10_000.0)
+    assert decimate(xs, gappy, columns=10)[1] is gappy
+    assert decimate(x, x)[1] is x
