@@ -14,23 +14,18 @@ from pydantic import BeforeValidator
 
 from vidcc import _vidcc
 from vidcc.protocols import ProtocolSpec, register
-from vidcc.schema import U32_MAX, CoreFlow, PositiveDuration, Size, integer, number
+from vidcc.protocols.tcp import TcpAgentKeys, agent_config
+from vidcc.schema import CoreFlow, number
 
 # The data header, as the protocol registry of vidcc-core declares it.
 HEADER_BYTES = _vidcc.protocol_header_bytes("gaimd")
 
 
-class GaimdFlow(CoreFlow):
+class GaimdFlow(CoreFlow, TcpAgentKeys):
     protocol: Literal["gaimd"]
     beta: Annotated[float, BeforeValidator(number(above=0.0))] = 0.875
     alpha: Annotated[float, BeforeValidator(number(above=0.0))] | None = None
     timeout_ssthresh: Literal["half", "beta"] = "half"
-    max_window: Size = 64_000
-    initial_window: Annotated[int, BeforeValidator(integer(minimum=1, maximum=U32_MAX))] = 2
-    min_rto: PositiveDuration = 200_000_000
-    initial_rto: PositiveDuration = 1_000_000_000
-    delayed_ack: bool = False
-    transfer: Size | None = None
 
 
 def _resolve(flow: GaimdFlow) -> dict:
@@ -38,12 +33,7 @@ def _resolve(flow: GaimdFlow) -> dict:
         "beta": flow.beta,
         "alpha": flow.alpha,
         "timeout_ssthresh": flow.timeout_ssthresh,
-        "max_window_bytes": flow.max_window,
-        "initial_window": flow.initial_window,
-        "min_rto_ns": flow.min_rto,
-        "initial_rto_ns": flow.initial_rto,
-        "delayed_ack": flow.delayed_ack,
-        "transfer_bytes": flow.transfer,
+        **agent_config(flow),
     }
 
 

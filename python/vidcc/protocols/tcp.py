@@ -15,8 +15,10 @@ from vidcc.schema import U32_MAX, BaseFlow, PositiveDuration, Size, integer
 KINDS = ("tcp-reno", "tcp-newreno", "tcp-westwood-plus")
 
 
-class TcpFlow(BaseFlow):
-    protocol: Literal["tcp-reno", "tcp-newreno", "tcp-westwood-plus"]
+class TcpAgentKeys(BaseFlow):
+    """The ns-2 TCP agent keys (Rust `TcpConfig`), shared with GAIMD, which runs on the same
+    window machinery."""
+
     max_window: Size = 64_000
     initial_window: Annotated[int, BeforeValidator(integer(minimum=1, maximum=U32_MAX))] = 2
     min_rto: PositiveDuration = 200_000_000
@@ -25,7 +27,8 @@ class TcpFlow(BaseFlow):
     transfer: Size | None = None
 
 
-def _resolve(flow: TcpFlow) -> dict:
+def agent_config(flow: TcpAgentKeys) -> dict:
+    """The TCP agent keys in the resolved form (the fields of `TcpConfig`)."""
     return {
         "max_window_bytes": flow.max_window,
         "initial_window": flow.initial_window,
@@ -36,5 +39,9 @@ def _resolve(flow: TcpFlow) -> dict:
     }
 
 
+class TcpFlow(TcpAgentKeys):
+    protocol: Literal["tcp-reno", "tcp-newreno", "tcp-westwood-plus"]
+
+
 for kind in KINDS:
-    register(ProtocolSpec(kind, TcpFlow, _resolve, video="none"))
+    register(ProtocolSpec(kind, TcpFlow, agent_config, video="none"))
