@@ -257,7 +257,9 @@ impl Simulation {
         let from_slot = &self.endpoints[ep as usize];
         let flow_id = from_slot.flow;
         let to_receiver = from_slot.side == Side::Sender;
-        let (receiver_ep, node) = if to_receiver { (to, from_slot.node) } else { (ep, from_slot.node) };
+        let node = from_slot.node;
+        // The receiver end of the packet: its destination, or its source for feedback.
+        let receiver_ep = if to_receiver { to } else { ep };
         let receiver = match self.endpoints[receiver_ep as usize].side {
             Side::Receiver(i) => self.flows[flow_id as usize].first_row + i,
             Side::Sender => unreachable!("a flow's sender never talks to itself"),
