@@ -9,7 +9,7 @@ import pytest
 
 from vidcc import report
 from vidcc.papers import load_suite
-from vidcc.papers.building import dumbbell, flow, scenario
+from vidcc.papers.building import dumbbell, flow, part_spec, scenario
 from vidcc.papers.explore import explorable, explore, suggested, with_alternatives
 from vidcc.papers.model import (
     FAIL,
@@ -143,3 +143,21 @@ def test_dvrc_names_its_alternatives():
     names = {a.name for a in suite.alternatives}
     assert {"pacing", "alpha-per-second", "compare-r-prev"} <= names
     assert "pacing" in next(c for c in suite.claims if c.id == "C24").alternatives
+
+
+@pytest.mark.parametrize("paper", ["dvrc", "ssvp", "qos-aimd"])
+def test_every_alternative_makes_valid_scenarios(paper):
+    """An alternative's keys are keys of its protocol with valid values: every part that carries
+    the protocol still expands to valid runs with the alternative applied."""
+    suite = load_suite(paper)
+    for alt in suite.alternatives:
+        variant = with_alternatives(suite, [alt])
+        used = 0
+        for fig in variant.figures:
+            for part in fig.parts:
+                if part.missing() or alt.protocol not in part.protocols():
+                    continue
+                used += 1
+                bad = [p.error for p in part_spec(variant, fig, part, "quick").points() if p.error]
+                assert not bad, f"{paper} ~{alt.name}: {fig.id}/{part.name}: {bad[0]}"
+        assert used, f"{paper}: alternative {alt.name} applies to no part"
