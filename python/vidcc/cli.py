@@ -367,6 +367,10 @@ def _add_reproduce_command(sub) -> None:
     where.add_argument("--jobs", "-j", type=_jobs, metavar="N", help="local worker processes (default: all cores)")
     where.add_argument("--cluster", metavar="ADDRESS", help="run on a Dask scheduler, e.g. tcp://HOST:8786")
     p.add_argument("--reuse-stale", action="store_true", help=REUSE_STALE_HELP)
+    p.add_argument("--explore", action="store_true",
+                   help="then re-run the suite under each alternative reading (digest [I]/[D]) that a FAIL or UNSTABLE "
+                   "claim names, one at a time and in the combination the results suggest, and report which claims each "
+                   "turns to PASS and which it costs (the verdicts stay the defaults')")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors and the final summary")
     p.set_defaults(func=_cmd_reproduce)
 
@@ -383,7 +387,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     progress = not args.quiet and sys.stderr.isatty()
     try:
         runs = reproduce(args.paper, scale=args.scale, out=args.out, db=args.db, jobs=args.jobs, cluster=args.cluster,
-                         reuse_stale=args.reuse_stale, progress=progress, log=log)
+                         reuse_stale=args.reuse_stale, progress=progress, log=log, explore=args.explore)
     except SweepInterrupted:
         print_error("interrupted; the runs that finished are in the database, run the command again to finish")
         return 130

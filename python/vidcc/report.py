@@ -121,6 +121,22 @@ def suite_document(run: SuiteRun) -> dict[str, Any]:
             for f in run.figures
         ],
         "claims": [_claim_doc(c) for c in run.claims],
+        **({"explore": [_trial_doc(t) for t in run.explored]} if run.explored else {}),
+    }
+
+
+def _trial_doc(t) -> dict[str, Any]:
+    """One ``--explore`` trial (:class:`vidcc.papers.explore.Trial`) in ``claims.json``."""
+    return {
+        "alternatives": list(t.alternatives),
+        "combined": t.combined,
+        "for_claims": list(t.targets),
+        "summary": t.counts,
+        "wall_seconds": t.wall_seconds,
+        "gains": [c.claim for c in t.gains],
+        "costs": [c.claim for c in t.costs],
+        "changes": [{"claim": c.claim, "before": c.before, "after": c.after, "explanation": c.explanation}
+                    for c in t.changes],
     }
 
 
@@ -277,6 +293,7 @@ def _suite_html(run: SuiteRun, prefix: str, level: int) -> str:
                    f"<td>{_badge(c.status)}</td><td>{link}</td><td>{_e(c.explanation)}"
                    + (f" <span class='kind'>[{_e(c.stability_text)}]</span>" if c.stability_text else "") + "</td></tr>")
     out.append("</table>")
+    out.extend(_explore_html(run, level + 1))
     if s.notes:
         out.append("<details><summary>Reconstruction notes</summary>")
         out.extend(f"<div class='notes'>{_e(n)}</div>" for n in s.notes)
@@ -288,6 +305,38 @@ def _suite_html(run: SuiteRun, prefix: str, level: int) -> str:
         out.append(f"<h{level + 1}>Claims without a figure (analytic or unit-level)</h{level + 1}>")
         out.extend(_claim_html(c, prefix) for c in loose)
     return "\n".join(out)
+
+
+def _explore_html(run: SuiteRun, level: int) -> list[str]:
+    """The ``--explore`` section: per alternative (and the suggested combination), what it is,
+    the claims it turns to PASS and those it costs."""
+    if not run.explored:
+        return []
+    s = run.suite
+    out = [f"<h{level}>Which reading reproduces the paper (--explore)</h{level}>",
+           "<p class='meta'>Each row re-runs the suite with one alternative reading the digest names (or the combination "
+           "the single rows suggest). The verdicts above stay the defaults'. Gained: FAIL/UNSTABLE → PASS; lost: "
+           "PASS → FAIL/UNSTABLE.</p>",
+           "<table><tr><th>alternative</th><th>reading</th><th>explored for</th><th>gained</th><th>lost</th>"
+           "<th>other changes</th><th>claims</th></tr>"]
+    for t in run.explored:
+        reading = "; ".join(f"{a.protocol}: {', '.join(f'{k} = {v}' for k, v in a.keys.items())} ({a.ref})"
+                            for a in (s.alternative(n) for n in t.alternatives))
+        other = [c for c in t.changes if not c.gain and not c.cost]
+
+        def cell(changes) -> str:
+            return "<br>".join(f"<b>{_e(c.claim)}</b> {_e(c.before)} → {_e(c.after)}: <span class='explain'>{_e(c.explanation)}"
+                               "</span>" for c in changes) or "–"
+
+        counts = " ".join(f"{_badge(k)}{v}" for k, v in t.counts.items())
+        out.append(f"<tr><td>{_e(t.name)}{' (combined)' if t.combined else ''}</td><td>{_e(reading)}</td>"
+                   f"<td>{_e(', '.join(t.targets))}</td><td>{cell(t.gains)}</td><td>{cell(t.costs)}</td><td>{cell(other)}</td>"
+                   f"<td>{counts}</td></tr>")
+    out.append("</table>")
+    notes = [a for a in s.alternatives if a.note and any(a.name in t.alternatives for t in run.explored)]
+    if notes:
+        out.append("<ul>" + "".join(f"<li><b>{_e(a.name)}</b>: {_e(a.note)}</li>" for a in notes) + "</ul>")
+    return out
 
 
 def _stale_summary(run: SuiteRun) -> list[str]:

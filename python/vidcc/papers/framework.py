@@ -23,6 +23,7 @@ from vidcc.papers.model import (
     PASS,
     SCALES,
     STATUSES,
+    Alternative,
     Axis,
     Cause,
     Claim,
@@ -46,7 +47,7 @@ from vidcc.papers.verdicts import all_of, bound, check_claim, direction, no_data
 __all__ = [
     # model
     "PASS", "FAIL", "NOT_YET", "STATUSES", "SCALES", "Q", "at_scale", "Axis", "Part", "Plot", "Figure", "Verdict",
-    "Cause", "Claim", "Suite", "reconstruction_notes", "PartRun", "Image", "FigureRun", "ClaimResult", "SuiteRun",
+    "Cause", "Claim", "Alternative", "Suite", "reconstruction_notes", "PartRun", "Image", "FigureRun", "ClaimResult", "SuiteRun",
     # existence
     "Feature", "FEATURES", "protocol_exists", "feature_exists", "missing",
     # measures

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PASS", "FAIL", "UNSTABLE", "NOT_YET", "STATUSES", "CHECK_STATUSES", "PASS_SHARE", "FAIL_SHARE", "FEW_SEEDS",
     "Stability", "SCALES", "Q", "at_scale", "Axis", "Part", "Plot", "Figure", "Verdict",
-    "Cause", "Claim", "Suite", "reconstruction_notes", "PartRun", "Image", "FigureRun", "ClaimResult", "SuiteRun",
+    "Cause", "Claim", "Alternative", "Suite", "reconstruction_notes", "PartRun", "Image", "FigureRun", "ClaimResult", "SuiteRun",
 ]
 
 PASS, FAIL, UNSTABLE, NOT_YET = "PASS", "FAIL", "UNSTABLE", "NOT-YET"
@@ -111,6 +111,7 @@ class Part:
     needs: Sequence[str] = ()
     tags: Mapping[str, Any] = field(default_factory=dict)
     note: str = ""
+    alternatives: Sequence[Alternative] = ()  # readings applied to this part's flows (``vidcc reproduce --explore``)
 
     def protocols(self) -> list[str]:
         found: list[str] = []
@@ -130,7 +131,12 @@ class Part:
         return missing(self.protocols(), self.needs)
 
     def scenario(self, scale: str) -> dict:
-        return copy.deepcopy(at_scale(self.base, scale))
+        scenario = copy.deepcopy(at_scale(self.base, scale))
+        for alt in self.alternatives:
+            for flow in scenario.get("flows", []):
+                if flow.get("protocol") == alt.protocol:
+                    flow.update(copy.deepcopy(dict(alt.keys)))
+        return scenario
 
     def axis_values(self, scale: str) -> dict[str, list]:
         return {a.column: list(at_scale(a.values, scale)) for a in self.axes}
@@ -251,6 +257,22 @@ class Claim:
     pending: str = ""  # why the check is not written yet (check=None)
     cause: Cause | None = None
     not_per_seed: str = ""  # why the check cannot be applied to one seed's runs alone (then no stability)
+    alternatives: Sequence[str] = ()  # names of the suite's Alternatives that may bear on this claim (--explore)
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Another reading of the paper that the code already exposes: where the digest chose an
+    interpretation [I] or default [D] and names the alternative, the protocol keys that select
+    it. ``vidcc reproduce PAPER --explore`` re-runs the suite with these keys set on every
+    flow of ``protocol`` (:mod:`vidcc.papers.explore`). ``ref`` points at the digest's entry;
+    ``note`` says what the reading is and what evidence suggests it."""
+
+    name: str
+    protocol: str
+    keys: Mapping[str, Any]
+    ref: str
+    note: str = ""
 
 
 @dataclass
@@ -265,6 +287,10 @@ class Suite:
     figures: Sequence[Figure]
     claims: Sequence[Claim]
     notes: Sequence[str] = ()
+    alternatives: Sequence[Alternative] = ()
+
+    def alternative(self, name: str) -> Alternative:
+        return _named(self.alternatives, "name", name, f"suite {self.name}: no alternative")
 
     def figure(self, fid: str) -> Figure:
         return _named(self.figures, "id", fid, f"suite {self.name}: no figure")
@@ -287,6 +313,11 @@ class Suite:
                 fig = self.figure(c.figure)
                 for p in c.parts:
                     fig.part(p)
+            for name in c.alternatives:
+                self.alternative(name)
+        anames = [a.name for a in self.alternatives]
+        if len(set(anames)) != len(anames):
+            raise ValueError(f"suite {self.name}: duplicate alternative names")
 
 
 def reconstruction_notes(doc: str) -> list[str]:
@@ -411,6 +442,7 @@ class SuiteRun:
     claims: list[ClaimResult]
     wall_seconds: float = 0.0
     db: str = ""
+    explored: list[Any] = field(default_factory=list)  # vidcc.papers.explore.Trial, filled by --explore
 
     def counts(self) -> dict[str, int]:
         out = {s: 0 for s in STATUSES}

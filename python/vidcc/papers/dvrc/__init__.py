@@ -31,9 +31,24 @@ Reconstruction notes (the digest's [P]/[I]/[D] tags; ours are marked "suite"):
 
 from __future__ import annotations
 
+import dataclasses
+
 from vidcc.papers.building import chain, droptail, dumbbell, flow, glink, graph, scenario
 from vidcc.papers.measures import queue_stats, video_flows, warmup_ns
-from vidcc.papers.model import FAIL, PASS, Axis, Claim, Figure, Part, Plot, Q, Suite, Verdict, reconstruction_notes
+from vidcc.papers.model import (
+    FAIL,
+    PASS,
+    Alternative,
+    Axis,
+    Claim,
+    Figure,
+    Part,
+    Plot,
+    Q,
+    Suite,
+    Verdict,
+    reconstruction_notes,
+)
 from vidcc.papers.verdicts import all_of, bound, direction, ordering, within
 
 MPEG = ("dvrc", "tfrc", "tcpw+", "rtcp-udp")
@@ -642,6 +657,28 @@ CLAIMS = [
           "fig11", ("udp", "tcp-reno"), b_udp_queue, kind="baseline", parts=("udp",)),
 ]
 
+# The readings the digest left open that the code exposes (``vidcc reproduce dvrc --explore``),
+# and the claims each may bear on.
+ALTERNATIVES = [
+    Alternative("pacing", "dvrc", {"pacing": True}, "digest §1.1 reading (b); paper §3.1",
+                note="the sender paces packets at the receiver's rate R instead of sending each frame's packets back to "
+                "back. The paper says data are 'sent out based on the determined rate at the receiving end' (§3.1). A "
+                "reading outside the project found Jain 0.99–0.998 with pacing where frame bursts meeting the DropTail "
+                "queue at fixed phases gave 0.7–0.8."),
+    Alternative("alpha-per-second", "dvrc", {"alpha_unit": "packets_per_second"}, "digest A5",
+                note="α as one packet per second per round instead of one packet per RTT: a far slower additive "
+                "increase, which leaves the competing Reno flows more room."),
+    Alternative("compare-r-prev", "dvrc", {"compare": "r_prev"}, "digest A7 (Eq. 11 as printed)",
+                note="the loss classifier compares the previous computed rate R(t−1), as Eq. (11) prints, instead of "
+                "the receiving rate measured at the loss (the prose and Fig. 3)."),
+]
+_EXPLORE = {
+    "pacing": ("C12", "C15", "C16", "C17", "C18", "C20", "C22", "C23", "C24"),
+    "alpha-per-second": ("C3", "C18", "C19", "C20"),
+    "compare-r-prev": ("C1", "C25"),
+}
+CLAIMS = [dataclasses.replace(c, alternatives=tuple(a for a, ids in _EXPLORE.items() if c.id in ids)) for c in CLAIMS]
+
 SUITE = Suite("dvrc", "DVRC: a receiver-centric rate control scheme for layered video streams",
               "Papadimitriou, Tsaoussidis, Mamatas, J. Systems and Software 81(12), 2008", "specs/000-dvrc.md",
-              FIGURES, CLAIMS, notes=reconstruction_notes(__doc__))
+              FIGURES, CLAIMS, notes=reconstruction_notes(__doc__), alternatives=ALTERNATIVES)

@@ -24,6 +24,7 @@ Reconstruction notes (digest tags [P]/[D]/[U]; ours are marked "suite"):
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from vidcc.papers.building import droptail, flow, glink, graph, red, scenario
@@ -32,6 +33,7 @@ from vidcc.papers.model import (
     FAIL,
     NOT_YET,
     PASS,
+    Alternative,
     Axis,
     Claim,
     Figure,
@@ -720,6 +722,24 @@ CLAIMS = [
           "fig6", ("tcp-newreno",), b_backbone, kind="baseline", parts=("backbone",)),
 ]
 
+# The readings the digest left open that the code exposes (``vidcc reproduce qos-aimd --explore``),
+# and the claims each may bear on.
+ALTERNATIVES = [
+    Alternative("reduction-pipe", "qos-aimd", {"reduction_base": "pipe"}, "digest §3.3 (outstanding packets) [I]",
+                note="the multiplicative decrease halves the packets in the pipe (sent and neither acked nor lost) "
+                "instead of all outstanding packets."),
+    Alternative("reduction-cwnd", "qos-aimd", {"reduction_base": "cwnd"}, "digest §3.3 (outstanding packets) [I]",
+                note="the multiplicative decrease halves the congestion window, as ns-2's TCP agents do."),
+    Alternative("pacing-off", "qos-aimd", {"pacing": "off"}, "digest §3.5 spacing [U → D]",
+                note="no rtt/W spacing between data packets: the window leaves in bursts."),
+]
+_EXPLORE = {
+    "reduction-pipe": ("S11", "S14"),
+    "reduction-cwnd": ("S11", "S14"),
+    "pacing-off": ("S11", "S14"),
+}
+CLAIMS = [dataclasses.replace(c, alternatives=tuple(a for a, ids in _EXPLORE.items() if c.id in ids)) for c in CLAIMS]
+
 SUITE = Suite("qos-aimd", "A QoS-aware AIMD protocol for time-sensitive applications in wired/wireless networks",
               "Cai, Shen, Mark, Pan (University of Waterloo / NTT MCL), c. 2005", "specs/003-qos-aimd.md", FIGURES, CLAIMS,
-              notes=reconstruction_notes(__doc__))
+              notes=reconstruction_notes(__doc__), alternatives=ALTERNATIVES)

@@ -27,11 +27,25 @@ Reconstruction notes (digest tags [P]/[I]/[U]; ours are marked "suite"):
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from vidcc.papers.building import droptail, dumbbell, flow, glink, graph, scenario
 from vidcc.papers.measures import per_run, queue_stats, video_flows
-from vidcc.papers.model import FAIL, PASS, Axis, Claim, Figure, Part, Plot, Q, Suite, Verdict, reconstruction_notes
+from vidcc.papers.model import (
+    FAIL,
+    PASS,
+    Alternative,
+    Axis,
+    Claim,
+    Figure,
+    Part,
+    Plot,
+    Q,
+    Suite,
+    Verdict,
+    reconstruction_notes,
+)
 from vidcc.papers.verdicts import all_of, bound, direction, number, ordering, within
 
 SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
@@ -705,6 +719,29 @@ CLAIMS = [
           "fig13", ("udp", "tcp-reno"), b_udp_queue, kind="baseline", parts=("udp",)),
 ]
 
+# The readings the digest left open that the code exposes (``vidcc reproduce ssvp --explore``),
+# and the claims each may bear on.
+ALTERNATIVES = [
+    Alternative("deviation-tcp", "ssvp", {"deviation": "tcp"}, "digest A-RTT-1",
+                note="TCP's RTTVAR form instead of Eq. (5) as printed: a different STO, so fewer or more receiver "
+                "timeouts (each is a congestion mark)."),
+    Alternative("no-feedback-decrease", "ssvp", {"no_feedback_decrease": True}, "digest A-RATE-4",
+                note="the sender halves its rate when no control packet arrives for an STO, as TCP would."),
+    Alternative("postloss-physical", "ssvp-layered", {"postloss_factor": "physical"}, "digest A-LA-1",
+                note="the layer-drop test uses the rate after decrease β·R (the physical reading) instead of Eq. (17) "
+                "as printed."),
+    Alternative("consumption-mean", "ssvp-layered", {"consumption": "mean-times-count"}, "digest A-LA-4",
+                note="(k+1)·c̄ with c̄ the mean active-layer consumption, as the paper defines it, instead of the "
+                "cumulative consumption of layers 1..k+1."),
+]
+_EXPLORE = {
+    "deviation-tcp": ("C10", "C11", "C16", "C17"),
+    "no-feedback-decrease": ("C10", "C11", "C16", "C17"),
+    "postloss-physical": ("C16", "C19"),
+    "consumption-mean": ("C16", "C19"),
+}
+CLAIMS = [dataclasses.replace(c, alternatives=tuple(a for a, ids in _EXPLORE.items() if c.id in ids)) for c in CLAIMS]
+
 SUITE = Suite("ssvp", "SSVP: a congestion control scheme for real-time video streaming",
               "Papadimitriou & Tsaoussidis, Computer Networks, 2007", "specs/001-ssvp.md", FIGURES, CLAIMS,
-              notes=reconstruction_notes(__doc__))
+              notes=reconstruction_notes(__doc__), alternatives=ALTERNATIVES)
