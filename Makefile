@@ -22,8 +22,10 @@ setup: $(VENV)/.setup-done
 develop: setup
 	$(MATURIN) develop --release --quiet --extras test
 
+# The project's job in miniature (scenarios/video/demo.toml): one layered video, four rate controls,
+# TCP beside them, PSNR and MOS of what each receiver could show; out/demo/report.html.
 demo: develop
-	$(VENV)/bin/vidcc run scenarios/demo.toml --out out/demo
+	$(VENV)/bin/vidcc demo --out out/demo
 
 test-rust:
 	cargo test --workspace --exclude vidcc-py --quiet

@@ -54,7 +54,7 @@ def test_missing_file_exits_2(tmp_path):
 
 
 def test_bad_arguments_exit_2():
-    p = vidcc("run", str(ROOT / "scenarios" / "demo.toml"), "--seed", "many")
+    p = vidcc("run", str(ROOT / "scenarios" / "tcp-mix.toml"), "--seed", "many")
     assert p.returncode == 2
     assert "error:" in p.stderr and "--seed" in p.stderr and "Traceback" not in p.stderr
 
@@ -108,7 +108,7 @@ def test_ctrl_c_stops_the_run_with_one_line_and_writes_nothing(tmp_path):
     import signal
     import time
 
-    text = (ROOT / "scenarios" / "demo.toml").read_text()
+    text = (ROOT / "scenarios" / "tcp-mix.toml").read_text()
     assert 'duration = "30s"' in text
     long = tmp_path / "long.toml"
     long.write_text(text.replace('duration = "30s"', 'duration = "1000min"'))  # minutes of wall time

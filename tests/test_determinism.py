@@ -10,7 +10,7 @@ VIDCC = Path(sys.executable).parent / "vidcc"
 
 def run(out: Path, seed: int) -> None:
     subprocess.run(
-        [str(VIDCC), "run", str(ROOT / "scenarios" / "demo.toml"), "--seed", str(seed), "--out", str(out), "--no-figures", "--quiet"],
+        [str(VIDCC), "run", str(ROOT / "scenarios" / "tcp-mix.toml"), "--seed", str(seed), "--out", str(out), "--no-figures", "--quiet"],
         check=True,
         capture_output=True,
     )

@@ -255,7 +255,7 @@ def test_shipped_scenarios_are_valid(path):
 
 def test_shipped_scenarios_exist():
     names = {p.name for p in (ROOT / "scenarios").glob("*.toml")}
-    assert {"demo.toml", "dumbbell-newreno.toml", "chain.toml", "graph.toml", "red-dumbbell.toml"} <= names
+    assert {"tcp-mix.toml", "dumbbell-newreno.toml", "chain.toml", "graph.toml", "red-dumbbell.toml"} <= names
 
 
 def test_documented_examples_are_valid():

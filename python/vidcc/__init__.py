@@ -1,9 +1,9 @@
 """vidcc: congestion-controlled real-time and layered video over UDP.
 
     >>> import vidcc
-    >>> result = vidcc.run("scenarios/demo.toml", seed=3)
+    >>> result = vidcc.run("scenarios/tcp-mix.toml", seed=3)
     >>> result.flow_summary          # pandas DataFrames, one per table
-    >>> result.write("out/demo")     # summary.json, Parquet files, PNG figures
+    >>> result.write("out/tcp-mix")     # summary.json, Parquet files, PNG figures
 
 The names below are imported on first use (PEP 562), so that ``import vidcc`` (and the ``vidcc``
 command's start-up, ``vidcc --help``) does not pay for the scenario schema, numpy or pandas.

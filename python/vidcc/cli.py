@@ -46,7 +46,29 @@ def build_parser() -> argparse.ArgumentParser:
     from vidcc.qos_aimd_select import add_qos_aimd_parser  # vidcc qos-aimd select (python/vidcc/qos_aimd_select.py)
 
     add_qos_aimd_parser(sub)
+    p = sub.add_parser("demo", help="the project's job in miniature: one video, four rate controls, PSNR and MOS",
+                       description="Prepare the project's test clip, carry the same layered video with DVRC, TFRC, "
+                       "SSVP and plain UDP across a bottleneck shared with TCP, score what each receiver could show "
+                       "(PSNR, SSIM, MOS) and write a table, a figure and a self-contained report.html "
+                       "(scenarios/video/demo.toml).")
+    p.add_argument("--out", metavar="DIR", default="out/demo", help="output directory (default: out/demo)")
+    p.add_argument("--quiet", "-q", action="store_true", help="print only the table and the report's path")
+    p.set_defaults(func=_cmd_demo)
     return parser
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from vidcc.demo import run_demo, table
+
+    def log(line: str) -> None:
+        if not args.quiet:
+            print(line, flush=True)
+
+    rows = run_demo(args.out, log=log)
+    if args.quiet:
+        print(table(rows))
+        print(f"report: {Path(args.out) / 'report.html'}")
+    return 0
 
 
 class _DeferredParser(Parser):
