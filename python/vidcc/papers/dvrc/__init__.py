@@ -18,8 +18,10 @@ Reconstruction notes (the digest's [P]/[I]/[D] tags; ours are marked "suite"):
   MPEG-sink access 2 Mbit/s [P]; the bottleneck folds R1–R2–R3 into 10 Mbit/s, 20 ms.
 * MPEG flows (DVRC, TFRC, TCPW+, RTCP/UDP, plain UDP) carry the TES MPEG-4 video with k = 5
   cumulative layers c = 128, 256, 512, 768, 1024 kbit/s [D §2.2] (full quality for TFRC, TCPW+
-  and plain UDP [P/I]). TCPW+ carrying video needs the ``video-over-tcp`` feature (its parts
-  and claims C5–C11 wait for it). DVRC, TFRC and RTCP/UDP run with their digest defaults.
+  and plain UDP [P/I]). TCPW+ carries it through the ``video-over-tcp`` feature (a
+  ``tcp-westwood-plus`` flow with a ``video``: every frame into an unbounded send buffer, frames
+  dated by in-order delivery, docs/protocols/tcp.md); its drop rate is the network drops of its
+  segments (digest §4 [I]). DVRC, TFRC and RTCP/UDP run with their digest defaults.
 * Every MPEG flow starts at a time drawn in U[0, 480 ms] (suite: one GOP), except S5's DVRC
   flow, which joins at 10 s [P]. Equal start times with equal access delays synchronised the
   frames of all flows at the bottleneck (a phase effect the paper's randomisation avoids).

@@ -17,6 +17,11 @@ Reconstruction notes (digest tags [P]/[D]/[U]; ours are marked "suite"):
 * Link-layer ARQ (persistent retransmission, Figs. 5–9 except UDP-without-ARQ) is the
   ``wireless-arq`` feature; the AIMD protocol is ``qos-aimd``; cross traffic is TCP SACK
   (``tcp-sack``). Runs 80 s, statistics after 5 s [P]; 5 seeds [U].
+* S4 (the "optimal" link scheme of ref. [24], §V-A, no figure in the paper): the ``optimal``
+  figure sweeps rwnd × p_e with the link's ``arq = {kind = "optimal", threshold = 0.8}`` [D]
+  (2 silent slots after a failure on this channel), the AIMD flow alone, B = 40; the analysis is
+  eq. (1) with the scheme's T_n (``model.tn_optimal``: digest §2.8's recursion with a wait
+  counter, stationary start).
 * Runs today: Fig. 9's UDP CBR without ARQ (a paper run: BS buffer 10 packets [P], 125 B
   packets [U], rates 0.5–1.1 pkt/slot [U]) and a baseline for Fig. 6: TCP NewReno elephants
   (1250 B [P], 1 MB window so that the window does not bind, suite) alone on the backbone.

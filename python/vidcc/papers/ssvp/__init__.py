@@ -12,12 +12,13 @@ Reconstruction notes (digest tags [P]/[I]/[U]; ours are marked "suite"):
   links [P]: U[5, 15] ms, U[2, 10] Mbit/s [P ranges, U uniform]; MPEG sinks 2 Mbit/s with 1 %
   Bernoulli packet errors, data direction [P/U]; start times U[0, 1] s [U].
 * MPEG flows carry the TES MPEG-4 video at 380 kbit/s mean [U] (GOP IBBPBBPBBPBB, 25 fps);
-  plain UDP sends it as it comes; TCPW+ carrying video needs the ``video-over-tcp`` feature;
+  plain UDP sends it as it comes; TCPW+ carries it through the ``video-over-tcp`` feature (an
+  unbounded send buffer, frames dated by in-order delivery, docs/protocols/tcp.md);
   SSVP-LA's n = 4 equal layers (95 kbit/s each [U]) and SSVP's own keys are added by the SSVP
   issue.
 * TCP Reno FTP, 1000 B, 64 kB window [P] (scenario defaults); Reno flows of equal RTT get
   one bottleneck packet time of send jitter (suite).
-* Runs today: every part but TCPW+'s (needs ``video-over-tcp``); as a baseline the D2 dumbbell with
+* Runs today: every part; as a baseline the D2 dumbbell with
   a plain UDP 380 kbit/s video in place of SSVP. D1 samples throughput every 100 ms (C7's CoV
   bins [I]). Suite additions: a ``startup`` figure (bulk SSVP alone on the free dumbbell, with and
   without startup, for C5) and the ``immediate`` part of Fig. 14 (§6.3's immediate adaptation, C19).
