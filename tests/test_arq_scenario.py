@@ -41,3 +41,18 @@ def test_limited_arq_and_bad_values():
     with pytest.raises(ScenarioError) as e:
         parse_scenario(DOC.format(arq=', arq = { kind = "sometimes" }'))
     assert e.value.path == "topology.bottleneck.arq.kind"
+
+
+def test_optimal_arq_resolves_and_runs():
+    s = parse_scenario(DOC.format(arq=', arq = { kind = "optimal" }'))
+    assert s.resolve()["topology"]["bottleneck"]["arq"] == {"kind": "optimal", "threshold": 0.8, "slots": None}
+    # On this memoryless channel the scheme never pauses: the same run as persistent ARQ.
+    persistent = vidcc.run(parse_scenario(DOC.format(arq=', arq = { kind = "persistent" }'))).links.iloc[0]
+    optimal = vidcc.run(s).links.iloc[0]
+    assert optimal["dropped_loss"] == 0 and optimal["retransmissions"] == persistent["retransmissions"] > 0
+    s = parse_scenario(DOC.format(arq=', arq = { kind = "optimal", slots = 2 }'))
+    assert s.resolve()["topology"]["bottleneck"]["arq"]["slots"] == 2
+    for bad, path in (("threshold = 1.5", "threshold"), ("slots = -1", "slots")):
+        with pytest.raises(ScenarioError) as e:
+            parse_scenario(DOC.format(arq=f', arq = {{ kind = "optimal", {bad} }}'))
+        assert e.value.path == f"topology.bottleneck.arq.{path}"

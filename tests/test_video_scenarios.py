@@ -34,11 +34,20 @@ def test_bad_video_tables(flow, path, gist):
     assert_error_at(doc(flow), path, gist)
 
 
-def test_video_only_on_udp():
-    text = doc('video = { model = "cbr", rate = "1Mbps" }').replace('protocol = "udp"', 'protocol = "tcp-newreno"')
+def test_video_not_on_bulk_only_protocols():
+    text = doc('video = { model = "cbr", rate = "1Mbps" }').replace('protocol = "udp"', 'protocol = "udp-cbr"\nrate = "1Mbps"')
     with pytest.raises(ScenarioError) as e:
         parse_scenario(text)
     assert e.value.path == "flows[0].video" and "unknown key" in e.value.message
+
+
+def test_tcp_carries_video_but_not_with_a_finite_transfer():
+    text = doc('video = { model = "cbr", rate = "1Mbps" }').replace('protocol = "udp"', 'protocol = "tcp-westwood-plus"')
+    flow = parse_scenario(text).resolve()["flows"][0]
+    assert flow["protocol"]["kind"] == "tcp-westwood-plus" and flow["video"]["model"]["rate_bps"] == 1_000_000
+    with pytest.raises(ScenarioError) as e:
+        parse_scenario(text.replace('protocol = "tcp-westwood-plus"', 'protocol = "tcp-westwood-plus"\ntransfer = "1MB"'))
+    assert e.value.path == "flows[0].transfer" and "not both" in e.value.message
 
 
 def test_malformed_trace_names_the_file_and_line(tmp_path):

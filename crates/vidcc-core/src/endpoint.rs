@@ -207,6 +207,10 @@ pub enum Event {
     /// A loss event was classified (DVRC's AIAMD): `congestion` = true for a multiplicative
     /// decrease (congestive loss), false for an additive decrease (random loss).
     LossClassified { congestion: bool },
+    /// A reliable in-order receiver (TCP) has handed every data packet of sequence number below
+    /// `up_to` (`PacketMeta::seq`) to its application: the instant a video frame carried by such
+    /// a flow becomes usable (head-of-line blocking included).
+    Delivered { up_to: u64 },
 }
 
 /// Counters a driver can read at any time (used for goodput: application bytes, not wire bytes).

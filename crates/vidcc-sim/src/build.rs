@@ -196,6 +196,19 @@ fn build_links(
             ),
             None => None,
         };
+        let pause_slots = match (spec.arq, &loss) {
+            (Some(ArqConfig::Optimal { slots: Some(k), .. }), _) => k,
+            (Some(ArqConfig::Optimal { threshold, slots: None }), Some(m)) => {
+                if !(0.0..=1.0).contains(&threshold) {
+                    return Err(config_error(
+                        format!("link {} arq", spec.name),
+                        format!("threshold {threshold} is not a probability in [0, 1]"),
+                    ));
+                }
+                crate::loss::optimal_pause(m.as_ref(), threshold)
+            }
+            _ => 0,
+        };
         links.push(LinkState {
             to: spec.to,
             bandwidth: spec.bandwidth,
@@ -207,9 +220,10 @@ fn build_links(
             limit,
             max_attempts: match spec.arq {
                 None => 1,
-                Some(ArqConfig::Persistent) => PERSISTENT_ARQ_ATTEMPTS,
+                Some(ArqConfig::Persistent | ArqConfig::Optimal { .. }) => PERSISTENT_ARQ_ATTEMPTS,
                 Some(ArqConfig::Limited { attempts }) => attempts.max(1),
             },
+            pause_slots,
             retransmissions: 0,
             counts_as_bottleneck: spec.monitored && spec.forward,
             delivered: 0,

@@ -88,12 +88,16 @@ pub struct LinkConfig {
 /// Link-level ARQ (the QoS-AIMD digest's wireless hop, §2.2): each transmission attempt of a
 /// packet occupies the link for one packet time ("slot") and meets the link's loss model (its
 /// channel, advanced once per attempt); a failed attempt is repeated in the next slot, until
-/// success (`persistent`) or `attempts` tries (`limited`, then the packet is lost).
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+/// success (`persistent`) or `attempts` tries (`limited`, then the packet is lost). `optimal` is
+/// persistent with a pause after each failed attempt (Zhang & Wasserman 2002, QoS-AIMD ref. [24]):
+/// `slots` silent slots, or when `slots` is absent as many as [`crate::loss::optimal_pause`]
+/// derives from the channel and `threshold`.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ArqConfig {
     Persistent,
     Limited { attempts: u32 },
+    Optimal { threshold: f64, slots: Option<u32> },
 }
 
 /// Access links, one per flow instance: bandwidth and delay may be spread per instance.

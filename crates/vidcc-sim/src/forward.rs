@@ -51,6 +51,8 @@ pub struct LinkState {
     pub loss: Option<Box<dyn crate::loss::LossModel>>,
     /// Most transmission attempts per packet (1: no link-level ARQ).
     pub max_attempts: u32,
+    /// Silent slots after a failed attempt (the "optimal" ARQ; 0: retry in the next slot).
+    pub pause_slots: u32,
     pub busy_until: Instant,
     /// A `TxDone` event is pending for this link.
     pub tx_pending: bool,
@@ -129,8 +131,10 @@ impl Fabric {
         let l = &mut self.links[link as usize];
         let tx = l.bandwidth.transmission_time(size);
         // Each attempt occupies the link for one packet time and meets the loss model; with
-        // link-level ARQ a failed attempt is repeated at once (QoS-AIMD digest §2.2).
+        // link-level ARQ a failed attempt is repeated at once (QoS-AIMD digest §2.2), or after
+        // `pause_slots` silent slots in which the channel moves on (the "optimal" scheme, §3.7).
         let mut attempts = 1;
+        let mut slots = 1u64;
         let mut lost = false;
         if let Some(m) = l.loss.as_mut() {
             while m.should_drop() {
@@ -138,11 +142,16 @@ impl Fabric {
                     lost = true;
                     break;
                 }
+                for _ in 0..l.pause_slots {
+                    // Nobody sends: the channel's state for this slot is drawn and thrown away.
+                    m.should_drop();
+                }
+                slots += l.pause_slots as u64 + 1;
                 attempts += 1;
             }
         }
         l.retransmissions += (attempts - 1) as u64;
-        let busy = tx * attempts as u64;
+        let busy = tx * slots;
         l.busy_until = now + busy;
         if lost {
             l.dropped_loss += 1;

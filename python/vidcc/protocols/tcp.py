@@ -1,6 +1,8 @@
 """Scenario models of `tcp-reno`, `tcp-newreno` and `tcp-westwood-plus` (vidcc_sim's ns-2-style
-TCP agents; docs/scenarios.md). They carry bulk data (no `video` table). The resolved form is the
-Rust `TcpConfig`, one per kind.
+TCP agents; docs/scenarios.md). They carry bulk data (FTP, or a finite `transfer`), or with a
+`video` table the flow's video through the sender's send buffer (the papers' "TCPW+ carrying
+MPEG"; docs/protocols/tcp.md "Video over TCP"). The resolved form is the Rust `TcpConfig`, one
+per kind.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator
 
 from vidcc.protocols import ProtocolSpec, register
-from vidcc.schema import U32_MAX, BaseFlow, PositiveDuration, Size, integer
+from vidcc.schema import U32_MAX, BaseFlow, CoreFlow, PositiveDuration, Size, integer
 
 KINDS = ("tcp-reno", "tcp-newreno", "tcp-westwood-plus")
 
@@ -39,9 +41,14 @@ def agent_config(flow: TcpAgentKeys) -> dict:
     }
 
 
-class TcpFlow(TcpAgentKeys):
+class TcpFlow(CoreFlow, TcpAgentKeys):
     protocol: Literal["tcp-reno", "tcp-newreno", "tcp-westwood-plus"]
 
 
+def _check(flow: TcpFlow, here: str, fail) -> None:
+    if flow.video is not None and flow.transfer is not None:
+        fail(f"{here}.transfer", "a TCP flow carries either a video or a finite transfer of bulk data, not both")
+
+
 for kind in KINDS:
-    register(ProtocolSpec(kind, TcpFlow, agent_config, video="none"))
+    register(ProtocolSpec(kind, TcpFlow, agent_config, _check, video="optional"))

@@ -24,6 +24,7 @@ from vidcc.schema.models import (
     Graph,
     LimitedArq,
     Model,
+    OptimalArq,
     PersistentArq,
     Red,
     ScenarioSection,
@@ -63,6 +64,7 @@ TAGS: dict[str, tuple[str, type[Model]]] = {
     "correlated-bernoulli": ("loss kind", CorrelatedBernoulli),
     "persistent": ("arq kind", PersistentArq),
     "limited": ("arq kind", LimitedArq),
+    "optimal": ("arq kind", OptimalArq),
 }
 
 

@@ -99,7 +99,17 @@ class LimitedArq(Model):
     attempts: Annotated[int, BeforeValidator(integer(minimum=1, maximum=U32_MAX))]
 
 
-Arq = Annotated[Union[PersistentArq, LimitedArq], Field(discriminator="kind")]
+class OptimalArq(Model):
+    """The "optimal" scheme of Zhang & Wasserman (QoS-AIMD ref. [24]): persistent, but silent after
+    a failed attempt, for `slots` slots or until the chance that the next attempt succeeds has
+    recovered to `threshold` (derived from the link's loss model)."""
+
+    kind: Literal["optimal"]
+    threshold: Probability = 0.8
+    slots: Annotated[int, BeforeValidator(integer(minimum=0, maximum=U32_MAX))] | None = None
+
+
+Arq = Annotated[Union[PersistentArq, LimitedArq, OptimalArq], Field(discriminator="kind")]
 
 
 class Link(Model):

@@ -21,6 +21,7 @@ from vidcc.schema.models import (
     Graph,
     LimitedArq,
     Link,
+    OptimalArq,
     PersistentArq,
     Red,
     Video,
@@ -76,11 +77,13 @@ def _resolve_link(link: Link, monitor: bool) -> dict:
     }
 
 
-def _resolve_arq(arq: PersistentArq | LimitedArq | None) -> dict | None:
+def _resolve_arq(arq: PersistentArq | LimitedArq | OptimalArq | None) -> dict | None:
     if arq is None:
         return None
     if isinstance(arq, LimitedArq):
         return {"kind": "limited", "attempts": arq.attempts}
+    if isinstance(arq, OptimalArq):
+        return {"kind": "optimal", "threshold": arq.threshold, "slots": arq.slots}
     return {"kind": "persistent"}
 
 

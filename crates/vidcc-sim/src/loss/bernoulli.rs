@@ -69,6 +69,15 @@ impl LossModel for Bernoulli {
     fn should_drop(&mut self) -> bool {
         trial(&mut self.rng, self.p)
     }
+
+    fn stationary_success(&self) -> f64 {
+        1.0 - self.p
+    }
+
+    /// Memoryless: a failure says nothing about the next attempt.
+    fn success_after_failure(&self, _idle_slots: u32) -> f64 {
+        1.0 - self.p
+    }
 }
 
 #[cfg(test)]

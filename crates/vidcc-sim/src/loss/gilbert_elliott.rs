@@ -101,6 +101,20 @@ impl LossModel for GilbertElliott {
         }
         lost
     }
+
+    fn stationary_success(&self) -> f64 {
+        1.0 - self.stationary_loss_rate()
+    }
+
+    /// P(Bad) after a failure: π_B·ℓ_B / P(L) (Bayes on the state the failed packet found),
+    /// then `idle_slots + 1` moves of the chain: π_B + (b − π_B)·(1 − p − r)^(k+1).
+    fn success_after_failure(&self, idle_slots: u32) -> f64 {
+        let pi_b = self.stationary_bad_probability();
+        let p_l = self.stationary_loss_rate();
+        let b = if p_l > 0.0 { pi_b * self.loss_bad / p_l } else { pi_b };
+        let bad = pi_b + (b - pi_b) * (1.0 - self.p - self.r).powi(idle_slots as i32 + 1);
+        1.0 - (self.loss_good * (1.0 - bad) + self.loss_bad * bad)
+    }
 }
 
 pub struct CorrelatedBernoulli {
@@ -137,6 +151,20 @@ impl LossModel for CorrelatedBernoulli {
         let p = if self.previous_lost { self.q } else { self.p };
         self.previous_lost = trial(&mut self.rng, p);
         self.previous_lost
+    }
+
+    fn stationary_success(&self) -> f64 {
+        1.0 - self.stationary_loss_rate()
+    }
+
+    /// The state is the last fate, a chain on {lost, delivered} moving once per slot:
+    /// P(lost, k + 1 slots after a loss) = π_L + (1 − π_L)·(q − p)^(k+1).
+    fn success_after_failure(&self, idle_slots: u32) -> f64 {
+        let pi_l = self.stationary_loss_rate();
+        if pi_l.is_nan() {
+            return 0.0; // p = 0, q = 1: once lost, always lost
+        }
+        1.0 - (pi_l + (1.0 - pi_l) * (self.q - self.p).powi(idle_slots as i32 + 1))
     }
 }
 

@@ -1,5 +1,8 @@
 //! The `events` table: what endpoints report ([`vidcc_core::Event`]: rate and window changes,
-//! loss events, timeouts, layer changes, loss classifications), one row each.
+//! loss events, timeouts, layer changes, loss classifications), one row each. In-order delivery
+//! reports ([`Event::Delivered`], one per arrival at a TCP receiver carrying video) are not
+//! events of the congestion control: the video recorder dates frames by them, this table skips
+//! them.
 
 use vidcc_core::{Event, Instant};
 
@@ -30,16 +33,18 @@ impl EventKind {
     }
 
     /// The event's kind and the number in its `value` column (bit/s, bytes, layers, 1 for a
-    /// congestive loss classification and 0 for a random one, 1 otherwise).
-    pub fn of(e: Event) -> (EventKind, f64) {
-        match e {
+    /// congestive loss classification and 0 for a random one, 1 otherwise); `None` for what the
+    /// table does not log (delivery reports).
+    pub fn of(e: Event) -> Option<(EventKind, f64)> {
+        Some(match e {
             Event::RateChanged { rate } => (EventKind::Rate, rate.as_bps_f64()),
             Event::WindowChanged { cwnd } => (EventKind::Window, cwnd.as_bytes() as f64),
             Event::LossEvent => (EventKind::LossEvent, 1.0),
             Event::Timeout => (EventKind::Timeout, 1.0),
             Event::LayersChanged { layers } => (EventKind::Layers, layers as f64),
             Event::LossClassified { congestion } => (EventKind::LossClass, if congestion { 1.0 } else { 0.0 }),
-        }
+            Event::Delivered { .. } => return None,
+        })
     }
 }
 
@@ -54,7 +59,7 @@ pub struct EventLog {
 
 impl Recorder for EventLog {
     fn on_event(&mut self, now: Instant, flow: u32, side: Side, event: Event) {
-        let (kind, value) = EventKind::of(event);
+        let Some((kind, value)) = EventKind::of(event) else { return };
         self.t_ns.push(now.as_nanos());
         self.flow.push(flow as u64);
         self.side.push(side);

@@ -126,6 +126,7 @@ impl Recorder for Recorders {
     }
     fn on_event(&mut self, now: Instant, flow: u32, side: Side, event: Event) {
         self.events.on_event(now, flow, side, event);
+        self.video.on_event(now, flow, side, event);
     }
     fn on_measure_start(&mut self, receiver: ReceiverRow, run: &RunView<'_>) {
         self.flows.on_measure_start(receiver, run);

@@ -10,6 +10,16 @@
 //! previous anchor (I or P), a B frame the previous and the next anchor; the last B frames of a
 //! run, whose forward anchor was never sent, are judged on their backward reference alone.
 //!
+//! Reliable in-order flows (TCP carrying video) report what their receiver handed to the
+//! application ([`Event::Delivered`]: every data packet below a sequence number). A receiver
+//! that has reported is judged by those reports instead of network arrivals: a packet "arrives"
+//! when the application gets it (head-of-line blocking included, and every copy of a
+//! retransmitted segment with it), and its fate is unknown until then, so a dropped copy whose
+//! retransmission the run did not deliver leaves its frame `pending`, never `lost`. Such a
+//! sender drops nothing, so a frame missing among the sent ones (not yet sent: frames leave in
+//! decode order) is still in its send buffer: `late` once its deadline has passed, not `unsent`.
+//! Frames written after the last one sent are not in the tables.
+//!
 //! The end of a run cuts some frames short: packets still in the network, or a playout deadline
 //! after the last instant simulated. Their fate is unknown, so they are neither lost nor late:
 //! the frames table marks them `pending`, and the measurement window ends at the first of them.
@@ -24,21 +34,26 @@ use vidcc_core::media::source::frame_interval_for_fps;
 use vidcc_core::media::stream::PartKind;
 use vidcc_core::media::trace::{FrameOrder, Trace};
 use vidcc_core::media::{FrameType, MediaTag};
-use vidcc_core::{Duration, Instant};
+use vidcc_core::{Duration, Event, Instant};
 
-use super::{ReceiverInfo, Recorder, RunView};
+use super::{ReceiverInfo, Recorder, RunView, Side};
 use crate::metrics::{Column, Table};
 use crate::packet::{DropReason, Packet, RecordRows};
 
 /// The video record of every receiver of a video flow (`None` for receivers of other flows).
 pub struct VideoRecorders {
     per_receiver: Vec<Option<VideoRecorder>>,
+    /// (flow, index among its receivers) of every receiver row, in row order (flow by flow).
+    rows: Vec<(u32, u32)>,
 }
 
 impl VideoRecorders {
     /// `video_of(flow)`: the flow's video configuration, if it carries video.
     pub fn new(receivers: &[ReceiverInfo], video_of: &dyn Fn(u32) -> Option<VideoConfig>) -> Self {
-        VideoRecorders { per_receiver: receivers.iter().map(|r| video_of(r.flow).map(VideoRecorder::new)).collect() }
+        VideoRecorders {
+            per_receiver: receivers.iter().map(|r| video_of(r.flow).map(VideoRecorder::new)).collect(),
+            rows: receivers.iter().map(|r| (r.flow, r.index)).collect(),
+        }
     }
 }
 
@@ -46,7 +61,7 @@ impl Recorder for VideoRecorders {
     fn on_data_sent(&mut self, now: Instant, pkt: &Packet, rows: &mut RecordRows) {
         if let Some(v) = &mut self.per_receiver[pkt.receiver as usize] {
             if pkt.meta.media.is_media() {
-                rows.media = Some(v.on_sent(pkt.meta.media, pkt.size, now));
+                rows.media = Some(v.on_sent(pkt.meta.media, pkt.meta.seq, pkt.size, now));
             }
         }
     }
@@ -60,6 +75,16 @@ impl Recorder for VideoRecorders {
     fn on_data_dropped(&mut self, _now: Instant, pkt: &Packet, _why: DropReason) {
         if let (Some(v), Some(row)) = (&mut self.per_receiver[pkt.receiver as usize], pkt.rows.media) {
             v.on_dropped(row);
+        }
+    }
+
+    fn on_event(&mut self, now: Instant, flow: u32, side: Side, event: Event) {
+        if let (Event::Delivered { up_to }, Side::Receiver(i)) = (event, side) {
+            if let Ok(row) = self.rows.binary_search(&(flow, i)) {
+                if let Some(v) = &mut self.per_receiver[row] {
+                    v.on_delivered(up_to, now);
+                }
+            }
         }
     }
 
@@ -87,19 +112,55 @@ pub struct VideoRecorder {
     pub packets: Vec<PacketRecord>,
     /// Per packet: its fate is known (arrived or dropped) by the end of the run.
     resolved: Vec<bool>,
+    /// Per packet: its data sequence number (`PacketMeta::seq`).
+    seqs: Vec<u64>,
+    /// In-order delivery reports `(up_to, when)`, `up_to` increasing (reliable flows only).
+    deliveries: Vec<(u64, Instant)>,
 }
 
 impl VideoRecorder {
     pub fn new(config: VideoConfig) -> Self {
         let kind = if config.streams_bps.is_empty() { PartKind::Layers } else { PartKind::Streams };
-        VideoRecorder { config, kind, packets: Vec::new(), resolved: Vec::new() }
+        VideoRecorder {
+            config,
+            kind,
+            packets: Vec::new(),
+            resolved: Vec::new(),
+            seqs: Vec::new(),
+            deliveries: Vec::new(),
+        }
     }
 
-    /// Records a sent media packet; returns its row for the arrival.
-    pub fn on_sent(&mut self, tag: MediaTag, size_bytes: u32, now: Instant) -> u32 {
+    /// Records a sent media packet of data sequence number `seq`; returns its row for the arrival.
+    pub fn on_sent(&mut self, tag: MediaTag, seq: u64, size_bytes: u32, now: Instant) -> u32 {
         self.packets.push(PacketRecord { tag, size_bytes, sent_at: now, arrival: None });
         self.resolved.push(false);
+        self.seqs.push(seq);
         (self.packets.len() - 1) as u32
+    }
+
+    /// The receiver's application now holds every packet of sequence number below `up_to`.
+    pub fn on_delivered(&mut self, up_to: u64, now: Instant) {
+        if self.deliveries.last().is_none_or(|&(u, _)| up_to > u) {
+            self.deliveries.push((up_to, now));
+        }
+    }
+
+    /// The packet log as the application saw it, and which fates are known: network arrivals,
+    /// or for a flow that reports in-order delivery, the delivery of each packet's sequence
+    /// number (the first report covering it).
+    fn application_view(&self) -> (Vec<PacketRecord>, Vec<bool>) {
+        if self.deliveries.is_empty() {
+            return (self.packets.clone(), self.resolved.clone());
+        }
+        let delivered = |seq: u64| {
+            let i = self.deliveries.partition_point(|&(up_to, _)| up_to <= seq);
+            self.deliveries.get(i).map(|&(_, t)| t)
+        };
+        let packets: Vec<PacketRecord> =
+            self.packets.iter().zip(&self.seqs).map(|(p, &s)| PacketRecord { arrival: delivered(s), ..*p }).collect();
+        let resolved = packets.iter().map(|p| p.arrival.is_some()).collect();
+        (packets, resolved)
     }
 
     pub fn on_arrival(&mut self, row: u32, now: Instant) {
@@ -118,10 +179,11 @@ impl VideoRecorder {
         let interval = frame_interval_for_fps(self.config.fps).unwrap_or(Duration::from_millis(40));
         // Simulcast: the one stream sent is what the receiver decodes; judge it as a single layer
         // and keep the stream number apart.
+        let (seen, resolved) = self.application_view();
         let packets: Vec<PacketRecord> = match self.kind {
-            PartKind::Layers => self.packets.clone(),
+            PartKind::Layers => seen,
             PartKind::Streams => {
-                self.packets.iter().map(|p| PacketRecord { tag: MediaTag { layer: 0, ..p.tag }, ..*p }).collect()
+                seen.iter().map(|p| PacketRecord { tag: MediaTag { layer: 0, ..p.tag }, ..*p }).collect()
             }
         };
         let mut stream_of: BTreeMap<u32, u8> = BTreeMap::new();
@@ -176,9 +238,16 @@ impl VideoRecorder {
             frame_interval: interval,
             ..PlayoutConfig::default()
         };
-        let outcomes = evaluate(&frames, &packets, &playout);
+        let mut outcomes = evaluate(&frames, &packets, &playout);
+        if !self.deliveries.is_empty() {
+            // A reliable sender drops nothing: a frame not (wholly) sent by the end of the run
+            // is still in its send buffer, and late once its deadline has passed.
+            for o in outcomes.iter_mut().filter(|o| o.status == FrameStatus::Unsent && o.deadline <= end) {
+                o.status = FrameStatus::Late;
+            }
+        }
         let mut unknown: BTreeMap<u32, ()> = BTreeMap::new();
-        for (p, done) in self.packets.iter().zip(&self.resolved) {
+        for (p, done) in self.packets.iter().zip(&resolved) {
             if !done {
                 unknown.insert(p.tag.frame, ());
             }
@@ -377,7 +446,7 @@ mod tests {
         let mut r = VideoRecorder::new(cbr_config());
         let ms = |m: u64| Instant::from_nanos(m * 1_000_000);
         for (id, t) in [(0, FrameType::I), (1, FrameType::P), (3, FrameType::P)] {
-            let row = r.on_sent(tag(id, t), 1000, ms(40 * id as u64));
+            let row = r.on_sent(tag(id, t), id as u64, 1000, ms(40 * id as u64));
             r.on_arrival(row, ms(40 * id as u64 + 30));
         }
         let (rows, m) = r.evaluate(Instant::ZERO, ms(10_000), ms(10_000));
@@ -386,5 +455,44 @@ mod tests {
         assert_eq!(rows[2].outcome.frame_type, FrameType::P, "type from the GOP pattern IPPP");
         assert_eq!(rows[2].ready_at, ms(80));
         assert_eq!((m.frames.sent, m.frames.unsent, m.frames.decodable), (4, 1, 2));
+    }
+
+    /// Head-of-line blocking: frame 1's only packet (segment 1) reaches the receiver at 50 ms, but
+    /// the application gets it only with segment 0, whose first copy was dropped and whose
+    /// retransmission arrives at 500 ms; both frames are late (deadlines 200 and 240 ms). Judged
+    /// by network arrival, frame 1 would be on time.
+    #[test]
+    fn a_reliable_flow_is_judged_by_in_order_delivery() {
+        let ms = |m: u64| Instant::from_nanos(m * 1_000_000);
+        let mut r = VideoRecorder::new(cbr_config());
+        let lost = r.on_sent(tag(0, FrameType::I), 0, 1000, ms(0));
+        r.on_dropped(lost);
+        let p1 = r.on_sent(tag(1, FrameType::P), 1, 1000, ms(40));
+        r.on_arrival(p1, ms(50));
+        r.on_delivered(0, ms(50)); // nothing in order yet: ignored (not beyond 0)
+        let again = r.on_sent(tag(0, FrameType::I), 0, 1000, ms(300));
+        r.on_arrival(again, ms(500));
+        r.on_delivered(2, ms(500));
+        let (rows, m) = r.evaluate(Instant::ZERO, ms(10_000), ms(10_000));
+        let status: Vec<&str> = rows.iter().map(|r| status_name(r.outcome.status)).collect();
+        assert_eq!(status, ["late", "late"]);
+        assert_eq!(rows[1].outcome.complete_at, Some(ms(500)));
+        assert_eq!((m.packets_sent, m.packets_received), (2, 2));
+    }
+
+    /// A segment dropped and not yet delivered again when the run ends leaves its frame pending,
+    /// never lost, once the flow has reported deliveries.
+    #[test]
+    fn an_undelivered_segment_of_a_reliable_flow_is_pending() {
+        let ms = |m: u64| Instant::from_nanos(m * 1_000_000);
+        let mut r = VideoRecorder::new(cbr_config());
+        let p0 = r.on_sent(tag(0, FrameType::I), 0, 1000, ms(0));
+        r.on_arrival(p0, ms(10));
+        r.on_delivered(1, ms(10));
+        let p1 = r.on_sent(tag(1, FrameType::P), 1, 1000, ms(40));
+        r.on_dropped(p1);
+        let (rows, _) = r.evaluate(Instant::ZERO, ms(10_000), ms(10_000));
+        assert_eq!(status_name(rows[0].outcome.status), "ok");
+        assert!(rows[1].pending, "frame 1's fate is unknown: TCP would still retransmit it");
     }
 }

@@ -148,3 +148,70 @@ def w_max(R: int, D: int, pe: float, eps: float = 0.01, burst=None) -> int:
     while eq1(w + 1, R, D, pe, burst) <= eps:
         w += 1
     return w
+
+
+def optimal_pause(pe: float, burst: float, threshold: float = 0.8) -> int:
+    """Silent slots after a failure in the "optimal" scheme [24] on the digest's Gilbert channel
+    (the rule of vidcc-sim ``loss::optimal_pause``): a failure means Bad, the retry after k silent
+    slots succeeds with π_G·(1 − λ^(k+1)), λ = 1 − p − r; the fewest k reaching
+    min(threshold, 0.99·π_G)."""
+    r = 1 / burst
+    p = pe * r / (1 - pe)
+    lam, pi_g = 1 - p - r, 1 - pe
+    target = min(threshold, 0.99 * pi_g)
+    return next((k for k in range(1001) if pi_g * (1 - lam ** (k + 1)) >= target), 1000)
+
+
+@lru_cache(maxsize=None)
+def tn_optimal(n: int, pe: float, burst: float, pause: int) -> tuple[float, ...]:
+    """T_n(x) under the "optimal" scheme: successes in n slots of a backlogged link that, after
+    each failed attempt, stays silent for ``pause`` slots (the chain moving on). The digest §2.8
+    recursion with a wait counter, started from the stationary law of (channel state, wait) under
+    continuous transmission."""
+    r = 1 / burst
+    p = pe * r / (1 - pe)
+    move = {0: ((1 - p, 0), (p, 1)), 1: ((r, 0), (1 - r, 1))}  # state → ((prob, next state), ...)
+
+    def step(dist):
+        """One slot: dist maps (successes, state, wait) → probability."""
+        out: dict[tuple[int, int, int], float] = {}
+        for (x, s, w), v in dist.items():
+            if w > 0:
+                x2, w2 = x, w - 1
+            elif s == 0:
+                x2, w2 = x + 1, 0
+            else:
+                x2, w2 = x, pause
+            for pr, s2 in move[s]:
+                if pr:
+                    key = (x2, s2, w2)
+                    out[key] = out.get(key, 0.0) + v * pr
+        return out
+
+    # Stationary (state, wait): iterate the chain without counting successes.
+    sw = {(0, 0, 0): 1 - pe, (0, 1, 0): pe}
+    for _ in range(400):
+        sw = {(0, s, w): v for (x, s, w), v in _merge(step(sw)).items()}
+    dist = dict(sw)
+    for _ in range(n):
+        dist = step(dist)
+    pmf = [0.0] * (n + 1)
+    for (x, _, _), v in dist.items():
+        pmf[x] += v
+    return tuple(pmf)
+
+
+def _merge(dist):
+    out: dict[tuple[int, int, int], float] = {}
+    for (_, s, w), v in dist.items():
+        out[(0, s, w)] = out.get((0, s, w), 0.0) + v
+    return out
+
+
+def w_max_optimal(R: int, D: int, pe: float, burst: float, pause: int, eps: float = 0.01) -> int:
+    """Eq. (1)'s W_max with the optimal scheme's T_n."""
+    t = tn_optimal(R + D, pe, burst, pause)
+    w = 1
+    while cdf_below(t, w + 1) <= eps:
+        w += 1
+    return w

@@ -12,12 +12,13 @@ Reconstruction notes (digest tags [P]/[I]/[U]; ours are marked "suite"):
   links [P]: U[5, 15] ms, U[2, 10] Mbit/s [P ranges, U uniform]; MPEG sinks 2 Mbit/s with 1 %
   Bernoulli packet errors, data direction [P/U]; start times U[0, 1] s [U].
 * MPEG flows carry the TES MPEG-4 video at 380 kbit/s mean [U] (GOP IBBPBBPBBPBB, 25 fps);
-  plain UDP sends it as it comes; TCPW+ carrying video needs the ``video-over-tcp`` feature;
+  plain UDP sends it as it comes; TCPW+ carries it through the ``video-over-tcp`` feature (an
+  unbounded send buffer, frames dated by in-order delivery, docs/protocols/tcp.md);
   SSVP-LA's n = 4 equal layers (95 kbit/s each [U]) and SSVP's own keys are added by the SSVP
   issue.
 * TCP Reno FTP, 1000 B, 64 kB window [P] (scenario defaults); Reno flows of equal RTT get
   one bottleneck packet time of send jitter (suite).
-* Runs today: every part but TCPW+'s (needs ``video-over-tcp``); as a baseline the D2 dumbbell with
+* Runs today: every part; as a baseline the D2 dumbbell with
   a plain UDP 380 kbit/s video in place of SSVP. D1 samples throughput every 100 ms (C7's CoV
   bins [I]). Suite additions: a ``startup`` figure (bulk SSVP alone on the free dumbbell, with and
   without startup, for C5) and the ``immediate`` part of Fig. 14 (§6.3's immediate adaptation, C19).
@@ -436,6 +437,18 @@ def c13(d):
                   direction(s, "m", increasing=False, group="label", of="ssvp", name="VDI of SSVP"))
 
 
+def c13_cause(d, m):
+    """Why SSVP's VDI is not the best: its losses and delays against TFRC's and TCPW+'s, per M."""
+    def cells(metric, label):
+        s = _video(d, metric, (label,))
+        return "/".join(f"{v:.2f}" for v in s.sort_values("m")["mean"])
+
+    ms = "/".join(str(int(x)) for x in sorted(set(_video(d, "vdi", ("ssvp",))["m"])))
+    return (f"SSVP loses its video in the network and its sender buffer: drop rate {cells('packet_drop_rate', 'ssvp')} vs "
+            f"TFRC {cells('packet_drop_rate', 'tfrc')} and TCPW+ {cells('packet_drop_rate', 'tcpw+')} (reliable, late instead: "
+            f"delayed {cells('delayed_packet_rate', 'tcpw+')}) at M = {ms}")
+
+
 def c14(d):
     s = _video(d, "delayed_packet_rate", ("ssvp", "tfrc", "tcpw+"))
     return all_of(ordering(s, "tcpw+", "ssvp", by="m", most=True, name="delayed-packet rate"),
@@ -695,11 +708,14 @@ CLAIMS = [
     Claim("C12", "Goodput: for M ≥ 30 UDP > SSVP > TFRC > TCPW+; for M ≤ 20 TFRC within 15 % of SSVP and TCPW+ lowest.", "fig12",
           ("ssvp", "tfrc", "tcp-westwood-plus"), c12, needs=("video-over-tcp",), ref="Fig. 12a"),
     Claim("C13", "VDI: SSVP best at every M (esp. M ≥ 30); VDI non-increasing in M.", "fig12", ("ssvp", "tfrc", "tcp-westwood-plus"), c13,
-          needs=("video-over-tcp",), ref="Fig. 12b"),
+          needs=("video-over-tcp",), ref="Fig. 12b", cause=c13_cause),
     Claim("C14", "Delayed-packet rate of SSVP and TFRC below TCPW+'s for most M.", "fig12", ("ssvp", "tfrc", "tcp-westwood-plus"), c14,
           needs=("video-over-tcp",), ref="Fig. 12c"),
     Claim("C15", "Mean R2 queue (40 MPEG + 10 FTP): TFRC 27.8 > UDP 23.6 > SSVP 15.3 > TCPW+ 12.2; SSVP/TFRC ≈ 0.55 (± 0.15, suite tolerance).",
-          "fig13", ("ssvp", "tfrc", "tcp-westwood-plus"), c15, needs=("video-over-tcp",), ref="Table 2"),
+          "fig13", ("ssvp", "tfrc", "tcp-westwood-plus"), c15, needs=("video-over-tcp",), ref="Table 2",
+          cause="the R2 queue sits near its 50-packet limit whatever the MPEG protocol (mean 44–50 packets: TFRC 46.5, "
+                "UDP 49.7, SSVP 48.0, TCPW+ 44.0 at quick scale): the 10 Reno FTP flows keep it full, so its mean cannot "
+                "order the MPEG protocols; TCPW+ is the lowest, as in Table 2"),
     Claim("C16", "UDP's queue grows fast and overflows; SSVP's shows repeated draining phases: time near full UDP > SSVP; ≥ 2 full→low excursions per SSVP run.",
           "fig13", SSVP, c16, ref="Fig. 13", cause=x2_cause),
     Claim("C17", "SSVP backs off more sharply than TFRC: mean queue and drops at R2 lower with SSVP than with TFRC.", "fig13", ("ssvp", "tfrc"),

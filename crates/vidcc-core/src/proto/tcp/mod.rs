@@ -15,7 +15,9 @@
 //!   [`CongestionControl`] that decides what differs between variants;
 //! - [`reno`] (RFC 5681, ns-2 tcp-reno.cc), [`newreno`] (RFC 6582, ns-2 tcp-newreno.cc),
 //!   [`westwood_plus`] (Grieco & Mascolo 2004, Linux tcp_westwood.c);
-//! - [`receiver`]: TCPSink with optional delayed ACKs (ns-2 DelAckSink).
+//! - [`receiver`]: TCPSink with optional delayed ACKs (ns-2 DelAckSink);
+//! - [`video`]: any variant carrying the flow's video through its send buffer (the papers'
+//!   "TCPW+ carrying MPEG" baseline), frames dated by in-order delivery at the receiver.
 //!
 //! Parameters come from [`TcpConfig`] (defaults = the DVRC digest §1.3 ns-2 settings: 64 kB
 //! maximum window, initial window 2, min RTO 200 ms, initial RTO 1 s, no delayed ACK, FTP
@@ -29,6 +31,7 @@ pub mod reno;
 pub mod sender;
 #[cfg(test)]
 pub(crate) mod tests;
+pub mod video;
 pub mod westwood_plus;
 
 pub use config::TcpConfig;
@@ -37,9 +40,11 @@ pub use newreno::NewReno;
 pub use receiver::TcpReceiver;
 pub use reno::Reno;
 pub use sender::{AckSample, CongestionControl, PartialAck, SenderCounters, TcpSender, Window};
+pub use video::TcpVideoSource;
 pub use westwood_plus::WestwoodPlus;
 
 use crate::proto::registry::FlowContext;
+use crate::proto::Application;
 use crate::FlowEndpoints;
 use crate::{EndpointPair, Instant};
 
@@ -51,9 +56,9 @@ pub enum TcpVariant {
     WestwoodPlus,
 }
 
-/// A TCP sender and its sink. `packet_size_bytes` is the wire size of a data packet, header
-/// included (payload = packet_size_bytes − 40); the sender starts at `start` and sends no new
-/// data from `stop` on.
+/// A TCP sender carrying bulk data and its sink. `packet_size_bytes` is the wire size of a data
+/// packet, header included (payload = packet_size_bytes − 40); the sender starts at `start` and
+/// sends no new data from `stop` on.
 pub fn pair(
     variant: TcpVariant,
     config: &TcpConfig,
@@ -61,23 +66,56 @@ pub fn pair(
     start: Instant,
     stop: Option<Instant>,
 ) -> EndpointPair {
-    let sender: Box<dyn crate::Endpoint + Send> = match variant {
-        TcpVariant::Reno => Box::new(TcpSender::new(Reno, config, packet_size_bytes, start, stop)),
-        TcpVariant::NewReno => Box::new(TcpSender::new(NewReno, config, packet_size_bytes, start, stop)),
+    app_pair(variant, config, Application::Bulk, packet_size_bytes, start, stop).expect("bulk data always builds")
+}
+
+/// A TCP sender carrying `app` (bulk data, or a video through [`video`]) and its sink.
+pub fn app_pair(
+    variant: TcpVariant,
+    config: &TcpConfig,
+    app: Application,
+    packet_size_bytes: u32,
+    start: Instant,
+    stop: Option<Instant>,
+) -> Result<EndpointPair, String> {
+    let video = match app {
+        Application::Bulk => None,
+        Application::Video(stream) => {
+            let payload = packet_size_bytes.saturating_sub(HEADER_BYTES as u32);
+            Some(TcpVideoSource::new(stream, payload, stop).map_err(|e| format!("tcp video: {e}"))?)
+        }
+    };
+    let reports = video.is_some();
+    let sender = match variant {
+        TcpVariant::Reno => boxed(TcpSender::new(Reno, config, packet_size_bytes, start, stop), video),
+        TcpVariant::NewReno => boxed(TcpSender::new(NewReno, config, packet_size_bytes, start, stop), video),
         TcpVariant::WestwoodPlus => {
-            Box::new(TcpSender::new(WestwoodPlus::new(), config, packet_size_bytes, start, stop))
+            boxed(TcpSender::new(WestwoodPlus::new(), config, packet_size_bytes, start, stop), video)
         }
     };
     // The sender never has more than its window limit outstanding beyond the receiver's
     // `rcv_nxt`, so that is all the reassembly buffer ever needs.
     let buffer = sender::window_limit_segments(config, packet_size_bytes);
-    EndpointPair { sender, receiver: Box::new(TcpReceiver::new(config.delayed_ack, buffer)) }
+    let receiver = TcpReceiver::new(config.delayed_ack, buffer);
+    // A video receiver reports in-order delivery, by which the driver dates its frames.
+    let receiver = if reports { receiver.with_delivery_reports() } else { receiver };
+    Ok(EndpointPair { sender, receiver: Box::new(receiver) })
+}
+
+/// A sender, with the video it carries if any, as an endpoint.
+fn boxed<C: CongestionControl>(s: TcpSender<C>, video: Option<TcpVideoSource>) -> Box<dyn crate::Endpoint + Send> {
+    match video {
+        Some(v) => Box::new(s.with_video(v)),
+        None => Box::new(s),
+    }
 }
 
 fn build(variant: TcpVariant, config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
-    // TCP carries bulk data: the application is not consulted (the schema allows no video).
     let size = u32::try_from(ctx.packet_size.as_bytes()).map_err(|_| "tcp: packet_size too large".to_string())?;
-    Ok(pair(variant, config, size, ctx.start, ctx.stop).into())
+    if size as usize <= HEADER_BYTES {
+        return Err(format!("tcp: packet_size {size} B leaves no payload after the 40-byte header"));
+    }
+    Ok(app_pair(variant, config, ctx.app, size, ctx.start, ctx.stop)?.into())
 }
 
 /// The registry's constructors (`proto::registry`), one per variant.

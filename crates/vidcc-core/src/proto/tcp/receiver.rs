@@ -12,6 +12,11 @@
 //!   or the timer, sends one ACK for both. Out-of-order segments, duplicates and segments that
 //!   fill a gap are acknowledged at once (ns-2 `RFC2581_immediate_ack_ 1`).
 //!
+//! - Delivery reports (video flows, [`TcpReceiver::with_delivery_reports`]): each time data is
+//!   handed up, an [`Event::Delivered`] says every segment below `rcv_nxt` has reached the
+//!   application, so that a driver can date frames by in-order delivery (head-of-line blocking
+//!   included) rather than by network arrival.
+//!
 //! Parameters: `delayed_ack` [false] from [`super::config::TcpConfig`]; the reassembly buffer
 //! holds `buffer_segments` segments past `rcv_nxt` (the pair uses the sender's window limit,
 //! which the sender can never exceed). Deviations: none intended; a segment beyond the buffer
@@ -19,7 +24,7 @@
 
 use std::collections::VecDeque;
 
-use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, PacketMeta, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::wire::WireError;
 use crate::{Duration, Instant};
 
@@ -51,6 +56,8 @@ pub struct TcpReceiver {
     delayed_ack_deadline: Option<Instant>,
     acks_sent: u64,
     stats: EndpointStats,
+    /// `Some`: report deliveries as events (the latest one pending, they are cumulative).
+    delivered_report: Option<Option<u64>>,
 }
 
 impl TcpReceiver {
@@ -66,7 +73,14 @@ impl TcpReceiver {
             delayed_ack_deadline: None,
             acks_sent: 0,
             stats: EndpointStats::default(),
+            delivered_report: None,
         }
+    }
+
+    /// Reports in-order delivery with [`Event::Delivered`] (for a driver judging video frames).
+    pub fn with_delivery_reports(mut self) -> Self {
+        self.delivered_report = Some(None);
+        self
     }
 
     /// Next segment expected: the cumulative ACK value.
@@ -109,6 +123,9 @@ impl TcpReceiver {
                 next += 1;
             }
             self.rcv_nxt = next;
+            if let Some(report) = self.delivered_report.as_mut() {
+                *report = Some(next);
+            }
         } else if seq > self.rcv_nxt && seq - self.rcv_nxt < self.buffer.len() as u64 {
             let slot = self.slot(seq);
             if slot.is_none() {
@@ -164,6 +181,11 @@ impl Endpoint for TcpReceiver {
 
     fn poll_timeout(&self) -> Option<Instant> {
         self.delayed_ack_deadline
+    }
+
+    fn poll_event(&mut self) -> Option<Event> {
+        let up_to = self.delivered_report.as_mut()?.take()?;
+        Some(Event::Delivered { up_to })
     }
 
     fn stats(&self) -> EndpointStats {

@@ -38,6 +38,8 @@
 //! - cwnd is capped at window_limit (ns-2 lets `cwnd_` grow past `window_`, where it has no
 //!   effect on what is sent).
 //! - A finite transfer sends ⌈transfer_bytes / payload⌉ full-size segments, like ns-2.
+//! - Video ([`TcpSender::with_video`], [`super::video`]): a segment carries one packet of the
+//!   application's video, whose length may be below `packet_size_bytes − 40`.
 //! - No SACK, no limited transmit, no delayed-ACK-aware byte counting, no handshake.
 //! - The header's timestamps are echoed by the receiver; besides Westwood+'s per-ACK RTT they
 //!   carry no RFC 7323 semantics (no PAWS, no RTO sampling from them).
@@ -52,6 +54,7 @@ use crate::{Duration, Instant};
 
 use super::config::TcpConfig;
 use super::header::{TcpHeader, HEADER_BYTES};
+use super::video::TcpVideoSource;
 
 /// Duplicate ACKs that trigger fast retransmit (ns-2 `numdupacks_`, RFC 5681 §3.2).
 pub const DUPACK_THRESHOLD: u32 = 3;
@@ -157,6 +160,8 @@ pub struct TcpSender<C> {
     events: VecDeque<Event>,
     counters: SenderCounters,
     stats: EndpointStats,
+    /// The video this sender carries (`None`: bulk data); see [`super::video`].
+    video: Option<Box<TcpVideoSource>>,
 }
 
 impl<C: CongestionControl> TcpSender<C> {
@@ -199,7 +204,14 @@ impl<C: CongestionControl> TcpSender<C> {
             events: VecDeque::with_capacity(EVENT_CAPACITY),
             counters: SenderCounters::default(),
             stats: EndpointStats::default(),
+            video: None,
         }
+    }
+
+    /// Carries `video` instead of bulk data: segments hold its packets as the window allows.
+    pub fn with_video(mut self, video: TcpVideoSource) -> Self {
+        self.video = Some(Box::new(video));
+        self
     }
 
     pub fn congestion_control(&self) -> &C {
@@ -261,11 +273,13 @@ impl<C: CongestionControl> TcpSender<C> {
 
     /// Whether segment `seq` may be sent at `now`: it exists (finite transfers), and if it is
     /// new data the application has not stopped.
-    fn has_segment(&self, seq: u64, now: Instant) -> bool {
+    fn has_segment(&mut self, seq: u64, now: Instant) -> bool {
         if self.total_segments.is_some_and(|n| seq >= n) {
             return false;
         }
-        seq < self.snd_max || !matches!(self.stop, Some(s) if now >= s)
+        let exists = seq < self.snd_max || !matches!(self.stop, Some(s) if now >= s);
+        // A video sender also needs the application to have written the segment's data.
+        exists && self.video.as_mut().is_none_or(|v| v.has(seq, now))
     }
 
     /// Whether the sender will ever send anything from `start` on.
@@ -323,6 +337,9 @@ impl<C: CongestionControl> TcpSender<C> {
         self.cc.on_ack(&AckSample { now, newly_acked: acked, rtt });
         self.snd_una = ack;
         self.snd_nxt = self.snd_nxt.max(ack);
+        if let Some(v) = self.video.as_mut() {
+            v.release(ack);
+        }
         self.dupacks = 0;
         if self.pending_rtx.is_some_and(|s| s < ack) {
             self.pending_rtx = None;
@@ -429,8 +446,12 @@ impl<C: CongestionControl> TcpSender<C> {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
         let header = TcpHeader::Data { seq, ts_ns: now.as_nanos() }.emit();
-        let meta = PacketMeta { retransmit, ..PacketMeta::data(seq) };
-        Transmit { to: Destination::PEER, header, payload_len: self.payload_bytes, meta }
+        let (payload_len, media) = match &self.video {
+            Some(v) => v.segment(seq).expect("a video segment is numbered before it is sent"),
+            None => (self.payload_bytes, crate::media::MediaTag::NONE),
+        };
+        let meta = PacketMeta { retransmit, media, ..PacketMeta::data(seq) };
+        Transmit { to: Destination::PEER, header, payload_len, meta }
     }
 
     fn maybe_start(&mut self, now: Instant) {
@@ -468,6 +489,9 @@ impl<C: CongestionControl> Endpoint for TcpSender<C> {
 
     fn handle_timeout(&mut self, now: Instant) {
         self.maybe_start(now);
+        if let Some(v) = self.video.as_mut() {
+            v.produce(now);
+        }
         if self.rto_deadline.is_some_and(|d| now >= d) {
             if self.snd_una < self.snd_max {
                 self.on_retransmission_timeout(now);
@@ -503,7 +527,12 @@ impl<C: CongestionControl> Endpoint for TcpSender<C> {
         if !self.started {
             return self.has_anything_to_send().then_some(self.start);
         }
-        self.rto_deadline
+        // A video sender also wakes when its next frame is written (and may be sent).
+        let frame = self.video.as_ref().and_then(|v| v.next_ready());
+        match (self.rto_deadline, frame) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     fn poll_event(&mut self) -> Option<Event> {
