@@ -164,3 +164,88 @@ impl Routes {
         Some(path)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{QueueConfig, QueueLimit};
+    use proptest::prelude::*;
+    use vidcc_core::{DataRate, Duration};
+
+    fn links(pairs: &[(u32, u32)]) -> Vec<LinkSpec> {
+        let spec = |from, to| LinkSpec {
+            name: String::new(),
+            from,
+            to,
+            bandwidth: DataRate::from_bps(1),
+            delay: Duration::ZERO,
+            queue: QueueConfig::DropTail { limit: QueueLimit::Packets(1) },
+            loss: None,
+            arq: None,
+            monitored: false,
+            forward: true,
+        };
+        pairs.iter().flat_map(|&(a, b)| [spec(a, b), spec(b, a)]).collect()
+    }
+
+    /// The tables this module replaced: one breadth-first search per destination over all nodes.
+    fn full_tables(n: usize, links: &[LinkSpec], dst: NodeId) -> Vec<LinkId> {
+        let mut incoming: Vec<Vec<LinkId>> = vec![Vec::new(); n];
+        for (i, l) in links.iter().enumerate() {
+            incoming[l.to as usize].push(i as LinkId);
+        }
+        let mut table = vec![NONE; n];
+        let mut seen = vec![false; n];
+        let mut frontier = VecDeque::from([dst]);
+        seen[dst as usize] = true;
+        while let Some(x) = frontier.pop_front() {
+            for &li in &incoming[x as usize] {
+                let from = links[li as usize].from as usize;
+                if !seen[from] {
+                    seen[from] = true;
+                    table[from] = li;
+                    frontier.push_back(from as NodeId);
+                }
+            }
+        }
+        table
+    }
+
+    proptest! {
+        /// Random graphs with parallel links, leaves and islands: every next hop is the one the
+        /// full per-destination search gives.
+        #[test]
+        fn routes_equal_the_full_search(n in 2usize..14, edges in proptest::collection::vec((0u32..14, 0u32..14), 1..30)) {
+            let pairs: Vec<(u32, u32)> =
+                edges.into_iter().map(|(a, b)| (a % n as u32, b % n as u32)).filter(|(a, b)| a != b).collect();
+            let links = links(&pairs);
+            let routes = Routes::build(n, &links, 0..n as NodeId).expect("fits");
+            for dst in 0..n as NodeId {
+                let full = full_tables(n, &links, dst);
+                for at in 0..n as NodeId {
+                    let want = (at != dst && full[at as usize] != NONE).then(|| full[at as usize]);
+                    let got = routes.next_link(at, dst);
+                    // A leaf cut off from `dst` still points up its only link: the path search
+                    // fails one hop later, as it must.
+                    if want.is_none() && got.is_some() {
+                        prop_assert!(routes.path(&links, at, dst).is_none(), "{at} -> {dst}");
+                    } else {
+                        prop_assert_eq!(got, want, "{} -> {}", at, dst);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_star_of_leaves_keeps_one_table_of_one_router() {
+        // Router 0 with 1000 leaves: one table of one entry, however many destinations.
+        let pairs: Vec<(u32, u32)> = (1..=1000).map(|i| (0, i)).collect();
+        let links = links(&pairs);
+        let routes = Routes::build(1001, &links, 0..1001).expect("fits");
+        assert_eq!(routes.tables.len(), 1);
+        assert_eq!(routes.tables[0].len(), 1);
+        // Leaf i's links: 0 -> i is 2(i - 1), i -> 0 is 2(i - 1) + 1.
+        assert_eq!(routes.path(&links, 5, 7), Some(vec![9, 12]));
+    }
+}

@@ -99,6 +99,9 @@ fn a_packet_is_copied_once_per_branch_with_members_and_never_down_one_without() 
     assert_eq!(summary(&out, "sent_packets"), [100, 100, 200, 100]);
     assert_eq!(summary(&out, "delivered_packets"), [100, 100, 200, 100]);
     assert_eq!(strings(&out, "flows", "dst"), ["A", "B", "C", "D"]);
+    // Aggregates: all, the label, the flow's group of receivers.
+    assert_eq!(strings(&out, "aggregate", "label"), ["all", "mcast", "mcast/flow0"]);
+    assert_eq!(out.table("aggregate").u64s("flows"), [4, 4, 4]);
     // Endpoint deliveries: one per receiver-packet.
     assert_eq!(out.stats.packets_delivered, 500);
 }
@@ -331,4 +334,25 @@ mod reports {
             assert_eq!(count(r, PeerId::GROUP_MEMBER), 2, "receiver {r} hears the two other reports only");
         }
     }
+}
+
+#[test]
+fn layered_video_over_groups_gives_each_receiver_the_frames_of_its_own_layers() {
+    // Three cumulative layers, a group each: A takes the base layer, B all three.
+    let receivers = vec![receiver("A", 0, None, &[0]), receiver("B", 0, None, &[])];
+    let mut f = mcast_flow(1, receivers, 0, 0);
+    f.video = Some(tes_video(1_000_000, vec![256_000, 512_000, 1_000_000]));
+    let out = run(tree_topology(), vec![f]);
+    let frames = out.table("frames");
+    let (rx, sent, decodable) = (frames.u64s("receiver"), frames.u64s("layers_sent"), frames.u64s("layers_decodable"));
+    let of = |r: u64, col: &[u64]| -> Vec<u64> { (0..rx.len()).filter(|&i| rx[i] == r).map(|i| col[i]).collect() };
+    let (a, b) = (of(0, sent), of(1, sent));
+    assert!(a.len() >= 20 && a.len() == b.len(), "a frame row per receiver per frame: {} and {}", a.len(), b.len());
+    assert!(a.iter().all(|&l| l == 1), "A is sent the base layer only: {a:?}");
+    assert!(b.iter().all(|&l| l == 3), "B is sent all three: {b:?}");
+    assert_eq!(of(1, decodable), b, "nothing lost on the way");
+    let v = out.table("video_summary");
+    assert_eq!(v.u64s("receiver"), [0, 1]);
+    let bytes = summary(&out, "delivered_bytes");
+    assert!(bytes[1] > 3 * bytes[0], "B gets about four times A's bytes: {bytes:?}");
 }
