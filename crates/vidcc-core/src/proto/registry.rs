@@ -151,6 +151,8 @@ protocols! {
     "tfrc" => Tfrc(tfrc::TfrcConfig), build: unicast(tfrc::pair), header: crate::wire::tfrc::DATA_BYTES, reach: Unicast;
     /// GAIMD(α, β) on the TCP agents' window machinery, bulk data.
     "gaimd" => Gaimd(gaimd::GaimdConfig), build: unicast(gaimd::pair), header: tcp::HEADER_BYTES, reach: Unicast;
+    /// ASMP: single-rate multicast over RTP/RTCP, the sender following the slowest receiver.
+    "asmp" => Asmp(asmp::AsmpConfig), build: asmp::build, header: crate::wire::asmp::DATA_HEADER_BYTES, reach: Multicast;
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! against fixed byte vectors. Parsers take bytes from the network: they return [`WireError`]
 //! on anything truncated, oversized or inconsistent and never panic.
 
+pub mod asmp;
 pub mod dvrc;
 pub mod qos_aimd;
 pub mod rtcp;
