@@ -101,6 +101,17 @@ pub enum PartialAck {
     RetransmitAndStay,
 }
 
+/// What follows a fast retransmission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterFastRetransmit {
+    /// Reno and its descendants (RFC 5681 §3.2): retransmit the hole ahead of the window and
+    /// inflate the window by the duplicate ACKs until recovery ends.
+    FastRecovery,
+    /// Tahoe (ns-2 `tahoe_action`): go back to the hole and slow-start from the cwnd the hook
+    /// set, as after a timeout but with no backoff.
+    SlowStart,
+}
+
 /// The points where the TCP variants differ. The sender clamps the window to
 /// [1, window_limit] after each hook.
 pub trait CongestionControl: Send + 'static {
@@ -117,6 +128,10 @@ pub trait CongestionControl: Send + 'static {
     fn on_timeout(&mut self, w: &mut Window);
     /// Reaction to a partial ACK during fast recovery.
     fn partial_ack(&self) -> PartialAck;
+    /// Fast recovery (the default) or Tahoe's slow start after a fast retransmission.
+    fn after_fast_retransmit(&self) -> AfterFastRetransmit {
+        AfterFastRetransmit::FastRecovery
+    }
     /// Congestion-avoidance growth of cwnd per new ACK, in segments: 1/cwnd for TCP (one
     /// segment per RTT, RFC 5681 §3.1); GAIMD grows by α/cwnd.
     fn congestion_avoidance_increase(&self, cwnd: f64) -> f64 {
@@ -420,6 +435,18 @@ impl<C: CongestionControl> TcpSender<C> {
         self.cc.on_fast_retransmit(&mut self.w);
         self.clamp_window();
         self.recover = Some(self.snd_max - 1);
+        if self.cc.after_fast_retransmit() == AfterFastRetransmit::SlowStart {
+            // Tahoe: ns-2 `reset_rtx_timer(0,0)` rewinds to the hole and restarts the timer
+            // without backoff; the hole then leaves through the window of 1.
+            self.dupwnd = 0.0;
+            self.pending_rtx = None;
+            self.snd_nxt = self.snd_una;
+            self.counters.fast_retransmits += 1;
+            self.rto_deadline = Some(now + self.rtt.rto());
+            self.push_event(Event::LossEvent);
+            self.window_event();
+            return;
+        }
         self.dupwnd = DUPACK_THRESHOLD as f64;
         self.in_recovery = true;
         self.partial_ack_seen = false;

@@ -20,7 +20,7 @@ fn sender<C: CongestionControl>(cc: C) -> TcpSender<C> {
 
 /// Feeds a hand-made cumulative ACK whose echo says the acknowledged copy left at `echo`.
 pub(crate) fn ack<C: CongestionControl>(s: &mut TcpSender<C>, now: Instant, ack: u64, echo: Instant) {
-    let h = TcpHeader::Ack { ack, ts_ns: now.as_nanos(), ts_echo_ns: echo.as_nanos() }.emit();
+    let h = TcpHeader::Ack { ack, ts_ns: now.as_nanos(), ts_echo_ns: echo.as_nanos(), sack: SackBlocks::EMPTY }.emit();
     receive(s, now, h.as_slice(), 0).unwrap();
 }
 
@@ -405,7 +405,7 @@ fn malformed_and_misdirected_datagrams_are_counted_and_change_nothing() {
     assert_eq!(s.snd_una(), 0);
     let mut r = TcpReceiver::new(false, 64);
     assert!(r.handle_datagram(ms(1), garbage).is_err());
-    let a = TcpHeader::Ack { ack: 1, ts_ns: 0, ts_echo_ns: 0 }.emit();
+    let a = TcpHeader::Ack { ack: 1, ts_ns: 0, ts_echo_ns: 0, sack: SackBlocks::EMPTY }.emit();
     assert!(r
         .handle_datagram(ms(1), Datagram { from: PeerId::PEER, bytes: a.as_slice(), virtual_payload: 0 })
         .is_err());
@@ -484,7 +484,7 @@ fn receiver_echoes_the_triggering_segment_and_sends_40_byte_acks() {
     assert_eq!(t.meta.kind, PacketKind::Control);
     assert_eq!(
         TcpHeader::parse(t.header.as_slice()).unwrap(),
-        TcpHeader::Ack { ack: 1, ts_ns: ms(50).as_nanos(), ts_echo_ns: 12_345 }
+        TcpHeader::Ack { ack: 1, ts_ns: ms(50).as_nanos(), ts_echo_ns: 12_345, sack: SackBlocks::EMPTY }
     );
 }
 
@@ -635,7 +635,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
     #[test]
     fn arbitrary_network_behaviour_keeps_the_invariants(
-        variant in 0u8..3,
+        variant in 0u8..4,
         window_segments in 1u64..80,
         initial_window in 1u32..5,
         delayed_ack: bool,
@@ -652,13 +652,15 @@ proptest! {
         match variant {
             0 => drive(Reno, &cfg, &ops)?,
             1 => drive(NewReno, &cfg, &ops)?,
+            2 => drive(Tahoe, &cfg, &ops)?,
             _ => drive(WestwoodPlus::new(), &cfg, &ops)?,
         }
     }
 
     #[test]
-    fn endpoints_never_panic_on_random_bytes(variant in 0u8..3, (bytes, extra) in garbage()) {
-        let variant = [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::WestwoodPlus][variant as usize];
+    fn endpoints_never_panic_on_random_bytes(variant in 0u8..4, (bytes, extra) in garbage()) {
+        let variant =
+            [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::WestwoodPlus, TcpVariant::Tahoe][variant as usize];
         let mut p = pair(variant, &TcpConfig::default(), PKT, Instant::ZERO, None);
         sent_seqs(&mut p.sender, Instant::ZERO);
         feed_garbage(&mut p.sender, ms(1), &bytes, extra, Rejections::Counted)?;
