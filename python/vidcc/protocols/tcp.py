@@ -1,8 +1,9 @@
-"""Scenario models of `tcp-reno`, `tcp-newreno` and `tcp-westwood-plus` (vidcc_sim's ns-2-style
-TCP agents; docs/scenarios.md). They carry bulk data (FTP, or a finite `transfer`), or with a
-`video` table the flow's video through the sender's send buffer (the papers' "TCPW+ carrying
-MPEG"; docs/protocols/tcp.md "Video over TCP"). The resolved form is the Rust `TcpConfig`, one
-per kind.
+"""Scenario models of `tcp-tahoe`, `tcp-reno`, `tcp-newreno`, `tcp-sack` and `tcp-westwood-plus`
+(vidcc_sim's ns-2-style TCP agents; docs/scenarios.md). They carry bulk data (FTP, or a finite
+`transfer`), or with a `video` table the flow's video through the sender's send buffer (the
+papers' "TCPW+ carrying MPEG"; docs/protocols/tcp.md "Video over TCP"). The resolved form is the
+Rust `TcpConfig`, one per kind.
+
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pydantic import BeforeValidator
 from vidcc.protocols import ProtocolSpec, register
 from vidcc.schema import U32_MAX, BaseFlow, CoreFlow, PositiveDuration, Size, integer
 
-KINDS = ("tcp-reno", "tcp-newreno", "tcp-westwood-plus")
+KINDS = ("tcp-tahoe", "tcp-reno", "tcp-newreno", "tcp-sack", "tcp-westwood-plus")
 
 
 class TcpAgentKeys(BaseFlow):
@@ -42,7 +43,7 @@ def agent_config(flow: TcpAgentKeys) -> dict:
 
 
 class TcpFlow(CoreFlow, TcpAgentKeys):
-    protocol: Literal["tcp-reno", "tcp-newreno", "tcp-westwood-plus"]
+    protocol: Literal["tcp-tahoe", "tcp-reno", "tcp-newreno", "tcp-sack", "tcp-westwood-plus"]
 
 
 def _check(flow: TcpFlow, here: str, fail) -> None:

@@ -1,9 +1,10 @@
 //! TCP agents in the ns-2 one-way style: the papers' cross and background traffic (FTP over
-//! Reno in every DVRC scenario, Westwood+ as an MPEG carrier in DVRC §5.2) and NewReno.
+//! Reno in every DVRC scenario, Westwood+ as an MPEG carrier in DVRC §5.2, Tahoe in SRAMT) and
+//! NewReno.
 //!
 //! Like ns-2's `Agent/TCP/*` + `Agent/TCPSink`, a flow is a one-way sender of fixed-size
-//! segments and a sink that returns one cumulative ACK per segment: no handshake, no FIN, no
-//! receive window, no SACK. Both are sans-IO [`crate::Endpoint`]s; the simulator carries
+//! segments and a sink that returns one cumulative ACK per segment (with SACK blocks for
+//! `tcp-sack`): no handshake, no FIN, no receive window. Both are sans-IO [`crate::Endpoint`]s; the simulator carries
 //! the 40-byte header ([`header`]) plus a virtual payload.
 //!
 //! The agents live in vidcc-core (they started in vidcc-sim) because the window machinery of
@@ -13,9 +14,11 @@
 //! - [`sender`]: the shared machinery (slow start, congestion avoidance, fast retransmit and
 //!   recovery, RFC 6298 timer with Karn's rule and backoff, window limit), generic over a
 //!   [`CongestionControl`] that decides what differs between variants;
-//! - [`reno`] (RFC 5681, ns-2 tcp-reno.cc), [`newreno`] (RFC 6582, ns-2 tcp-newreno.cc),
+//! - [`tahoe`] (4.3BSD-Tahoe, ns-2 tcp.cc: fast retransmit, no fast recovery), [`reno`]
+//!   (RFC 5681, ns-2 tcp-reno.cc), [`newreno`] (RFC 6582, ns-2 tcp-newreno.cc),
 //!   [`westwood_plus`] (Grieco & Mascolo 2004, Linux tcp_westwood.c);
-//! - [`receiver`]: TCPSink with optional delayed ACKs (ns-2 DelAckSink);
+//! - [`sack`] (RFC 2018 blocks, RFC 6675 recovery; ns-2 Sack1): the scoreboard and the hooks;
+//! - [`receiver`]: TCPSink with optional delayed ACKs (ns-2 DelAckSink) and SACK blocks;
 //! - [`video`]: any variant carrying the flow's video through its send buffer (the papers'
 //!   "TCPW+ carrying MPEG" baseline), frames dated by in-order delivery at the receiver.
 //!
@@ -28,18 +31,22 @@ pub mod header;
 pub mod newreno;
 pub mod receiver;
 pub mod reno;
+pub mod sack;
 pub mod sender;
+pub mod tahoe;
 #[cfg(test)]
 pub(crate) mod tests;
 pub mod video;
 pub mod westwood_plus;
 
 pub use config::TcpConfig;
-pub use header::{TcpHeader, HEADER_BYTES};
+pub use header::{SackBlocks, TcpHeader, HEADER_BYTES, MAX_SACK_BLOCKS};
 pub use newreno::NewReno;
 pub use receiver::TcpReceiver;
 pub use reno::Reno;
-pub use sender::{AckSample, CongestionControl, PartialAck, SenderCounters, TcpSender, Window};
+pub use sack::Sack;
+pub use sender::{AckSample, AfterFastRetransmit, CongestionControl, PartialAck, SenderCounters, TcpSender, Window};
+pub use tahoe::Tahoe;
 pub use video::TcpVideoSource;
 pub use westwood_plus::WestwoodPlus;
 
@@ -51,6 +58,8 @@ use crate::{EndpointPair, Instant};
 /// Which congestion control a TCP flow runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TcpVariant {
+    Tahoe,
+    Sack,
     Reno,
     NewReno,
     WestwoodPlus,
@@ -87,6 +96,8 @@ pub fn app_pair(
     };
     let reports = video.is_some();
     let sender = match variant {
+        TcpVariant::Tahoe => boxed(TcpSender::new(Tahoe, config, packet_size_bytes, start, stop), video),
+        TcpVariant::Sack => boxed(TcpSender::new(Sack, config, packet_size_bytes, start, stop), video),
         TcpVariant::Reno => boxed(TcpSender::new(Reno, config, packet_size_bytes, start, stop), video),
         TcpVariant::NewReno => boxed(TcpSender::new(NewReno, config, packet_size_bytes, start, stop), video),
         TcpVariant::WestwoodPlus => {
@@ -97,6 +108,7 @@ pub fn app_pair(
     // `rcv_nxt`, so that is all the reassembly buffer ever needs.
     let buffer = sender::window_limit_segments(config, packet_size_bytes);
     let receiver = TcpReceiver::new(config.delayed_ack, buffer);
+    let receiver = if variant == TcpVariant::Sack { receiver.with_sack() } else { receiver };
     // A video receiver reports in-order delivery, by which the driver dates its frames.
     let receiver = if reports { receiver.with_delivery_reports() } else { receiver };
     Ok(EndpointPair { sender, receiver: Box::new(receiver) })
@@ -119,6 +131,12 @@ fn build(variant: TcpVariant, config: &TcpConfig, ctx: FlowContext<'_>) -> Resul
 }
 
 /// The registry's constructors (`proto::registry`), one per variant.
+pub fn build_tahoe(config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
+    build(TcpVariant::Tahoe, config, ctx)
+}
+pub fn build_sack(config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
+    build(TcpVariant::Sack, config, ctx)
+}
 pub fn build_reno(config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
     build(TcpVariant::Reno, config, ctx)
 }
