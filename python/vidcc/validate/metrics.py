@@ -1,0 +1,95 @@
+"""The compared metrics, measured the same way from a vidcc run and from ns-2's counters.
+
+All over the measurement interval [warmup, duration] except the bottleneck loss rate, which is
+over the whole run on both sides (vidcc's `links` table counts the whole run):
+
+- ``goodput[label]``: mean goodput of the flows of a label, payload bits per second (TCP: new
+  in-order data; others: delivered packets times their payload, the packet less vidcc's header);
+- ``goodput_total``: the sum over all flows;
+- ``loss_rate``: bottleneck drops (queue and random loss) / packets arriving at its queue;
+- ``mean_queue``: mean bottleneck queue length in packets, sampled every queue sample interval;
+- ``timeouts_per_loss_event``: TCP retransmission timeouts / window reductions (fast
+  retransmits + timeouts), pooled over the TCP flows (None without TCP or without any loss);
+- ``jain``: Jain's fairness index of the per-flow goodputs (None with one flow).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any
+
+from vidcc.validate.layout import Layout
+from vidcc.validate.ns2 import Ns2Output, Ns2OutputError
+from vidcc.validate.tcl import TCP_HEADER, is_tcp
+
+Metrics = dict[str, float | None]
+
+
+def jain(values: list[float]) -> float | None:
+    if len(values) < 2:
+        return None
+    s, sq = sum(values), sum(v * v for v in values)
+    return 1.0 if sq == 0 else s * s / (len(values) * sq)
+
+
+def _assemble(
+    layout: Layout, per_flow: Mapping[int, float], loss_rate: float, mean_queue: float, timeouts: int, cuts: int
+) -> Metrics:
+    out: Metrics = {}
+    by_label: dict[str, list[float]] = defaultdict(list)
+    for f in layout.flows:
+        by_label[f.label].append(per_flow[f.index])
+    for label in sorted(by_label):
+        out[f"goodput[{label}]"] = sum(by_label[label]) / len(by_label[label])
+    out["goodput_total"] = sum(per_flow.values())
+    out["loss_rate"] = loss_rate
+    out["mean_queue"] = mean_queue
+    has_tcp = any(is_tcp(f.protocol) for f in layout.flows)
+    out["timeouts_per_loss_event"] = timeouts / cuts if has_tcp and cuts else None
+    out["jain"] = jain([per_flow[f.index] for f in layout.flows])
+    return out
+
+
+def _interval_s(layout: Layout) -> float:
+    return (layout.duration_ns - layout.warmup_ns) / 1e9
+
+
+def from_vidcc(layout: Layout, tables: Mapping[str, Any]) -> Metrics:
+    summary = tables["flow_summary"]
+    per_flow = {int(r.flow): float(r.goodput_bps) for r in summary.itertuples(index=False)}
+    links = tables["links"]
+    row = links[links["name"] == layout.bottleneck].iloc[0]
+    dropped = int(row.dropped_queue) + int(row.dropped_loss)
+    arrived = int(row.delivered_packets) + dropped
+    q = tables["queue_samples"]
+    q = q[(q["link"] == int(row.link)) & (q["t_ns"] >= layout.warmup_ns)]
+    events = tables.get("events")
+    timeouts = cuts = 0
+    tcp = {f.index for f in layout.flows if is_tcp(f.protocol)}
+    if events is not None and len(events):
+        ev = events[(events["t_ns"] >= layout.warmup_ns) & (events["side"] == "sender") & events["flow"].isin(tcp)]
+        timeouts = int((ev["kind"] == "timeout").sum())
+        cuts = timeouts + int((ev["kind"] == "loss_event").sum())
+    return _assemble(layout, per_flow, dropped / arrived if arrived else 0.0, float(q["packets"].mean()), timeouts, cuts)
+
+
+def from_ns2(layout: Layout, out: Ns2Output, source: str = "<ns-2 output>") -> Metrics:
+    missing = sorted({f.index for f in layout.flows} - set(out.flows))
+    if missing:
+        raise Ns2OutputError(f"{source}: no line for flow(s) {missing}")
+    if out.queue_samples == 0:
+        raise Ns2OutputError(f"{source}: no queue samples after the warmup")
+    seconds = _interval_s(layout)
+    per_flow = {}
+    timeouts = cuts = 0
+    for f in layout.flows:
+        c = out.flows[f.index]
+        payload = f.packet_size - (TCP_HEADER if is_tcp(f.protocol) else f.header_bytes)
+        per_flow[f.index] = c.packets * payload * 8 / seconds
+        if is_tcp(f.protocol):
+            timeouts += c.timeouts
+            cuts += c.cuts
+    dropped = out.queue_drops + out.loss_drops
+    loss_rate = dropped / out.arrivals if out.arrivals else 0.0
+    return _assemble(layout, per_flow, loss_rate, out.queue_sum / out.queue_samples, timeouts, cuts)
