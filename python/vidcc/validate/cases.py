@@ -28,7 +28,8 @@ DURATION, WARMUP = "60s", "10s"
 # ends in another timeout. Cases whose flows go through multi-hole recoveries show it.
 NEWRENO_TIMEOUT_BUG = Expect(
     "vidcc-bug",
-    ("goodput_total", "goodput[tcp-newreno]", "loss_rate", "mean_queue", "timeouts_per_loss_event", "jain"),
+    ("goodput_total", "goodput[tcp-newreno]", "loss_rate", "mean_queue", "timeouts_per_loss_event",
+     "jain[tcp-newreno]"),
     "issue 13: vidcc's NewReno sets ssthresh from the inflated FlightSize on a timeout during "
     "recovery (ns-2 halves min(cwnd_, window_)), so timeouts repeat; fixed on branch tcpfix",
 )
@@ -74,7 +75,7 @@ TFRC_BANDS = {
                       "intervals: few intervals per minute, each seed-dependent; and ns-2's TFRC "
                       "differs in details vidcc keeps RFC 5348's (see docs/validation.md)."),
     "goodput_total": Band(rel=0.15, why="as goodput[], pooled over the flows"),
-    "jain": Band(abs=0.10, why="TFRC against TCP shares are RFC 5348's 'reasonably fair', not equal"),
+    "jain[]": Band(abs=0.10, why="TFRC against TCP shares are RFC 5348's 'reasonably fair', not equal"),
 }
 
 STAGGERED = ["0s", "5s"]  # drawn per instance by vidcc; ns-2 gets the drawn instants
@@ -86,10 +87,14 @@ def _cases() -> list[Case]:
     # generator already maps them to Agent/TCP and Agent/TCP/Sack1).
     for proto in ("tcp-reno", "tcp-newreno"):
         c.append(Case(f"{proto}-1", dumbbell([tcp(proto)]), covers=f"{proto}, one flow, BDP DropTail"))
-        c.append(Case(f"{proto}-1-delack", dumbbell([tcp(proto, delayed_ack=True)]), covers="delayed ACKs"))
-    c.append(Case("tcp-newreno-1-jitter", dumbbell([tcp("tcp-newreno", send_jitter="0.8ms")]),
+        c.append(Case(f"{proto}-1-delack", dumbbell([tcp(proto, delayed_ack=True)]), covers="delayed ACKs",
+                      expect=NEWRENO_TIMEOUT_BUG if proto == "tcp-newreno" else None))
+    # The issue's own dumbbell: 1040 B packets, 84-packet buffer.
+    issue = {"limit": 84}
+    c.append(Case("tcp-newreno-1-jitter", dumbbell([tcp("tcp-newreno", send_jitter="0.8ms", packet_size="1040B")], **issue),
                   covers="send_jitter / overhead_ 0.8 ms (the issue's case)", expect=NEWRENO_TIMEOUT_BUG))
-    c.append(Case("tcp-newreno-2-unjittered", dumbbell([tcp("tcp-newreno", 2, start=STAGGERED)]),
+    c.append(Case("tcp-newreno-2-unjittered",
+                  dumbbell([tcp("tcp-newreno", 2, start=STAGGERED, packet_size="1040B")], **issue),
                   covers="two flows, different starts, no jitter (the issue's case)", expect=NEWRENO_TIMEOUT_BUG))
     c.append(Case("tcp-reno-10-jitter", dumbbell([tcp("tcp-reno", 10, start=STAGGERED, send_jitter="1ms")]),
                   covers="10 Reno flows, equal RTTs"))
@@ -97,7 +102,7 @@ def _cases() -> list[Case]:
                   dumbbell([tcp("tcp-newreno", 10, start=STAGGERED, send_jitter="1ms")],
                            access={"bandwidth": "100Mbps", "delay": ["1ms", "40ms"]}),
                   covers="10 NewReno flows, RTTs 70-226 ms", expect=NEWRENO_TIMEOUT_BUG,
-                  bands={"jain": Band(abs=0.10, why="with unequal RTTs the shares follow 1/RTT^a, a "
+                  bands={"jain[]": Band(abs=0.10, why="with unequal RTTs the shares follow 1/RTT^a, a "
                                       "between 1 and 2 depending on synchronisation: not equal, and "
                                       "phase-dependent, so twice the equal-RTT band")}))
     c.append(Case("tcp-newreno-100",
@@ -146,9 +151,17 @@ def _cases() -> list[Case]:
                   dumbbell([{"protocol": "udp-pareto", "count": 4, "rate": "2Mbps", "label": "pareto"},
                             tcp("tcp-reno", 2, start=STAGGERED, send_jitter="1ms")]),
                   covers="Pareto on/off UDP with TCP",
-                  bands={"goodput[pareto]": Band(rel=0.15, why="heavy-tailed on/off periods (shape 1.5: "
-                                                 "infinite variance): a minute of four sources is a "
-                                                 "small sample of the offered load")}))
+                  bands={"goodput[pareto]": Band(rel=0.30, why="heavy-tailed on/off periods (shape 1.5: "
+                                                 "infinite variance): the mean of n such periods converges "
+                                                 "as n^(-1/3), and four sources give n of about 200 in the "
+                                                 "interval: 0.17 times a constant near 2"),
+                         "goodput[tcp-reno]": Band(rel=0.25, why="TCP takes what the Pareto sources "
+                                                   "leave: their ±30 % of 4 Mbps is ±25 % of TCP's ~5 Mbps"),
+                         "jain[pareto]": Band(abs=0.15, why="each source's own mean has that heavy-tailed "
+                                              "spread: per-source CVs up to 0.4 give Jain = 1/(1+CV²) "
+                                              "anywhere in 0.86-1"),
+                         "loss_rate": Band(abs=0.002, rel=0.5, why="the congestion level follows the "
+                                           "offered UDP load, itself a heavy-tailed sample (±30 %)")}))
     return c
 
 
@@ -164,6 +177,14 @@ TFRC_NS2 = {
 }
 
 CASES: list[Case] = _cases()
+
+
+def until_warmup(scenario: Mapping[str, Any]) -> dict:
+    """The same scenario stopped at its warmup: its link counters are the full run's then."""
+    s = copy.deepcopy(dict(scenario))
+    s["scenario"]["duration"] = s["scenario"].get("warmup", "0s")
+    s["scenario"]["warmup"] = "0s"
+    return s
 
 
 def find(names: list[str] | None) -> list[Case]:

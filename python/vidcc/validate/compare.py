@@ -17,26 +17,32 @@ class Band:
     abs: float = 0.0
     rel: float = 0.0
     why: str = ""
+    cap: float = 0.0  # an absolute floor as a share of the bottleneck's capacity (goodputs)
 
-    def width(self, reference: float) -> float:
-        return max(self.abs, self.rel * abs(reference))
+    def width(self, reference: float, capacity_bps: float = 0.0) -> float:
+        return max(self.abs, self.rel * abs(reference), self.cap * capacity_bps)
 
     def describe(self) -> str:
         parts = ([f"±{self.abs:g}"] if self.abs else []) + ([f"±{self.rel:.0%}"] if self.rel else [])
+        parts += [f"±{self.cap:.0%}C"] if self.cap else []
         return " or ".join(parts)
 
 
 BANDS: dict[str, Band] = {
     "goodput_total": Band(
         rel=0.05,
+        cap=0.01,
         why="a saturated bottleneck: both simulators deliver the capacity less the idle time after "
         "losses; only how many flows back off together (phase, seeds) differs, a few percent of "
         "capacity. Loss-bound cases (random loss, TFRC) widen it, see the case.",
     ),
     "goodput[]": Band(
         rel=0.10,
+        cap=0.01,
         why="a group's share of the capacity: with one group it is the total; between groups it "
-        "moves with which flows meet the full queue (phase effects, seeds), about ±10 %.",
+        "moves with which flows meet the full queue (phase effects, seeds), about ±10 %. A flow "
+        "starved below 1 % of the capacity C in both is starved in both: the ratio of two "
+        "near-zero numbers is noise, hence the floor of 1 % of C (for every goodput band).",
     ),
     "loss_rate": Band(
         abs=0.002,
@@ -58,7 +64,7 @@ BANDS: dict[str, Band] = {
         "and times out only when a window loses too much; a difference of 10 % of the events is "
         "a different recovery rule. Not compared when ns-2 saw fewer than 5 events.",
     ),
-    "jain": Band(
+    "jain[]": Band(
         abs=0.05,
         why="identical flows are fair in both up to seed noise; 0.05 is a per-flow spread of "
         "about ±20 %, the level at which phase effects show.",
@@ -68,11 +74,13 @@ MIN_EVENTS = 5
 
 
 def band_for(metric: str, overrides: Mapping[str, Band]) -> Band:
-    if metric in overrides:
-        return overrides[metric]
-    if metric.startswith("goodput[") and "goodput[]" in overrides:
-        return overrides["goodput[]"]
-    return BANDS["goodput[]" if metric.startswith("goodput[") else metric]
+    """A case's band for this metric (``goodput[x]``, then ``goodput[]`` for every label), else
+    the default."""
+    family = metric.split("[")[0] + "[]" if "[" in metric else metric
+    band = overrides.get(metric) or overrides.get(family) or BANDS[family]
+    if family.startswith("goodput") and not band.cap:
+        band = Band(band.abs, band.rel, band.why, BANDS[family].cap)
+    return band
 
 
 @dataclass(frozen=True)
@@ -122,7 +130,7 @@ class CaseResult:
         }
 
 
-def _compare_one(metric: str, v: float | None, n: float | None, band: Band, events: int) -> MetricResult:
+def _compare_one(metric: str, v: float | None, n: float | None, band: Band, events: int, capacity: float) -> MetricResult:
     desc = band.describe()
     if v is None or n is None:
         return MetricResult(metric, v, n, desc, None)
@@ -130,7 +138,7 @@ def _compare_one(metric: str, v: float | None, n: float | None, band: Band, even
         return MetricResult(metric, v, n, desc, None)
     if not (math.isfinite(v) and math.isfinite(n)):
         return MetricResult(metric, v, n, desc, False)
-    return MetricResult(metric, v, n, desc, abs(v - n) <= band.width(n) + 1e-12)
+    return MetricResult(metric, v, n, desc, abs(v - n) <= band.width(n, capacity) + 1e-12)
 
 
 def compare(
@@ -141,12 +149,14 @@ def compare(
     overrides: Mapping[str, Band] | None = None,
     expect: Expect | None = None,
     ns2_events: int = MIN_EVENTS,
+    capacity_bps: float = 0.0,
 ) -> CaseResult:
-    """Compare metric by metric; ``ns2_events`` is ns-2's count of window reductions."""
+    """Compare metric by metric; ``ns2_events`` is ns-2's count of window reductions,
+    ``capacity_bps`` the bottleneck's bandwidth."""
     if set(vidcc) != set(ns2):
         raise ValueError(f"case {case}: the two sides measured different metrics: {sorted(set(vidcc) ^ set(ns2))}")
     overrides = overrides or {}
-    results = [_compare_one(m, vidcc[m], ns2[m], band_for(m, overrides), ns2_events) for m in vidcc]
+    results = [_compare_one(m, vidcc[m], ns2[m], band_for(m, overrides), ns2_events, capacity_bps) for m in vidcc]
     out = {r.metric for r in results if r.ok is False}
     if not out:
         if expect is not None and expect.kind == "vidcc-bug":

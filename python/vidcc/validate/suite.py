@@ -31,14 +31,17 @@ def measure_vidcc(case: case_table.Case, sabotage: str | None = None) -> tuple[l
 
     honest = vidcc.run(case.scenario)
     lay = layout.from_run(case.name, case.bottleneck, honest.resolved, honest.tables)
-    tables = honest.tables if sabotage is None else vidcc.run(case_table.sabotage(case.scenario, sabotage)).tables
-    return lay, metrics.from_vidcc(lay, tables)
+    scenario = case.scenario if sabotage is None else case_table.sabotage(case.scenario, sabotage)
+    tables = honest.tables if sabotage is None else vidcc.run(scenario).tables
+    warm = vidcc.run(case_table.until_warmup(scenario)).tables["links"]
+    return lay, metrics.from_vidcc(lay, tables, warm)
 
 
 def judge(case: case_table.Case, lay: layout.Layout, vm: metrics.Metrics, out: ns2.Ns2Output, source: str) -> compare.CaseResult:
     nm = metrics.from_ns2(lay, out, source)
     events = sum(out.flows[f.index].cuts for f in lay.flows if tcl.is_tcp(f.protocol))
-    return compare.compare(case.name, vm, nm, overrides=case.bands, expect=case.expect, ns2_events=events)
+    return compare.compare(case.name, vm, nm, overrides=case.bands, expect=case.expect, ns2_events=events,
+                           capacity_bps=lay.link(lay.bottleneck).bandwidth_bps)
 
 
 def run_case(name: str, out_dir: str, sabotage: str | None) -> dict[str, Any]:
