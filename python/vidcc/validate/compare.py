@@ -130,7 +130,9 @@ class CaseResult:
         }
 
 
-def _compare_one(metric: str, v: float | None, n: float | None, band: Band, events: int, capacity: float) -> MetricResult:
+def _compare_one(
+    metric: str, v: float | None, n: float | None, band: Band, events: int, capacity: float
+) -> MetricResult:
     desc = band.describe()
     if v is None or n is None:
         return MetricResult(metric, v, n, desc, None)

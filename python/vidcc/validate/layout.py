@@ -150,7 +150,8 @@ def from_run(name: str, bottleneck: str, resolved: Mapping[str, Any], tables: Ma
 
     topology = resolved["topology"]
     if topology["kind"] not in ("dumbbell", "chain"):
-        raise LayoutError(f"case {name}: topology kind {topology['kind']!r} is not translated to ns-2 (dumbbell, chain)")
+        kind = topology["kind"]
+        raise LayoutError(f"case {name}: topology kind {kind!r} is not translated to ns-2 (dumbbell, chain)")
     links = []
     for row in tables["links"].itertuples(index=False):
         where = f"case {name}: link {row.name}"

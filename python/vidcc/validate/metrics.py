@@ -87,7 +87,8 @@ def from_vidcc(layout: Layout, tables: Mapping[str, Any], warm_links: Any) -> Me
         ev = events[(events["t_ns"] >= layout.warmup_ns) & (events["side"] == "sender") & events["flow"].isin(tcp)]
         timeouts = int((ev["kind"] == "timeout").sum())
         cuts = timeouts + int((ev["kind"] == "loss_event").sum())
-    return _assemble(layout, per_flow, dropped / arrived if arrived else 0.0, float(q["packets"].mean()), timeouts, cuts)
+    loss_rate = dropped / arrived if arrived else 0.0
+    return _assemble(layout, per_flow, loss_rate, float(q["packets"].mean()), timeouts, cuts)
 
 
 def from_ns2(layout: Layout, out: Ns2Output, source: str = "<ns-2 output>") -> Metrics:

@@ -37,7 +37,9 @@ def measure_vidcc(case: case_table.Case, sabotage: str | None = None) -> tuple[l
     return lay, metrics.from_vidcc(lay, tables, warm)
 
 
-def judge(case: case_table.Case, lay: layout.Layout, vm: metrics.Metrics, out: ns2.Ns2Output, source: str) -> compare.CaseResult:
+def judge(
+    case: case_table.Case, lay: layout.Layout, vm: metrics.Metrics, out: ns2.Ns2Output, source: str
+) -> compare.CaseResult:
     nm = metrics.from_ns2(lay, out, source)
     events = sum(out.flows[f.index].cuts for f in lay.flows if tcl.is_tcp(f.protocol))
     return compare.compare(case.name, vm, nm, overrides=case.bands, expect=case.expect, ns2_events=events,

@@ -266,7 +266,8 @@ def _measurement(layout: Layout, tcp: list[int], other: list[int]) -> list[str]:
         "  global agent fmon tcp_flows other_flows",
         "  set c {}",
         "  foreach i $tcp_flows {",
-        "    lappend c [list $i [expr {[$agent($i) set ack_] + 1}] [$agent($i) set nrexmit_] [$agent($i) set ncwndcuts1_]]",
+        "    lappend c [list $i [expr {[$agent($i) set ack_] + 1}]"
+        " [$agent($i) set nrexmit_] [$agent($i) set ncwndcuts1_]]",
         "  }",
         "  foreach i $other_flows { lappend c [list $i [$fmon($i) set pdepartures_] 0 0] }",
         "  return $c",
