@@ -47,6 +47,15 @@ def test_tcl_translates_units_and_keys():
     assert "$ns at 20.0 finish" in text
 
 
+def test_queue_limits_translate_to_the_same_waiting_room():
+    # vidcc's limit counts waiting packets; ns-2's DropTail holds qlim_ - 1 of them (drop-tail.cc:
+    # length + 1 >= qlim_), its RED qlim_ (red.cc: qlen >= qlim before the enqueue).
+    text = tcl.generate(small_layout())
+    assert "$ns queue-limit $node(L) $node(R) 11" in text  # DropTail, limit 10
+    assert "$ns queue-limit $node(R) $node(L) 20" in text  # RED, limit 20
+    assert tcl.ns2_queue_limit(layout.QueueSpec("droptail", 6)) == 7
+
+
 def test_tcl_is_deterministic_and_delayed_ack_uses_delack_sink():
     assert tcl.generate(small_layout()) == tcl.generate(small_layout())
     text = tcl.generate(small_layout(delayed_ack=True))
@@ -179,6 +188,25 @@ def test_recorded_case_agrees_honestly():
 def test_sabotaged_vidcc_fails_the_comparison(kind):
     r = judge_recorded("tcp-reno-1", kind)
     assert r.status == "FAIL", r.as_dict()
+
+
+def test_a_bug_mark_does_not_hide_a_sabotage():
+    # tcp-reno-reverse carries a vidcc-bug mark (loss rate and timeouts only): the sabotaged
+    # agent moves the goodputs too, which the mark must not absorb.
+    r = judge_recorded("tcp-reno-reverse", "beta")
+    assert r.status == "FAIL", r.as_dict()
+    assert "goodput[forward]" in r.note
+
+
+def test_bug_marks_name_only_some_of_a_cases_metrics():
+    families = set(compare.BANDS)
+    for case in cases.CASES:
+        if case.expect is None:
+            continue
+        named = {m.split("[")[0] + "[]" if "[" in m else m for m in case.expect.metrics}
+        assert named <= families, case.name
+        # goodput of every label and Jain's index are never all excused: some metric is left to fail
+        assert not {"goodput_total", "jain[]"} <= named, case.name
 
 
 def test_sabotage_kinds_are_checked():

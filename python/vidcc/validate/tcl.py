@@ -7,6 +7,9 @@ protocol models, and writes its own counters to the file named on its command li
 
 Translation of vidcc's keys (vidcc's resolved configuration -> ns-2 variable), and why:
 
+- Queue limits: vidcc's ``limit`` counts waiting packets; ns-2's DropTail holds ``qlim_ - 1``
+  waiting (``q_->length() + 1 >= qlim_`` drops), so DropTail gets ``queue-limit = limit + 1``;
+  RED holds ``qlim_`` waiting and gets ``limit`` (see :func:`ns2_queue_limit`).
 - Packet sizes: vidcc's ``packet_size`` is bytes on the wire. ns-2's TCP adds a 40 B header to
   ``packetSize_`` (as vidcc's TCP header), so ``packetSize_ = packet_size - 40``; UDP, CBR,
   Pareto and TFRC (``useHeaders_ 0``) put ``packetSize_`` on the wire as it is.
@@ -32,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from vidcc.validate.layout import FlowSpec, Layout, LayoutError, LinkSpec
+from vidcc.validate.layout import FlowSpec, Layout, LayoutError, LinkSpec, QueueSpec
 
 RESULTS_MAGIC = "vidcc-ns2-results 1"
 
@@ -52,9 +55,18 @@ def _s(ns: int) -> str:
     return repr(ns / 1e9)
 
 
+def ns2_queue_limit(q: QueueSpec) -> int:
+    """ns-2's ``qlim_`` for a vidcc queue limit. vidcc's limit counts packets *waiting* (the one
+    being serialised is not in the queue). ns-2 2.35's DropTail (queue/drop-tail.cc) refuses an
+    arrival when ``q_->length() + 1 >= qlim_``, so it holds ``qlim_ - 1`` waiting packets: the same
+    buffer needs ``qlim_ = limit + 1``. Its RED (queue/red.cc) refuses one when ``qlen >= qlim``
+    before the enqueue, i.e. holds ``qlim_`` waiting, as vidcc: no correction there."""
+    return q.limit_packets + 1 if q.kind == "droptail" else q.limit_packets
+
+
 def _queue(link: LinkSpec, a: str, b: str) -> list[str]:
     q = link.queue
-    lines = [f"$ns queue-limit {a} {b} {q.limit_packets}"]
+    lines = [f"$ns queue-limit {a} {b} {ns2_queue_limit(q)}"]
     if q.kind == "red":
         r = q.red
         if r["max_p"] <= 0:
