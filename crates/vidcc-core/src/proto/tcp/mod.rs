@@ -1,5 +1,6 @@
 //! TCP agents in the ns-2 one-way style: the papers' cross and background traffic (FTP over
-//! Reno in every DVRC scenario, Westwood+ as an MPEG carrier in DVRC §5.2) and NewReno.
+//! Reno in every DVRC scenario, Westwood+ as an MPEG carrier in DVRC §5.2, Tahoe in SRAMT) and
+//! NewReno.
 //!
 //! Like ns-2's `Agent/TCP/*` + `Agent/TCPSink`, a flow is a one-way sender of fixed-size
 //! segments and a sink that returns one cumulative ACK per segment: no handshake, no FIN, no
@@ -13,7 +14,8 @@
 //! - [`sender`]: the shared machinery (slow start, congestion avoidance, fast retransmit and
 //!   recovery, RFC 6298 timer with Karn's rule and backoff, window limit), generic over a
 //!   [`CongestionControl`] that decides what differs between variants;
-//! - [`reno`] (RFC 5681, ns-2 tcp-reno.cc), [`newreno`] (RFC 6582, ns-2 tcp-newreno.cc),
+//! - [`tahoe`] (4.3BSD-Tahoe, ns-2 tcp.cc: fast retransmit, no fast recovery), [`reno`]
+//!   (RFC 5681, ns-2 tcp-reno.cc), [`newreno`] (RFC 6582, ns-2 tcp-newreno.cc),
 //!   [`westwood_plus`] (Grieco & Mascolo 2004, Linux tcp_westwood.c);
 //! - [`receiver`]: TCPSink with optional delayed ACKs (ns-2 DelAckSink).
 //!
@@ -27,16 +29,18 @@ pub mod newreno;
 pub mod receiver;
 pub mod reno;
 pub mod sender;
+pub mod tahoe;
 #[cfg(test)]
 pub(crate) mod tests;
 pub mod westwood_plus;
 
 pub use config::TcpConfig;
-pub use header::{TcpHeader, HEADER_BYTES};
+pub use header::{SackBlocks, TcpHeader, HEADER_BYTES, MAX_SACK_BLOCKS};
 pub use newreno::NewReno;
 pub use receiver::TcpReceiver;
 pub use reno::Reno;
-pub use sender::{AckSample, CongestionControl, PartialAck, SenderCounters, TcpSender, Window};
+pub use sender::{AckSample, AfterFastRetransmit, CongestionControl, PartialAck, SenderCounters, TcpSender, Window};
+pub use tahoe::Tahoe;
 pub use westwood_plus::WestwoodPlus;
 
 use crate::proto::registry::FlowContext;
@@ -46,6 +50,7 @@ use crate::{EndpointPair, Instant};
 /// Which congestion control a TCP flow runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TcpVariant {
+    Tahoe,
     Reno,
     NewReno,
     WestwoodPlus,
@@ -62,6 +67,7 @@ pub fn pair(
     stop: Option<Instant>,
 ) -> EndpointPair {
     let sender: Box<dyn crate::Endpoint + Send> = match variant {
+        TcpVariant::Tahoe => Box::new(TcpSender::new(Tahoe, config, packet_size_bytes, start, stop)),
         TcpVariant::Reno => Box::new(TcpSender::new(Reno, config, packet_size_bytes, start, stop)),
         TcpVariant::NewReno => Box::new(TcpSender::new(NewReno, config, packet_size_bytes, start, stop)),
         TcpVariant::WestwoodPlus => {
@@ -81,6 +87,9 @@ fn build(variant: TcpVariant, config: &TcpConfig, ctx: FlowContext<'_>) -> Resul
 }
 
 /// The registry's constructors (`proto::registry`), one per variant.
+pub fn build_tahoe(config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
+    build(TcpVariant::Tahoe, config, ctx)
+}
 pub fn build_reno(config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
     build(TcpVariant::Reno, config, ctx)
 }

@@ -14,6 +14,13 @@
 //! - Fast retransmit on the 3rd duplicate ACK (RFC 5681 §3.2), then fast recovery with window
 //!   inflation (+3, then +1 per further duplicate). Multiple fast retransmits for losses of one
 //!   window are prevented by `recover` (RFC 6582 §3.2 step 2, ns-2 `bugfix_ 1`, for all variants).
+//!   The fast retransmission, and NewReno's partial-ACK retransmissions, are sent at once ahead
+//!   of the window and marked [`PacketMeta::urgent`]: ns-2 sends them with `output()`, outside
+//!   the random delayed send of `overhead_`, and the simulator's `send_jitter` skips them too.
+//! - A loss signal reduces W = cwnd without the inflation (ns-2 `windowd()`, its `dupwnd_` being
+//!   0 when `slowdown()` runs; cwnd never exceeds window_limit here): the hooks of
+//!   [`CongestionControl`] see it as `Window::cwnd`. NewReno's partial ACKs deflate the
+//!   inflation first and then cwnd itself (ns-2 `partial_window_deflation_ 1`).
 //! - Retransmission timeout per RFC 6298 with the shared estimator
 //!   ([`crate::estimate::rtt::Rfc6298`]): min RTO from the config (0.2 s), initial 1 s,
 //!   max 60 s, clock granularity G = 10 ms (ns-2 `tcpTick_`). On expiry: the variant sets
@@ -32,13 +39,18 @@
 //!
 //! Deviations from ns-2:
 //! - RTT samples are not rounded to `tcpTick_` ticks; G only enters RTO = SRTT + max(G, 4·RTTVAR).
-//! - ssthresh on a loss is max(FlightSize/2, 2) with FlightSize = snd_nxt − snd_una (RFC 5681
-//!   Eq. 4); ns-2 halves min(cwnd, window_). They agree whenever the window is full, which is
-//!   always the case for a backlogged FTP source.
+//! - From RFC 5681 Eq. (4): ssthresh halves W as ns-2 does, not
+//!   FlightSize = snd_nxt − snd_una. The two differ whenever the window is not full, and most
+//!   during and after NewReno recovery, whose inflation keeps sending new data while `snd_una`
+//!   advances one hole per RTT (FlightSize then spans several windows; halving it on the
+//!   timeout that often ends such a recovery sent slow start far past the path's capacity,
+//!   issue 13).
 //! - cwnd is capped at window_limit (ns-2 lets `cwnd_` grow past `window_`, where it has no
 //!   effect on what is sent).
 //! - A finite transfer sends ⌈transfer_bytes / payload⌉ full-size segments, like ns-2.
-//! - No SACK, no limited transmit, no delayed-ACK-aware byte counting, no handshake.
+//! - No SACK, no limited transmit (ns-2 2.35 has `singledup_ 1`), no NewReno `maxburst` of 2 per
+//!   duplicate ACK in recovery, no delayed-ACK-aware byte counting, no handshake. ns-2's
+//!   initial RTO is 3 s (`rtxcur_init_`); the default here is RFC 6298's 1 s.
 //! - The header's timestamps are echoed by the receiver; besides Westwood+'s per-ACK RTT they
 //!   carry no RFC 7323 semantics (no PAWS, no RTO sampling from them).
 
@@ -89,17 +101,37 @@ pub enum PartialAck {
     RetransmitAndStay,
 }
 
+/// What follows a fast retransmission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterFastRetransmit {
+    /// Reno and its descendants (RFC 5681 §3.2): retransmit the hole ahead of the window and
+    /// inflate the window by the duplicate ACKs until recovery ends.
+    FastRecovery,
+    /// Tahoe (ns-2 `tahoe_action`): go back to the hole and slow-start from the cwnd the hook
+    /// set, as after a timeout but with no backoff.
+    SlowStart,
+}
+
 /// The points where the TCP variants differ. The sender clamps the window to
 /// [1, window_limit] after each hook.
 pub trait CongestionControl: Send + 'static {
     /// Every acceptable ACK (new or duplicate), before the sender reacts to it.
     fn on_ack(&mut self, _ack: &AckSample) {}
-    /// Third duplicate ACK: set ssthresh and cwnd for fast recovery. `flight` = snd_nxt − snd_una.
-    fn on_fast_retransmit(&mut self, w: &mut Window, flight: u64);
-    /// Retransmission timeout: set ssthresh and cwnd.
-    fn on_timeout(&mut self, w: &mut Window, flight: u64);
+    /// Third duplicate ACK: set ssthresh and cwnd for fast recovery. `w.cwnd` is the window to
+    /// reduce: the congestion window without fast-recovery inflation (ns-2 `windowd()`, in
+    /// which `dupwnd_` is 0 at that point), never above the window limit.
+    fn on_fast_retransmit(&mut self, w: &mut Window);
+    /// Retransmission timeout: set ssthresh and cwnd. `w.cwnd` is again the window without the
+    /// inflation (ns-2's Reno zeroes `dupwnd_` before `slowdown()`), as NewReno's partial ACKs
+    /// left it: never `snd_nxt − snd_una`, which new data sent during a long recovery can push
+    /// to several windows.
+    fn on_timeout(&mut self, w: &mut Window);
     /// Reaction to a partial ACK during fast recovery.
     fn partial_ack(&self) -> PartialAck;
+    /// Fast recovery (the default) or Tahoe's slow start after a fast retransmission.
+    fn after_fast_retransmit(&self) -> AfterFastRetransmit {
+        AfterFastRetransmit::FastRecovery
+    }
     /// Congestion-avoidance growth of cwnd per new ACK, in segments: 1/cwnd for TCP (one
     /// segment per RTT, RFC 5681 §3.1); GAIMD grows by α/cwnd.
     fn congestion_avoidance_increase(&self, cwnd: f64) -> f64 {
@@ -131,8 +163,8 @@ pub struct TcpSender<C> {
     started: bool,
 
     w: Window,
-    /// Fast-recovery inflation in segments (ns-2 `dupwnd_`); may go negative after RFC 6582
-    /// partial window deflation.
+    /// Fast-recovery inflation in segments (ns-2 `dupwnd_`); partial ACKs deflate it down to 1
+    /// and then cwnd itself ([`TcpSender::deflate_partially`]).
     dupwnd: f64,
     /// Oldest unacknowledged segment.
     snd_una: u64,
@@ -352,7 +384,7 @@ impl<C: CongestionControl> TcpSender<C> {
                 // the amount acknowledged and add back one segment; the timer is reset only for
                 // the first partial ACK ("Impatient", §4).
                 self.pending_rtx = Some(ack);
-                self.dupwnd = self.dupwnd - acked as f64 + 1.0;
+                self.deflate_partially(acked);
                 restart_timer = !self.partial_ack_seen;
                 self.partial_ack_seen = true;
             }
@@ -364,6 +396,22 @@ impl<C: CongestionControl> TcpSender<C> {
             self.rto_deadline = None;
         } else if restart_timer {
             self.rto_deadline = Some(now + self.rtt.rto());
+        }
+    }
+
+    /// Partial window deflation as ns-2's NewReno does it (`partialnewack`,
+    /// `partial_window_deflation_ 1`): the inflation absorbs what was acknowledged as long as it
+    /// can; beyond that, cwnd itself shrinks and the inflation stays at 1 (the segment about to
+    /// be retransmitted). The usable window cwnd + dupwnd ends the same as RFC 6582's "deflate
+    /// by the amount acknowledged, add back one segment"; where the reduction lands matters for
+    /// the window a later timeout halves and for cwnd when recovery ends.
+    fn deflate_partially(&mut self, acked: u64) {
+        let acked = acked as f64;
+        if self.dupwnd > acked {
+            self.dupwnd -= acked - 1.0;
+        } else {
+            self.w.cwnd = (self.w.cwnd - (acked - self.dupwnd)).max(1.0);
+            self.dupwnd = 1.0;
         }
     }
 
@@ -384,10 +432,21 @@ impl<C: CongestionControl> TcpSender<C> {
     }
 
     fn enter_fast_recovery(&mut self, now: Instant) {
-        let flight = self.snd_nxt - self.snd_una;
-        self.cc.on_fast_retransmit(&mut self.w, flight);
+        self.cc.on_fast_retransmit(&mut self.w);
         self.clamp_window();
         self.recover = Some(self.snd_max - 1);
+        if self.cc.after_fast_retransmit() == AfterFastRetransmit::SlowStart {
+            // Tahoe: ns-2 `reset_rtx_timer(0,0)` rewinds to the hole and restarts the timer
+            // without backoff; the hole then leaves through the window of 1.
+            self.dupwnd = 0.0;
+            self.pending_rtx = None;
+            self.snd_nxt = self.snd_una;
+            self.counters.fast_retransmits += 1;
+            self.rto_deadline = Some(now + self.rtt.rto());
+            self.push_event(Event::LossEvent);
+            self.window_event();
+            return;
+        }
         self.dupwnd = DUPACK_THRESHOLD as f64;
         self.in_recovery = true;
         self.partial_ack_seen = false;
@@ -400,8 +459,7 @@ impl<C: CongestionControl> TcpSender<C> {
 
     fn on_retransmission_timeout(&mut self, now: Instant) {
         self.counters.timeouts += 1;
-        let flight = self.snd_nxt - self.snd_una;
-        self.cc.on_timeout(&mut self.w, flight);
+        self.cc.on_timeout(&mut self.w);
         self.clamp_window();
         self.recover = Some(self.snd_max - 1);
         self.in_recovery = false;
@@ -416,7 +474,9 @@ impl<C: CongestionControl> TcpSender<C> {
         self.window_event();
     }
 
-    fn transmit(&mut self, now: Instant, seq: u64, retransmit: bool) -> Transmit {
+    /// `urgent`: a fast or partial-ACK retransmission, which a driver must not delay (see
+    /// [`PacketMeta::urgent`]).
+    fn transmit(&mut self, now: Instant, seq: u64, retransmit: bool, urgent: bool) -> Transmit {
         self.counters.segments_sent += 1;
         if retransmit {
             self.counters.retransmissions += 1;
@@ -429,7 +489,7 @@ impl<C: CongestionControl> TcpSender<C> {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
         let header = TcpHeader::Data { seq, ts_ns: now.as_nanos() }.emit();
-        let meta = PacketMeta { retransmit, ..PacketMeta::data(seq) };
+        let meta = PacketMeta { retransmit, urgent, ..PacketMeta::data(seq) };
         Transmit { to: Destination::PEER, header, payload_len: self.payload_bytes, meta }
     }
 
@@ -486,7 +546,7 @@ impl<C: CongestionControl> Endpoint for TcpSender<C> {
         // `output(last_ack_ + 1)`): it replaces a segment that has left the network.
         if let Some(seq) = self.pending_rtx.take() {
             if seq >= self.snd_una && seq < self.snd_max {
-                return Some(self.transmit(now, seq, true));
+                return Some(self.transmit(now, seq, true, true));
             }
         }
         let seq = self.snd_nxt;
@@ -494,7 +554,7 @@ impl<C: CongestionControl> Endpoint for TcpSender<C> {
             self.snd_nxt += 1;
             let retransmit = seq < self.snd_max;
             self.snd_max = self.snd_max.max(self.snd_nxt);
-            return Some(self.transmit(now, seq, retransmit));
+            return Some(self.transmit(now, seq, retransmit, false));
         }
         None
     }
