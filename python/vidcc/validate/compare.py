@@ -77,7 +77,7 @@ def band_for(metric: str, overrides: Mapping[str, Band]) -> Band:
     """A case's band for this metric (``goodput[x]``, then ``goodput[]`` for every label), else
     the default."""
     family = metric.split("[")[0] + "[]" if "[" in metric else metric
-    band = overrides.get(metric) or overrides.get(family) or BANDS[family]
+    band = overrides.get(metric) or overrides.get(family) or BANDS.get(family) or BANDS[metric.split("[")[0]]
     if family.startswith("goodput") and not band.cap:
         band = Band(band.abs, band.rel, band.why, BANDS[family].cap)
     return band
@@ -136,7 +136,7 @@ def _compare_one(
     desc = band.describe()
     if v is None or n is None:
         return MetricResult(metric, v, n, desc, None)
-    if metric == "timeouts_per_loss_event" and events < MIN_EVENTS:
+    if metric.startswith("timeouts_per_loss_event") and events < MIN_EVENTS:
         return MetricResult(metric, v, n, desc, None)
     if not (math.isfinite(v) and math.isfinite(n)):
         return MetricResult(metric, v, n, desc, False)
@@ -150,15 +150,18 @@ def compare(
     *,
     overrides: Mapping[str, Band] | None = None,
     expect: Expect | None = None,
-    ns2_events: int = MIN_EVENTS,
+    ns2_events: int | Mapping[str, int] = MIN_EVENTS,
     capacity_bps: float = 0.0,
 ) -> CaseResult:
-    """Compare metric by metric; ``ns2_events`` is ns-2's count of window reductions,
-    ``capacity_bps`` the bottleneck's bandwidth."""
+    """Compare metric by metric; ``ns2_events`` is ns-2's count of window reductions (per
+    timeouts metric when a mapping), ``capacity_bps`` the bottleneck's bandwidth."""
     if set(vidcc) != set(ns2):
         raise ValueError(f"case {case}: the two sides measured different metrics: {sorted(set(vidcc) ^ set(ns2))}")
     overrides = overrides or {}
-    results = [_compare_one(m, vidcc[m], ns2[m], band_for(m, overrides), ns2_events, capacity_bps) for m in vidcc]
+    def events(m: str) -> int:
+        return ns2_events if isinstance(ns2_events, int) else ns2_events.get(m, 0)
+
+    results = [_compare_one(m, vidcc[m], ns2[m], band_for(m, overrides), events(m), capacity_bps) for m in vidcc]
     out = {r.metric for r in results if r.ok is False}
     if not out:
         if expect is not None and expect.kind == "vidcc-bug":

@@ -10,6 +10,10 @@ depends on when the first random loss falls, are left out):
 - ``mean_queue``: mean bottleneck queue length in packets, sampled every queue sample interval;
 - ``timeouts_per_loss_event``: TCP retransmission timeouts / window reductions (fast
   retransmits + timeouts), pooled over the TCP flows (None without TCP or without any loss);
+  with several TCP labels, ``timeouts_per_loss_event[label]`` per label instead: flows under
+  different conditions (a starved end-to-end flow beside one-hop cross traffic) time out at
+  very different rates, and a pooled share would weigh them by their event counts, which
+  differ between the simulators even where each label's share agrees (chain-3-cross);
 - ``jain[label]``: Jain's fairness index of the goodputs of a label's flows (labels of two or
   more flows).
 """
@@ -34,8 +38,21 @@ def jain(values: list[float]) -> float | None:
     return 1.0 if sq == 0 else s * s / (len(values) * sq)
 
 
+def timeout_groups(layout: Layout) -> dict[str, list[int]]:
+    """Metric name -> the TCP flows pooled in it: one pool, or one per label when a case has
+    several TCP labels (see the module docs)."""
+    labels: dict[str, list[int]] = defaultdict(list)
+    for f in layout.flows:
+        if is_tcp(f.protocol):
+            labels[f.label].append(f.index)
+    if len(labels) <= 1:
+        return {"timeouts_per_loss_event": [i for g in labels.values() for i in g]} if labels else {}
+    return {f"timeouts_per_loss_event[{label}]": labels[label] for label in sorted(labels)}
+
+
 def _assemble(
-    layout: Layout, per_flow: Mapping[int, float], loss_rate: float, mean_queue: float, timeouts: int, cuts: int
+    layout: Layout, per_flow: Mapping[int, float], loss_rate: float, mean_queue: float,
+    timeouts: Mapping[int, int], cuts: Mapping[int, int],
 ) -> Metrics:
     out: Metrics = {}
     by_label: dict[str, list[float]] = defaultdict(list)
@@ -46,8 +63,12 @@ def _assemble(
     out["goodput_total"] = sum(per_flow.values())
     out["loss_rate"] = loss_rate
     out["mean_queue"] = mean_queue
-    has_tcp = any(is_tcp(f.protocol) for f in layout.flows)
-    out["timeouts_per_loss_event"] = timeouts / cuts if has_tcp and cuts else None
+    groups = timeout_groups(layout)
+    if not groups:
+        out["timeouts_per_loss_event"] = None
+    for name, flows in groups.items():
+        t, c = sum(timeouts.get(i, 0) for i in flows), sum(cuts.get(i, 0) for i in flows)
+        out[name] = t / c if c else None
     # Jain's index within each label of several flows: flows of one label have the same demand,
     # across labels (Pareto sources against TCP) equal shares are not the aim.
     # Flows starved below 1 % of the bottleneck in mean have no meaningful shares: not measured.
@@ -81,12 +102,15 @@ def from_vidcc(layout: Layout, tables: Mapping[str, Any], warm_links: Any) -> Me
     q = tables["queue_samples"]
     q = q[(q["link"] == link) & (q["t_ns"] >= layout.warmup_ns)]
     events = tables.get("events")
-    timeouts = cuts = 0
+    timeouts: dict[int, int] = {}
+    cuts: dict[int, int] = {}
     tcp = {f.index for f in layout.flows if is_tcp(f.protocol)}
     if events is not None and len(events):
         ev = events[(events["t_ns"] >= layout.warmup_ns) & (events["side"] == "sender") & events["flow"].isin(tcp)]
-        timeouts = int((ev["kind"] == "timeout").sum())
-        cuts = timeouts + int((ev["kind"] == "loss_event").sum())
+        for flow in tcp:
+            kinds = ev[ev["flow"] == flow]["kind"]
+            timeouts[flow] = int((kinds == "timeout").sum())
+            cuts[flow] = timeouts[flow] + int((kinds == "loss_event").sum())
     loss_rate = dropped / arrived if arrived else 0.0
     return _assemble(layout, per_flow, loss_rate, float(q["packets"].mean()), timeouts, cuts)
 
@@ -99,14 +123,14 @@ def from_ns2(layout: Layout, out: Ns2Output, source: str = "<ns-2 output>") -> M
         raise Ns2OutputError(f"{source}: no queue samples after the warmup")
     seconds = _interval_s(layout)
     per_flow = {}
-    timeouts = cuts = 0
+    timeouts: dict[int, int] = {}
+    cuts: dict[int, int] = {}
     for f in layout.flows:
         c = out.flows[f.index]
         payload = f.packet_size - (TCP_HEADER if is_tcp(f.protocol) else f.header_bytes)
         per_flow[f.index] = c.packets * payload * 8 / seconds
         if is_tcp(f.protocol):
-            timeouts += c.timeouts
-            cuts += c.cuts
+            timeouts[f.index], cuts[f.index] = c.timeouts, c.cuts
     dropped = out.queue_drops + out.loss_drops
     loss_rate = dropped / out.arrivals if out.arrivals else 0.0
     return _assemble(layout, per_flow, loss_rate, out.queue_sum / out.queue_samples, timeouts, cuts)

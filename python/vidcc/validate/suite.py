@@ -41,7 +41,7 @@ def judge(
     case: case_table.Case, lay: layout.Layout, vm: metrics.Metrics, out: ns2.Ns2Output, source: str
 ) -> compare.CaseResult:
     nm = metrics.from_ns2(lay, out, source)
-    events = sum(out.flows[f.index].cuts for f in lay.flows if tcl.is_tcp(f.protocol))
+    events = {name: sum(out.flows[i].cuts for i in flows) for name, flows in metrics.timeout_groups(lay).items()}
     return compare.compare(case.name, vm, nm, overrides=case.bands, expect=case.expect, ns2_events=events,
                            capacity_bps=lay.link(lay.bottleneck).bandwidth_bps)
 
