@@ -114,7 +114,8 @@ pub enum TcpHeader {
 }
 
 impl TcpHeader {
-    /// Header bytes on the wire: 40, plus 8 per SACK block.
+    /// Header bytes on the wire: 40, plus 8 per SACK block (never empty).
+    #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {
         match self {
             TcpHeader::Data { .. } => HEADER_BYTES,
@@ -168,7 +169,7 @@ impl TcpHeader {
         let flags = buf[1];
         let len = u16::from_be_bytes([buf[2], buf[3]]) as usize;
         let blocks = (len.wrapping_sub(HEADER_BYTES)) / SACK_BLOCK_BYTES;
-        if len < HEADER_BYTES || (len - HEADER_BYTES) % SACK_BLOCK_BYTES != 0 || blocks > MAX_SACK_BLOCKS {
+        if len < HEADER_BYTES || !(len - HEADER_BYTES).is_multiple_of(SACK_BLOCK_BYTES) || blocks > MAX_SACK_BLOCKS {
             return Err(WireError::Inconsistent("header length is not 40 + 8 per SACK block (at most 3)"));
         }
         if buf.len() < len {

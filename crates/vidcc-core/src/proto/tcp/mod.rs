@@ -3,8 +3,8 @@
 //! NewReno.
 //!
 //! Like ns-2's `Agent/TCP/*` + `Agent/TCPSink`, a flow is a one-way sender of fixed-size
-//! segments and a sink that returns one cumulative ACK per segment: no handshake, no FIN, no
-//! receive window, no SACK. Both are sans-IO [`crate::Endpoint`]s; the simulator carries
+//! segments and a sink that returns one cumulative ACK per segment (with SACK blocks for
+//! `tcp-sack`): no handshake, no FIN, no receive window. Both are sans-IO [`crate::Endpoint`]s; the simulator carries
 //! the 40-byte header ([`header`]) plus a virtual payload.
 //!
 //! The agents live in vidcc-core (they started in vidcc-sim) because the window machinery of
@@ -17,7 +17,8 @@
 //! - [`tahoe`] (4.3BSD-Tahoe, ns-2 tcp.cc: fast retransmit, no fast recovery), [`reno`]
 //!   (RFC 5681, ns-2 tcp-reno.cc), [`newreno`] (RFC 6582, ns-2 tcp-newreno.cc),
 //!   [`westwood_plus`] (Grieco & Mascolo 2004, Linux tcp_westwood.c);
-//! - [`receiver`]: TCPSink with optional delayed ACKs (ns-2 DelAckSink).
+//! - [`sack`] (RFC 2018 blocks, RFC 6675 recovery; ns-2 Sack1): the scoreboard and the hooks;
+//! - [`receiver`]: TCPSink with optional delayed ACKs (ns-2 DelAckSink) and SACK blocks.
 //!
 //! Parameters come from [`TcpConfig`] (defaults = the DVRC digest §1.3 ns-2 settings: 64 kB
 //! maximum window, initial window 2, min RTO 200 ms, initial RTO 1 s, no delayed ACK, FTP
@@ -28,6 +29,7 @@ pub mod header;
 pub mod newreno;
 pub mod receiver;
 pub mod reno;
+pub mod sack;
 pub mod sender;
 pub mod tahoe;
 #[cfg(test)]
@@ -39,6 +41,7 @@ pub use header::{SackBlocks, TcpHeader, HEADER_BYTES, MAX_SACK_BLOCKS};
 pub use newreno::NewReno;
 pub use receiver::TcpReceiver;
 pub use reno::Reno;
+pub use sack::Sack;
 pub use sender::{AckSample, AfterFastRetransmit, CongestionControl, PartialAck, SenderCounters, TcpSender, Window};
 pub use tahoe::Tahoe;
 pub use westwood_plus::WestwoodPlus;
@@ -51,6 +54,7 @@ use crate::{EndpointPair, Instant};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TcpVariant {
     Tahoe,
+    Sack,
     Reno,
     NewReno,
     WestwoodPlus,
@@ -68,6 +72,7 @@ pub fn pair(
 ) -> EndpointPair {
     let sender: Box<dyn crate::Endpoint + Send> = match variant {
         TcpVariant::Tahoe => Box::new(TcpSender::new(Tahoe, config, packet_size_bytes, start, stop)),
+        TcpVariant::Sack => Box::new(TcpSender::new(Sack, config, packet_size_bytes, start, stop)),
         TcpVariant::Reno => Box::new(TcpSender::new(Reno, config, packet_size_bytes, start, stop)),
         TcpVariant::NewReno => Box::new(TcpSender::new(NewReno, config, packet_size_bytes, start, stop)),
         TcpVariant::WestwoodPlus => {
@@ -77,7 +82,9 @@ pub fn pair(
     // The sender never has more than its window limit outstanding beyond the receiver's
     // `rcv_nxt`, so that is all the reassembly buffer ever needs.
     let buffer = sender::window_limit_segments(config, packet_size_bytes);
-    EndpointPair { sender, receiver: Box::new(TcpReceiver::new(config.delayed_ack, buffer)) }
+    let receiver = TcpReceiver::new(config.delayed_ack, buffer);
+    let receiver = if variant == TcpVariant::Sack { receiver.with_sack() } else { receiver };
+    EndpointPair { sender, receiver: Box::new(receiver) }
 }
 
 fn build(variant: TcpVariant, config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
@@ -89,6 +96,9 @@ fn build(variant: TcpVariant, config: &TcpConfig, ctx: FlowContext<'_>) -> Resul
 /// The registry's constructors (`proto::registry`), one per variant.
 pub fn build_tahoe(config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
     build(TcpVariant::Tahoe, config, ctx)
+}
+pub fn build_sack(config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
+    build(TcpVariant::Sack, config, ctx)
 }
 pub fn build_reno(config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
     build(TcpVariant::Reno, config, ctx)

@@ -1,5 +1,5 @@
-//! The shared TCP sender: one state machine for Reno, NewReno and Westwood+, which differ only in
-//! the hooks of [`CongestionControl`] (what ssthresh/cwnd become on a loss signal, what a partial
+//! The shared TCP sender: one state machine for Tahoe, Reno, NewReno, SACK, Westwood+ and GAIMD,
+//! which differ only in the hooks of [`CongestionControl`] (what ssthresh/cwnd become on a loss signal, what a partial
 //! ACK does in fast recovery, and what each ACK teaches a bandwidth estimator).
 //!
 //! Behaviour follows ns-2's one-way `Agent/TCP` (tcp.cc) with the RFC rules it implements:
@@ -48,7 +48,7 @@
 //! - cwnd is capped at window_limit (ns-2 lets `cwnd_` grow past `window_`, where it has no
 //!   effect on what is sent).
 //! - A finite transfer sends ⌈transfer_bytes / payload⌉ full-size segments, like ns-2.
-//! - No SACK, no limited transmit (ns-2 2.35 has `singledup_ 1`), no NewReno `maxburst` of 2 per
+//! - SACK recovery only for `tcp-sack` ([`super::sack`]); no limited transmit (ns-2 2.35 has `singledup_ 1`), no NewReno `maxburst` of 2 per
 //!   duplicate ACK in recovery, no delayed-ACK-aware byte counting, no handshake. ns-2's
 //!   initial RTO is 3 s (`rtxcur_init_`); the default here is RFC 6298's 1 s.
 //! - The header's timestamps are echoed by the receiver; besides Westwood+'s per-ACK RTT they
@@ -63,7 +63,8 @@ use crate::wire::WireError;
 use crate::{Duration, Instant};
 
 use super::config::TcpConfig;
-use super::header::{TcpHeader, HEADER_BYTES};
+use super::header::{SackBlocks, TcpHeader, HEADER_BYTES};
+use super::sack::Scoreboard;
 
 /// Duplicate ACKs that trigger fast retransmit (ns-2 `numdupacks_`, RFC 5681 §3.2).
 pub const DUPACK_THRESHOLD: u32 = 3;
@@ -110,6 +111,9 @@ pub enum AfterFastRetransmit {
     /// Tahoe (ns-2 `tahoe_action`): go back to the hole and slow-start from the cwnd the hook
     /// set, as after a timeout but with no backoff.
     SlowStart,
+    /// SACK (RFC 6675, [`super::sack`]): retransmit the hole, then send what NextSeg names
+    /// while cwnd − pipe ≥ 1, pipe computed from the SACK scoreboard.
+    SackRecovery,
 }
 
 /// The points where the TCP variants differ. The sender clamps the window to
@@ -180,6 +184,8 @@ pub struct TcpSender<C> {
     recover: Option<u64>,
     /// A single segment to retransmit ahead of the window (fast retransmit, partial ACK).
     pending_rtx: Option<u64>,
+    /// SACK senders only: what the receiver reported (RFC 6675 scoreboard).
+    scoreboard: Option<Scoreboard>,
 
     rtt: Rfc6298,
     /// Karn: the segment being timed and when it was sent.
@@ -206,6 +212,7 @@ impl<C: CongestionControl> TcpSender<C> {
             Rfc6298::new(Duration::from_nanos(config.initial_rto_ns), Duration::from_nanos(config.min_rto_ns), MAX_RTO)
                 .with_granularity(CLOCK_GRANULARITY);
         let cwnd = (config.initial_window.max(1) as f64).min(window_limit as f64);
+        let sack = cc.after_fast_retransmit() == AfterFastRetransmit::SackRecovery;
         TcpSender {
             cc,
             packet_size_bytes,
@@ -225,6 +232,7 @@ impl<C: CongestionControl> TcpSender<C> {
             partial_ack_seen: false,
             recover: None,
             pending_rtx: None,
+            scoreboard: sack.then(Scoreboard::default),
             rtt,
             timed: None,
             rto_deadline: None,
@@ -336,15 +344,21 @@ impl<C: CongestionControl> TcpSender<C> {
         self.w.cwnd = self.w.cwnd.min(self.window_limit as f64);
     }
 
-    fn on_ack(&mut self, now: Instant, ack: u64, ts_echo_ns: u64) {
+    fn on_ack(&mut self, now: Instant, ack: u64, ts_echo_ns: u64, sack: &SackBlocks) {
         self.counters.acks_received += 1;
         // An ACK beyond anything sent cannot come from our receiver; an old one carries nothing.
         if ack > self.snd_max || ack < self.snd_una {
             return;
         }
+        // SACK: a duplicate ACK counts only if it SACKs new data (ns-2 `CheckUpdate`).
+        let mut new_sack = true;
+        if let Some(sb) = &mut self.scoreboard {
+            sb.advance(ack);
+            new_sack = sb.record(sack, self.snd_max);
+        }
         if ack > self.snd_una {
             self.on_new_ack(now, ack, ts_echo_ns);
-        } else if self.snd_una < self.snd_max {
+        } else if self.snd_una < self.snd_max && new_sack {
             self.on_duplicate_ack(now);
         }
     }
@@ -371,7 +385,17 @@ impl<C: CongestionControl> TcpSender<C> {
         }
 
         let mut restart_timer = true;
-        if self.in_recovery {
+        if self.in_recovery && self.scoreboard.is_some() {
+            // RFC 6675: recovery ends when the cumulative ACK passes RecoveryPoint; cwnd stays
+            // as set (ns-2 Sack1 `newack()`, no `opencwnd()`). A partial ACK only moves the
+            // scoreboard; what to send next is NextSeg's, in `poll_transmit`.
+            if !matches!(self.recover, Some(r) if ack <= r) {
+                self.in_recovery = false;
+                if let Some(sb) = &mut self.scoreboard {
+                    sb.end_recovery();
+                }
+            }
+        } else if self.in_recovery {
             let full = !matches!(self.recover, Some(r) if ack <= r);
             if full || self.cc.partial_ack() == PartialAck::ExitRecovery {
                 // RFC 5681 step 6 / RFC 6582 step 3: deflate to ssthresh. ns-2 then runs its
@@ -419,14 +443,19 @@ impl<C: CongestionControl> TcpSender<C> {
         self.dupacks = self.dupacks.saturating_add(1);
         self.cc.on_ack(&AckSample { now, newly_acked: 0, rtt: None });
         if self.in_recovery {
-            // RFC 5681 §3.2 step 4: each further duplicate means a segment left the network.
-            self.dupwnd += 1.0;
+            // RFC 5681 §3.2 step 4: each further duplicate means a segment left the network
+            // (SACK recovery counts that through the scoreboard instead).
+            if self.scoreboard.is_none() {
+                self.dupwnd += 1.0;
+            }
             return;
         }
         // RFC 6582 §3.2 step 2: duplicates for data sent before the last loss recovery began
         // (e.g. go-back-N copies after a timeout) do not trigger another fast retransmit.
         let beyond_recover = !matches!(self.recover, Some(r) if self.snd_una <= r.saturating_add(1));
-        if self.dupacks == DUPACK_THRESHOLD && beyond_recover {
+        // RFC 6675 §5 step 2: with SACK, IsLost(HighACK + 1) also starts recovery.
+        let lost = self.scoreboard.as_ref().is_some_and(|sb| sb.is_lost(self.snd_una, self.snd_max));
+        if (self.dupacks == DUPACK_THRESHOLD || lost) && beyond_recover {
             self.enter_fast_recovery(now);
         }
     }
@@ -447,7 +476,8 @@ impl<C: CongestionControl> TcpSender<C> {
             self.window_event();
             return;
         }
-        self.dupwnd = DUPACK_THRESHOLD as f64;
+        // No inflation with SACK: pipe counts what left the network.
+        self.dupwnd = if self.scoreboard.is_some() { 0.0 } else { DUPACK_THRESHOLD as f64 };
         self.in_recovery = true;
         self.partial_ack_seen = false;
         self.pending_rtx = Some(self.snd_una);
@@ -466,6 +496,9 @@ impl<C: CongestionControl> TcpSender<C> {
         self.dupwnd = 0.0;
         self.dupacks = 0;
         self.pending_rtx = None;
+        if let Some(sb) = &mut self.scoreboard {
+            sb.clear();
+        }
         // Go-back-N from the first unacknowledged segment (ns-2 resets `t_seqno_`).
         self.snd_nxt = self.snd_una;
         self.rtt.backoff();
@@ -493,6 +526,30 @@ impl<C: CongestionControl> TcpSender<C> {
         Transmit { to: Destination::PEER, header, payload_len: self.payload_bytes, meta }
     }
 
+    /// RFC 6675 §5 (C): while cwnd − pipe ≥ 1, the segment NextSeg names. The retransmissions
+    /// go through the driver's send jitter, as ns-2's Sack1 sends them from `send_much()`.
+    fn next_sack_segment(&mut self, now: Instant) -> Option<Transmit> {
+        let sb = self.scoreboard.as_ref()?;
+        let pipe = sb.pipe(self.snd_max) as f64;
+        if self.w.cwnd - pipe < 1.0 {
+            return None;
+        }
+        let new = self.snd_max;
+        let seq = match sb.next_retransmission(self.snd_max, false) {
+            Some(s) => s,
+            None if new < self.snd_una + self.window_limit && self.has_segment(new, now) => {
+                self.snd_nxt = new + 1;
+                self.snd_max = new + 1;
+                return Some(self.transmit(now, new, false, false));
+            }
+            None => sb.next_retransmission(self.snd_max, true)?,
+        };
+        if let Some(sb) = &mut self.scoreboard {
+            sb.mark_retransmitted(seq);
+        }
+        Some(self.transmit(now, seq, true, false))
+    }
+
     fn maybe_start(&mut self, now: Instant) {
         if !self.started && now >= self.start {
             self.started = true;
@@ -515,8 +572,8 @@ impl<C: CongestionControl> Endpoint for TcpSender<C> {
             }
         };
         match header {
-            TcpHeader::Ack { ack, ts_echo_ns, .. } => {
-                self.on_ack(now, ack, ts_echo_ns);
+            TcpHeader::Ack { ack, ts_echo_ns, sack, .. } => {
+                self.on_ack(now, ack, ts_echo_ns, &sack);
                 Ok(())
             }
             TcpHeader::Data { .. } => {
@@ -546,8 +603,14 @@ impl<C: CongestionControl> Endpoint for TcpSender<C> {
         // `output(last_ack_ + 1)`): it replaces a segment that has left the network.
         if let Some(seq) = self.pending_rtx.take() {
             if seq >= self.snd_una && seq < self.snd_max {
+                if let Some(sb) = &mut self.scoreboard {
+                    sb.mark_retransmitted(seq);
+                }
                 return Some(self.transmit(now, seq, true, true));
             }
+        }
+        if self.in_recovery && self.scoreboard.is_some() {
+            return self.next_sack_segment(now);
         }
         let seq = self.snd_nxt;
         if seq < self.snd_una + self.usable_window() && self.has_segment(seq, now) {

@@ -631,11 +631,18 @@ pub(crate) fn drive<C: CongestionControl>(cc: C, cfg: &TcpConfig, ops: &[NetOp])
     drive_network(&mut s, &mut r, ops, &mut TcpInvariants { transfer_bytes: cfg.transfer_bytes })
 }
 
+/// `tcp-sack`'s sender and SACK receiver through `ops`.
+fn drive_sack(cfg: &TcpConfig, ops: &[NetOp]) -> Result<(), TestCaseError> {
+    let mut s = TcpSender::new(Sack, cfg, PKT, Instant::ZERO, None);
+    let mut r = TcpReceiver::new(cfg.delayed_ack, s.window_limit()).with_sack();
+    drive_network(&mut s, &mut r, ops, &mut TcpInvariants { transfer_bytes: cfg.transfer_bytes })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
     #[test]
     fn arbitrary_network_behaviour_keeps_the_invariants(
-        variant in 0u8..4,
+        variant in 0u8..5,
         window_segments in 1u64..80,
         initial_window in 1u32..5,
         delayed_ack: bool,
@@ -653,14 +660,15 @@ proptest! {
             0 => drive(Reno, &cfg, &ops)?,
             1 => drive(NewReno, &cfg, &ops)?,
             2 => drive(Tahoe, &cfg, &ops)?,
+            3 => drive_sack(&cfg, &ops)?,
             _ => drive(WestwoodPlus::new(), &cfg, &ops)?,
         }
     }
 
     #[test]
-    fn endpoints_never_panic_on_random_bytes(variant in 0u8..4, (bytes, extra) in garbage()) {
-        let variant =
-            [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::WestwoodPlus, TcpVariant::Tahoe][variant as usize];
+    fn endpoints_never_panic_on_random_bytes(variant in 0u8..5, (bytes, extra) in garbage()) {
+        let variant = [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::WestwoodPlus, TcpVariant::Tahoe, TcpVariant::Sack]
+            [variant as usize];
         let mut p = pair(variant, &TcpConfig::default(), PKT, Instant::ZERO, None);
         sent_seqs(&mut p.sender, Instant::ZERO);
         feed_garbage(&mut p.sender, ms(1), &bytes, extra, Rejections::Counted)?;
