@@ -79,8 +79,8 @@ STAGGERED = ["0s", "5s"]  # drawn per instance by vidcc; ns-2 gets the drawn ins
 
 def _cases() -> list[Case]:
     c: list[Case] = []
-    # One flow, every TCP flavour (the generator maps them to Agent/TCP, /Reno, /Newreno).
-    for proto in ("tcp-tahoe", "tcp-reno", "tcp-newreno"):
+    # One flow, every TCP flavour (the generator maps them to Agent/TCP, /Reno, /Newreno, /Sack1).
+    for proto in ("tcp-tahoe", "tcp-reno", "tcp-newreno", "tcp-sack"):
         c.append(Case(f"{proto}-1", dumbbell([tcp(proto)]), covers=f"{proto}, one flow, BDP DropTail"))
         c.append(Case(f"{proto}-1-delack", dumbbell([tcp(proto, delayed_ack=True)]), covers="delayed ACKs"))
     # The issue's own dumbbell: 1040 B packets, 84-packet buffer.
@@ -116,6 +116,10 @@ def _cases() -> list[Case]:
                   covers="RED (gentle, ns-2 parameters)"))
     c.append(Case("tcp-reno-1-bernoulli", dumbbell([tcp("tcp-reno")], loss={"kind": "bernoulli", "p": 0.005}),
                   covers="Bernoulli loss 0.5 %", bands=LOSS_BOUND))
+    c.append(Case("tcp-sack-1-bernoulli", dumbbell([tcp("tcp-sack")], loss={"kind": "bernoulli", "p": 0.01}),
+                  covers="SACK on a lossy path (1 % random loss: several losses per window)", bands=LOSS_BOUND))
+    c.append(Case("tcp-sack-10-jitter", dumbbell([tcp("tcp-sack", 10, start=STAGGERED, send_jitter="1ms")]),
+                  covers="10 SACK flows, equal RTTs"))
     c.append(Case("tcp-newreno-1-two-state",
                   # 210 s: at p = 0.002 a 50 s interval holds only ~35 loss bursts (loss rate CV
                   # ~0.2, seed to seed 0.24-0.61 % in ns-2); 200 s give the 100+ cycles the
@@ -208,10 +212,11 @@ def find(names: list[str] | None) -> list[Case]:
 def sabotage(scenario: Mapping[str, Any], kind: str) -> dict:
     s = copy.deepcopy(dict(scenario))
     if kind == "beta":
-        # Reno/NewReno become GAIMD on the same window machinery with a wrong decrease
-        # (ssthresh = 7/8 of the window instead of 1/2) and a doubled increase.
+        # Every one-way TCP (Tahoe, Reno, NewReno, SACK) becomes GAIMD on the same window
+        # machinery with a wrong decrease (ssthresh = 7/8 of the window instead of 1/2) and a
+        # doubled increase.
         for f in s["flows"]:
-            if f["protocol"] in ("tcp-reno", "tcp-newreno"):
+            if f["protocol"] in ("tcp-tahoe", "tcp-reno", "tcp-newreno", "tcp-sack"):
                 f["label"] = f.get("label", f["protocol"])  # rows still line up with ns-2's
                 f["protocol"], f["beta"], f["alpha"] = "gaimd", 0.875, 2.0
         return s
