@@ -7,7 +7,7 @@ MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(VENV)
 export PATH := $(VENV)/bin:$(PATH)
 
-.PHONY: setup develop demo test test-rust test-python bench lint lint-python clean
+.PHONY: setup develop demo test test-rust test-python validate bench lint lint-python clean
 
 # The virtual environment with the build tool and the Python linter; reinstalled only when pyproject.toml changes.
 $(VENV)/.setup-done: pyproject.toml
@@ -34,6 +34,19 @@ test-python: develop
 	$(PY) -m pytest -q
 
 test: test-rust test-python
+
+# The differential suite against ns-2 2.35 (docs/validation.md). Installs ns-2 from the Debian
+# package when `ns` is missing and we are root; otherwise says what to run and stops.
+validate: develop
+	@command -v ns >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "validate: installing ns-2 (apt-get install -y ns2)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ns2; \
+	  else \
+	    echo "validate: ns-2 (the 'ns' command) is missing; run 'sudo apt-get install -y ns2' and then 'make validate' again" >&2; \
+	    exit 1; \
+	  fi; }
+	$(PY) -m vidcc.validate --jobs 2 --out out/validate
 
 bench: develop
 	$(PY) benches/simulator.py
