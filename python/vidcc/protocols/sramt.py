@@ -141,7 +141,10 @@ def _check(flow: _SramtFlow, here: str, fail, layered: bool) -> None:
         fail(f"{here}.packet_size", f"must be more than the {_header_bytes(n)}B SRAMT header, got {flow.packet_size}B")
     video = flow.video
     if video is not None:
-        key, parts, other = ("layers", video.layers, video.streams) if layered else ("streams", video.streams, video.layers)
+        if layered:
+            key, parts, other = "layers", video.layers, video.streams
+        else:
+            key, parts, other = "streams", video.streams, video.layers
         name = "sramt-le" if layered else "sramt-s"
         if other is not None:
             wrong = "streams" if layered else "layers"
