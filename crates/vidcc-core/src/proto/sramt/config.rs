@@ -205,6 +205,9 @@ impl SramtConfig {
         unit("aimd_increase_share", self.aimd_increase_share)?;
         unit("rtcp_bandwidth_share", self.rtcp_bandwidth_share)?;
         unit("rtcp_receiver_share", self.rtcp_receiver_share)?;
+        if self.rtcp_receiver_share >= 1.0 {
+            return Err("rtcp_receiver_share: below 1 (the sender's share is the rest)".into());
+        }
         unit("suppression_similarity", self.suppression_similarity)?;
         if self.aimd_unloaded_below > self.aimd_congested_from {
             return Err("aimd_unloaded_below: must not exceed aimd_congested_from".into());

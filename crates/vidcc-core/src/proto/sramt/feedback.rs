@@ -6,25 +6,38 @@
 
 use rand::Rng;
 
+use super::config::SramtConfig;
+use crate::estimate::rtcp_interval::{deterministic_interval, Membership, RtcpIntervalConfig};
 use crate::rng::SimRng;
 use crate::time::{Duration, Instant};
+use crate::units::DataRate;
 
-/// RFC 3550 §6.3.1's deterministic interval for a receiver (without the randomisation):
-/// `max(t_min, members · avg_rtcp_bytes · 8 / (share · receiver_share · session_bps))`.
+/// The deterministic RTCP interval T_d of RFC 3550 (A.7, [`deterministic_interval`]) in one
+/// SRAMT session: `receivers` receivers and the sender, the session bandwidth `session_bps`
+/// (the group's rate), RTCP's share and the receivers' part from `cfg`, the paper's 5 s minimum
+/// (halved for a participant's first report, `initial`). `sender`: the interval of the sender's
+/// SRs rather than a receiver's reports.
 pub fn rtcp_interval(
-    members: u64,
+    cfg: &SramtConfig,
+    receivers: u32,
+    sender: bool,
     avg_rtcp_bytes: f64,
     session_bps: f64,
-    share: f64,
-    receiver_share: f64,
-    t_min: Duration,
+    initial: bool,
 ) -> Duration {
-    let bw = share * receiver_share * session_bps;
-    let t = if bw > 0.0 { members as f64 * avg_rtcp_bytes * 8.0 / bw } else { f64::INFINITY };
-    Duration::from_secs_f64(t.min(1e9)).max(t_min)
+    let interval = RtcpIntervalConfig {
+        session_bandwidth: DataRate::from_bps_f64(session_bps.max(1.0)),
+        rtcp_fraction: cfg.rtcp_bandwidth_share,
+        sender_fraction: 1.0 - cfg.rtcp_receiver_share,
+        min_interval: Duration::from_nanos(cfg.rtcp_min_interval_ns),
+        reduced_minimum: false,
+    };
+    let members = Membership { members: receivers.saturating_add(1), senders: 1, we_sent: sender };
+    Duration::from_secs_f64(deterministic_interval(&interval, members, avg_rtcp_bytes, initial).min(1e9))
 }
 
-/// RFC 3550's randomisation: the interval times a uniform factor on [0.5, 1.5].
+/// RFC 3550's randomisation: the interval times a uniform factor on [0.5, 1.5] (without the
+/// e − 3/2 compensation, which belongs to timer reconsideration, not done here).
 pub fn randomised(interval: Duration, rng: &mut SimRng) -> Duration {
     interval.mul_f64(rng.gen_range(0.5..1.5))
 }

@@ -11,10 +11,11 @@ use super::feedback::{randomised, rtcp_interval, suppresses, SuppressionRound};
 use super::rules::{layered_level, Backoff, SimulcastRule, SimulcastTrigger};
 use super::wire::{DataHeader, ReceiverReport, ToReceiver, RR_APP_BYTES};
 use crate::endpoint::{
-    Datagram, Destination, Endpoint, EndpointStats, Event, GroupId, HeaderBuf, Membership, PacketMeta, Transmit,
+    Datagram, Destination, Endpoint, EndpointStats, Event, GroupId, Membership, PacketMeta, Transmit,
 };
 use crate::rng::SimRng;
 use crate::time::{Duration, Instant};
+use crate::wire::rtcp::ReportBlock;
 use crate::wire::WireError;
 
 /// IP + UDP bytes counted in RTCP's average packet size (RFC 3550 §6.2).
@@ -274,32 +275,20 @@ impl SramtReceiver {
 
     /// The RTCP interval (RFC 3550 §6.3.1 with the paper's 5 s minimum) in this receiver's
     /// session: the stream's (S) or the base layer's (LE), whose bandwidth is that group's rate.
-    fn rtcp_interval(&self) -> Duration {
+    fn rtcp_interval(&self, initial: bool) -> Duration {
         let session = if self.layered { self.rates[0] } else { self.rates[self.position] };
-        rtcp_interval(
-            u64::from(self.members.max(1)),
-            RR_APP_BYTES as f64 + IP_UDP_BYTES,
-            session,
-            self.cfg.rtcp_bandwidth_share,
-            self.cfg.rtcp_receiver_share,
-            Duration::from_nanos(self.cfg.rtcp_min_interval_ns),
-        )
+        rtcp_interval(&self.cfg, self.members, false, RR_APP_BYTES as f64 + IP_UDP_BYTES, session, initial)
     }
 
     fn schedule_report(&mut self, now: Instant, first: bool) {
-        let interval = self.rtcp_interval();
+        let interval = self.rtcp_interval(first);
         self.suppressing = self.cfg.suppression && interval > Duration::from_nanos(self.cfg.suspend_interval_ns);
         if self.suppressing {
             self.next_report = None;
             self.suppression.schedule(now, &mut self.rng);
         } else {
             self.suppression.clear();
-            let mut wait = randomised(interval, &mut self.rng);
-            if first {
-                // RFC 3550 §6.3.2: the first report waits half an interval.
-                wait = Duration::from_nanos(wait.as_nanos() / 2);
-            }
-            self.next_report = Some(now + wait);
+            self.next_report = Some(now + randomised(interval, &mut self.rng));
         }
     }
 
@@ -313,20 +302,22 @@ impl SramtReceiver {
         let (highest, cumulative) = self.groups[base].as_ref().map_or((0, 0), |g| g.loss.totals());
         let rr = ReceiverReport {
             ssrc: self.id,
-            source: self.sender_ssrc,
-            fraction_lost: (loss * 256.0).min(255.0) as u8,
-            cumulative_lost: cumulative.min(0x7f_ffff) as u32,
-            highest_seq: highest as u32,
-            jitter: 0,
-            lsr,
-            dlsr,
+            block: ReportBlock {
+                source_ssrc: self.sender_ssrc,
+                fraction_lost: (loss * 256.0).min(255.0) as u8,
+                cumulative_lost: cumulative.min(i64::from(i32::MAX)) as i32,
+                extended_highest_seq: highest as u32,
+                jitter: 0,
+                lsr,
+                dlsr,
+            },
             rate_bps: self.report_rate().clamp(0.0, f64::from(u32::MAX)) as u32,
             loss_ppb: (loss.clamp(0.0, 1.0) * 1e9) as u32,
             position: self.position as u8,
         };
         self.transmits.push_back(Transmit {
             to: Destination::PEER,
-            header: HeaderBuf::from_slice(&rr.emit()),
+            header: rr.emit(),
             payload_len: 0,
             meta: PacketMeta::control(),
         });
@@ -409,17 +400,14 @@ impl SramtReceiver {
 
 impl Endpoint for SramtReceiver {
     fn handle_datagram(&mut self, now: Instant, d: Datagram<'_>) -> Result<(), WireError> {
-        let parsed = ToReceiver::parse(d.bytes).inspect_err(|_| self.stats.malformed_datagrams += 1)?;
+        let parsed = ToReceiver::parse(d.bytes, d.wire_size()).inspect_err(|_| self.stats.malformed_datagrams += 1)?;
         self.now = self.now.max(now);
         let now = self.now;
         match parsed {
-            ToReceiver::Sr(sr) => {
-                if d.virtual_payload != 0 {
-                    self.stats.malformed_datagrams += 1;
-                    return Err(WireError::Inconsistent("RTCP SR with payload"));
-                }
+            ToReceiver::Sr(ssrc, info) => {
+                self.sender_ssrc = ssrc;
                 // LSR: the middle 32 bits of the SR's NTP timestamp (RFC 3550 §6.4.1).
-                self.last_sr = Some(((sr.ntp >> 16) as u32, now));
+                self.last_sr = Some((crate::wire::rtcp::ntp_middle(info.ntp), now));
             }
             ToReceiver::Data(h) => {
                 let payload = (d.bytes.len() - h.len()) as u32 + d.virtual_payload;

@@ -12,9 +12,9 @@ use super::config::SramtConfig;
 use super::feedback::{randomised, rtcp_interval};
 use super::rates::{band, layered_rates, simulcast_rates, ReceiverManager, ReportFacts};
 use super::wire::{
-    data_header_bytes, ntp, ntp_middle, DataHeader, ReceiverReport, SenderReport, MAX_GROUPS, RR_APP_BYTES, SR_BYTES,
+    data_header_bytes, ntp, sender_report, DataHeader, ReceiverReport, MAX_GROUPS, RR_APP_BYTES, SR_BYTES,
 };
-use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, GroupId, HeaderBuf, PacketMeta, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, GroupId, PacketMeta, Transmit};
 use crate::media::packetizer::Packetizer;
 use crate::media::sender_buffer::{DropPolicy, SenderBuffer, SenderBufferConfig};
 use crate::media::stream::{PartKind, StreamFrame, VideoStream};
@@ -23,6 +23,7 @@ use crate::proto::Application;
 use crate::rng::SimRng;
 use crate::time::{Duration, Instant};
 use crate::units::DataSize;
+use crate::wire::rtcp::SenderInfo;
 use crate::wire::WireError;
 
 /// Pending RTT echoes per group beyond this are dropped oldest first \[R\] (no retransmission).
@@ -200,14 +201,7 @@ impl SramtSender {
 
     /// The receivers' RTCP interval in the base session (for the manager time-out, A-22).
     fn receiver_interval(&self) -> Duration {
-        rtcp_interval(
-            u64::from(self.members.max(1)),
-            RR_APP_BYTES as f64 + 28.0,
-            self.rates[0],
-            self.cfg.rtcp_bandwidth_share,
-            self.cfg.rtcp_receiver_share,
-            Duration::from_nanos(self.cfg.rtcp_min_interval_ns),
-        )
+        rtcp_interval(&self.cfg, self.members, false, RR_APP_BYTES as f64 + 28.0, self.rates[0], false)
     }
 
     /// Every frame ready by `now` into the group buffers.
@@ -246,29 +240,21 @@ impl SramtSender {
         }
         while now >= self.next_sr && !self.stopped(now) {
             for j in self.signalled() {
-                let sr = SenderReport {
-                    ssrc: self.ssrc,
+                let info = SenderInfo {
                     ntp: ntp(now),
                     rtp_timestamp: super::estimator::timestamp_us(now),
-                    packets: self.packets_sent as u32,
-                    octets: self.octets_sent as u32,
+                    packet_count: self.packets_sent as u32,
+                    octet_count: self.octets_sent as u32,
                 };
                 self.controls.push_back(Transmit {
                     to: Destination::Group(GroupId(j as u32)),
-                    header: HeaderBuf::from_slice(&sr.emit()),
+                    header: sender_report(self.ssrc, info),
                     payload_len: 0,
                     meta: PacketMeta::control(),
                 });
             }
             // RFC 3550: the sender's share is 25 % of the RTCP bandwidth; 5 s minimum [P].
-            let interval = rtcp_interval(
-                1,
-                SR_BYTES as f64 + 28.0,
-                self.rates[0],
-                self.cfg.rtcp_bandwidth_share,
-                1.0 - self.cfg.rtcp_receiver_share,
-                Duration::from_nanos(self.cfg.rtcp_min_interval_ns),
-            );
+            let interval = rtcp_interval(&self.cfg, self.members, true, SR_BYTES as f64 + 28.0, self.rates[0], false);
             self.next_sr = now + randomised(interval, &mut self.rng);
         }
         // forget receivers not heard from for several RTCP intervals.
@@ -293,22 +279,14 @@ impl SramtSender {
         }
     }
 
-    /// Eq. 15: t_RTT^{r-i} = A − LSR − DLSR, in 1/65536 s; `None` without an SR or if negative.
-    fn rtt_of(now: Instant, rr: &ReceiverReport) -> Option<Duration> {
-        if rr.lsr == 0 {
-            return None;
-        }
-        let units = ntp_middle(now).wrapping_sub(rr.lsr).wrapping_sub(rr.dlsr);
-        (units < 1 << 31).then(|| Duration::from_nanos(u64::from(units) * 1_000_000_000 / 65536))
-    }
-
     fn on_report(&mut self, now: Instant, from: u32, rr: &ReceiverReport) {
         let position = rr.position as usize;
         let valid = if self.layered { (1..=self.n).contains(&position) } else { position < self.n };
         if !valid {
             return;
         }
-        let rtt = Self::rtt_of(now, rr);
+        // Eq. 15: t_RTT^{r-i} = A − LSR − DLSR (none before the receiver has an SR).
+        let rtt = super::wire::rtt(now, rr.block.lsr, rr.block.dlsr);
         let facts = ReportFacts { rate_bps: f64::from(rr.rate_bps), loss: f64::from(rr.loss_ppb) * 1e-9, position };
         let (initial, band_top) = if self.layered {
             (self.rates[..position].iter().sum::<f64>(), (0..position).map(|j| band(&self.cfg, j)[1]).sum::<f64>())
@@ -362,8 +340,7 @@ impl SramtSender {
             n: self.n as u8,
             rates_bps,
         };
-        let mut header = HeaderBuf::writer(h.len());
-        h.emit(header.bytes_mut());
+        let header = h.emit();
         self.seq[j] = self.seq[j].wrapping_add(1);
         let wire = (h.len() as u64 + u64::from(payload)) * 8;
         let gap = Duration::from_secs_f64(wire as f64 / self.rates[j].max(1.0));

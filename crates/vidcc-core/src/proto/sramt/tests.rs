@@ -10,7 +10,7 @@ use super::estimator::{tcp_rate, LossSampler, OwdRtt, Wma8};
 use super::feedback::{rtcp_interval, suppresses, truncated_exponential, SuppressionRound};
 use super::rates::{layered_rates, simulcast_rates};
 use super::rules::{layered_level, Backoff, SimulcastRule, SimulcastTrigger};
-use super::wire::{DataHeader, ReceiverReport, SenderReport, ToReceiver, MAX_GROUPS};
+use super::wire::{sender_report, DataHeader, ReceiverReport, ToReceiver, MAX_GROUPS};
 use super::{SramtReceiver, SramtSender};
 use crate::endpoint::{Datagram, Endpoint, PeerId};
 use crate::proto::testing::*;
@@ -18,6 +18,7 @@ use crate::proto::Application;
 use crate::rng::RngStreams;
 use crate::time::{Duration, Instant};
 use crate::units::DataSize;
+use crate::wire::rtcp::{ReportBlock, SenderInfo};
 use crate::wire::WireError;
 
 mod net;
@@ -233,19 +234,7 @@ proptest! {
 
 /// A report as receiver `peer` sends it.
 fn report(rate_bps: u32, loss: f64, position: u8) -> ReceiverReport {
-    ReceiverReport {
-        ssrc: 0,
-        source: 0,
-        fraction_lost: 0,
-        cumulative_lost: 0,
-        highest_seq: 0,
-        jitter: 0,
-        lsr: 0,
-        dlsr: 0,
-        rate_bps,
-        loss_ppb: (loss * 1e9) as u32,
-        position,
-    }
+    ReceiverReport { ssrc: 0, block: ReportBlock::default(), rate_bps, loss_ppb: (loss * 1e9) as u32, position }
 }
 
 fn sender(cfg: &SramtConfig, layered: bool, receivers: u32) -> SramtSender {
@@ -265,7 +254,7 @@ fn sender(cfg: &SramtConfig, layered: bool, receivers: u32) -> SramtSender {
 
 fn send_report(s: &mut SramtSender, now: Instant, peer: u32, rr: &ReceiverReport) {
     let bytes = rr.emit();
-    s.handle_datagram(now, Datagram { from: PeerId(peer), bytes: &bytes, virtual_payload: 0 }).unwrap();
+    s.handle_datagram(now, Datagram { from: PeerId(peer), bytes: bytes.as_slice(), virtual_payload: 0 }).unwrap();
 }
 
 proptest! {
@@ -321,14 +310,17 @@ fn sender_rtt_is_arrival_minus_lsr_minus_dlsr_and_is_echoed_on_every_stream() {
     let mut s = sender(&cfg, false, 2);
     // SR sent at 10 s; the receiver held it 0.25 s; the RR arrives at 10.4 s: RTT 150 ms.
     let lsr = super::wire::ntp_middle(secs(10.0));
-    let rr = ReceiverReport { lsr, dlsr: 65536 / 4, ..report(300_000, 0.01, 1) };
+    let rr = ReceiverReport {
+        block: ReportBlock { lsr, dlsr: 65536 / 4, ..ReportBlock::default() },
+        ..report(300_000, 0.01, 1)
+    };
     send_report(&mut s, secs(10.4), 1, &rr);
     let rtt = s.managers()[&1].rtt.expect("measured").as_secs_f64();
     assert!((rtt - 0.150).abs() < 2e-5, "{rtt}");
     // Every stream's next packet carries (1, ~150 000 µs).
     let mut echoed = [false; 3];
     for t in drain(&mut s, secs(10.4)) {
-        if let Ok(ToReceiver::Data(h)) = ToReceiver::parse(t.header.as_slice()) {
+        if let Ok(ToReceiver::Data(h)) = ToReceiver::parse(t.header.as_slice(), t.wire_size().as_bytes() as usize) {
             if let Some((id, us)) = h.echo {
                 assert_eq!(id, 1);
                 assert!((i64::from(us) - 150_000).abs() <= 20);
@@ -497,7 +489,8 @@ fn suppression_is_only_by_similar_reports_of_the_same_group() {
     assert!(!suppresses(1, 100.0, 1, 102.1, 0.02));
     assert!(!suppresses(1, 100.0, 2, 100.0, 0.02));
     // The RTCP interval passes T_suspent = 10 s only for large groups (200 kbit/s session).
-    let t = |m| rtcp_interval(m, 84.0, 200e3, 0.05, 0.75, Duration::from_secs(5));
+    let cfg = SramtConfig::simulcast();
+    let t = |m| rtcp_interval(&cfg, m, false, 84.0, 200e3, false);
     assert_eq!(t(6), Duration::from_secs(5));
     assert!(t(10_000) > Duration::from_secs(10));
 }
@@ -550,9 +543,7 @@ fn data(group: u8, seq: u16, epoch_end: bool) -> DataHeader {
 }
 
 fn emit(h: &DataHeader) -> Vec<u8> {
-    let mut b = vec![0u8; h.len()];
-    h.emit(&mut b);
-    b
+    h.emit().as_slice().to_vec()
 }
 
 #[test]
@@ -608,33 +599,36 @@ fn data_header_rejects_bad_fields() {
 
 #[test]
 fn rtcp_packets_match_their_byte_vectors_and_reject_misfits() {
-    let sr = SenderReport { ssrc: 1, ntp: 0x0000_0002_8000_0000, rtp_timestamp: 3, packets: 4, octets: 5 };
-    let b = sr.emit();
+    let info = SenderInfo { ntp: 0x0000_0002_8000_0000, rtp_timestamp: 3, packet_count: 4, octet_count: 5 };
+    let b = sender_report(1, info).as_slice().to_vec();
+    assert_eq!(b.len(), super::wire::SR_BYTES);
     assert_eq!(&b[..4], &[0x80, 200, 0, 6]);
     assert_eq!(&b[8..16], &[0, 0, 0, 2, 0x80, 0, 0, 0]);
-    assert_eq!(SenderReport::parse(&b), Ok(sr));
-    assert_eq!(ToReceiver::parse(&b), Ok(ToReceiver::Sr(sr)));
-    let mut bad = b;
+    assert_eq!(ToReceiver::parse(&b, b.len()), Ok(ToReceiver::Sr(1, info)));
+    assert!(matches!(ToReceiver::parse(&b, b.len() + 1), Err(WireError::Inconsistent(_))), "SR with payload");
+    let mut bad = b.clone();
     bad[3] = 7;
-    assert!(matches!(SenderReport::parse(&bad), Err(WireError::Inconsistent(_))), "length field");
-    let mut bad = b;
+    assert!(ToReceiver::parse(&bad, bad.len()).is_err(), "length field");
+    let mut bad = b.clone();
     bad[0] = 0x81;
-    assert!(matches!(SenderReport::parse(&bad), Err(WireError::Inconsistent(_))), "count that does not fit");
+    assert!(ToReceiver::parse(&bad, bad.len()).is_err(), "a report count that does not fit");
 
-    let rr = ReceiverReport { ssrc: 9, lsr: 0x1234_5678, dlsr: 0x10, cumulative_lost: 3, ..report(250_000, 0.0125, 2) };
-    let b = rr.emit();
+    let block = ReportBlock { lsr: 0x1234_5678, dlsr: 0x10, cumulative_lost: 3, ..ReportBlock::default() };
+    let rr = ReceiverReport { ssrc: 9, block, ..report(250_000, 0.0125, 2) };
+    let b = rr.emit().as_slice().to_vec();
+    assert_eq!(b.len(), super::wire::RR_APP_BYTES);
     assert_eq!(&b[..4], &[0x81, 201, 0, 7]);
     assert_eq!(&b[32..40], &[0x80, 204, 0, 5, 0, 0, 0, 9]);
     assert_eq!(&b[40..44], b"SRMT");
     assert_eq!(&b[44..56], &[0, 3, 0xd0, 0x90, 0x00, 0xbe, 0xbc, 0x20, 2, 0, 0, 0]);
     assert_eq!(ReceiverReport::parse(&b), Ok(rr));
     let mutate = |i: usize, v: u8| {
-        let mut x = b;
+        let mut x = b.clone();
         x[i] = v;
         ReceiverReport::parse(&x)
     };
     assert_eq!(mutate(0, 0x41), Err(WireError::BadVersion(1)));
-    assert!(matches!(mutate(0, 0x82), Err(WireError::Inconsistent(_))), "two report blocks in one's room");
+    assert!(mutate(0, 0x82).is_err(), "two report blocks in one's room");
     assert!(matches!(mutate(39, 8), Err(WireError::Inconsistent(_))), "APP SSRC differs");
     assert!(matches!(mutate(43, b'X'), Err(WireError::Inconsistent(_))), "not SRMT");
     assert!(matches!(mutate(48, 0xff), Err(WireError::Inconsistent(_))), "loss above 1");
@@ -648,7 +642,7 @@ proptest! {
     #[test]
     fn parsers_never_panic_and_endpoints_count_garbage((bytes, extra) in garbage(), layered: bool) {
         let _ = DataHeader::parse(&bytes);
-        let _ = SenderReport::parse(&bytes);
+        let _ = ToReceiver::parse(&bytes, bytes.len() + extra as usize);
         let _ = ReceiverReport::parse(&bytes);
         let cfg = if layered { SramtConfig::layered() } else { SramtConfig::simulcast() };
         let mut s = sender(&cfg, layered, 2);

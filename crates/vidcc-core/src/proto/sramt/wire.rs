@@ -1,25 +1,29 @@
-//! SRAMT's packets (specs/004-sramt.md §1.11; encodings are free, A-30): RTP data packets with
-//! a header extension carrying the SRAMT fields, RTCP sender reports, and the receivers' RTCP
-//! receiver report with an APP block, all RFC 3550 framing (version 2; RTP and RTCP told apart
-//! by the packet-type byte, RFC 5761 §4). Every field is validated on parse; parsers return
-//! [`WireError`] and never panic.
+//! SRAMT's packets (specs/004-sramt.md §1.11; encodings are free, A-30), built on the shared
+//! RFC 3550 formats of [`crate::wire::rtp`] and [`crate::wire::rtcp`]: RTP data packets whose
+//! header extension carries the SRAMT fields, RTCP sender reports, and the receivers' compound
+//! RR + APP "SRMT". The shared parsers check the RFC 3550 framing (version, lengths, counts,
+//! compound rules); this module checks what SRAMT adds. Parsers return [`WireError`] and never
+//! panic.
 //!
 //! ```text
-//! data  = RTP header (12: V=2 X=1 PT=96, seq, timestamp = send time in µs, SSRC)
+//! data  = RTP header (12: V=2 X=1 CC=0 PT=96, seq, timestamp = send time in µs, SSRC)
 //!         + extension header (4: profile 0x5352 "SR", length = 7 + n words)
-//!         + [group u8 | n u8 | flags u8 | echo_group u8]          flags: 1 end of epoch,
+//!         + [group u8 | n u8 | flags u8 | heard_group u8]          flags: 1 end of epoch,
 //!           [epoch_us u32] [epoch_index u32] [members u32]                2 RTT echo, 4 heard report
 //!           [echo_id u32] [echo_rtt_us u32] [heard_rate_bps u32]
 //!           [rate_bps u32] × n                                 = 44 + 4n bytes
-//! SR    = RTCP 200 (28 bytes): SSRC, NTP timestamp (64), RTP timestamp, packets, octets
-//! RR    = RTCP 201 with one report block (32 bytes) + APP 204 "SRMT" (24 bytes):
+//! SR    = RTCP SR without report blocks (28 bytes)
+//! RR    = RTCP RR with one report block (32 bytes) + APP "SRMT", subtype 0 (24 bytes):
 //!         [rate_bps u32] [loss, parts per 10^9 u32] [position u8, 3 zero bytes]
 //! ```
 //!
-//! `echo_group` names the stream / level of the heard report (flag 4), which the sender relays
+//! `heard_group` names the stream / level of a report the sender heard (flag 4), which it relays
 //! so that receivers can suppress (§1.12; see `docs/protocols/sramt.md`, deviations).
 
-use crate::time::Instant;
+use crate::endpoint::HeaderBuf;
+use crate::time::{Duration, Instant};
+use crate::wire::rtcp::{self, Compound, ReportBlock, RtcpBuilder, RtcpPacket, SenderInfo};
+use crate::wire::rtp::{RtpExtension, RtpHeader, RtpPacket};
 use crate::wire::{Reader, WireError, Writer};
 
 /// Most streams / layers: the data header must fit in 64 bytes.
@@ -29,8 +33,9 @@ pub const EXT_PROFILE: u16 = 0x5352;
 pub const FLAG_EPOCH_END: u8 = 1;
 pub const FLAG_ECHO: u8 = 2;
 pub const FLAG_HEARD: u8 = 4;
-pub const SR_BYTES: usize = 28;
-pub const RR_APP_BYTES: usize = 56;
+/// Bytes of the sender's SR and of a receiver's RR + APP (RFC 3550 sizes).
+pub const SR_BYTES: usize = rtcp::SR_MIN_BYTES;
+pub const RR_APP_BYTES: usize = rtcp::RR_MIN_BYTES + rtcp::REPORT_BLOCK_BYTES + rtcp::APP_MIN_BYTES + 12;
 pub const APP_NAME: [u8; 4] = *b"SRMT";
 
 /// Bytes of the data header with `n` groups.
@@ -75,55 +80,60 @@ impl DataHeader {
         &self.rates_bps[..self.n as usize]
     }
 
-    pub fn emit(&self, out: &mut [u8]) -> usize {
-        let len = self.len();
-        let mut w = Writer::new(&mut out[..len]);
+    /// The header as the shared RTP emitter writes it: fixed part + the SRAMT extension.
+    pub fn emit(&self) -> HeaderBuf {
+        let mut body = [0u8; 28 + 4 * MAX_GROUPS];
+        let len = 28 + 4 * self.n as usize;
+        let mut w = Writer::new(&mut body[..len]);
         let flags = u8::from(self.epoch_end) * FLAG_EPOCH_END
             | u8::from(self.echo.is_some()) * FLAG_ECHO
             | u8::from(self.heard.is_some()) * FLAG_HEARD;
         let (echo_id, echo_rtt) = self.echo.unwrap_or((0, 0));
         let (heard_group, heard_rate) = self.heard.unwrap_or((0, 0));
-        w.u8(0x90).u8(RTP_PAYLOAD_TYPE).u16(self.seq).u32(self.timestamp_us).u32(self.ssrc);
-        w.u16(EXT_PROFILE).u16(7 + u16::from(self.n));
         w.u8(self.group).u8(self.n).u8(flags).u8(heard_group);
         w.u32(self.epoch_us).u32(self.epoch_index).u32(self.members);
         w.u32(echo_id).u32(echo_rtt).u32(heard_rate);
         for r in self.rates() {
             w.u32(*r);
         }
-        len
+        let fixed = RtpHeader {
+            marker: false,
+            payload_type: RTP_PAYLOAD_TYPE,
+            seq: self.seq,
+            timestamp: self.timestamp_us,
+            ssrc: self.ssrc,
+        };
+        fixed.emit_with(&[], Some(RtpExtension { profile: EXT_PROFILE, data: &body[..len] }))
     }
 
-    /// Parses the header at the start of `b` (a socket's datagram continues with the payload).
+    /// Parses the header of a datagram whose bytes are `b` (all of it on a socket).
     pub fn parse(b: &[u8]) -> Result<Self, WireError> {
-        let mut r = Reader::new(b);
-        let v = r.u8()?;
-        if v >> 6 != 2 {
-            return Err(WireError::BadVersion(v >> 6));
+        Self::parse_datagram(b, b.len())
+    }
+
+    /// Parses the header at the start of `b`, a datagram of `total_len` bytes (the payload may
+    /// be virtual in simulation).
+    pub fn parse_datagram(b: &[u8], total_len: usize) -> Result<Self, WireError> {
+        let p = RtpPacket::parse(b, total_len)?;
+        if p.header.payload_type != RTP_PAYLOAD_TYPE {
+            return Err(WireError::UnknownType(p.header.payload_type));
         }
-        if v & 0x3f != 0x10 {
-            return Err(WireError::Inconsistent("RTP: want X=1, no padding, no CSRC"));
+        if p.csrcs().next().is_some() || p.padding != 0 || p.header.marker {
+            return Err(WireError::Inconsistent("SRAMT RTP: no CSRC, padding or marker"));
         }
-        let pt = r.u8()?;
-        if pt != RTP_PAYLOAD_TYPE {
-            return Err(WireError::UnknownType(pt));
-        }
-        let seq = r.u16()?;
-        let timestamp_us = r.u32()?;
-        let ssrc = r.u32()?;
-        if r.u16()? != EXT_PROFILE {
+        let ext = p.extension.ok_or(WireError::Inconsistent("SRAMT RTP: no header extension"))?;
+        if ext.profile != EXT_PROFILE {
             return Err(WireError::Inconsistent("RTP extension: not the SRAMT profile"));
         }
-        let words = r.u16()?;
+        let mut r = Reader::new(ext.data);
         let group = r.u8()?;
         let n = r.u8()?;
         if n == 0 || n as usize > MAX_GROUPS {
             return Err(WireError::Inconsistent("SRAMT extension: group count outside 1..=5"));
         }
-        if words != 7 + u16::from(n) {
+        if ext.data.len() != 28 + 4 * n as usize {
             return Err(WireError::Inconsistent("SRAMT extension: length does not match the group count"));
         }
-        r.need(data_header_bytes(n as usize) - 18)?;
         if group >= n {
             return Err(WireError::Inconsistent("SRAMT extension: group beyond the group count"));
         }
@@ -158,9 +168,9 @@ impl DataHeader {
             }
         }
         Ok(DataHeader {
-            seq,
-            timestamp_us,
-            ssrc,
+            seq: p.header.seq,
+            timestamp_us: p.header.timestamp,
+            ssrc: p.header.ssrc,
             group,
             epoch_end: flags & FLAG_EPOCH_END != 0,
             epoch_us,
@@ -174,89 +184,32 @@ impl DataHeader {
     }
 }
 
-/// RFC 3550's 64-bit NTP timestamp of `t` (seconds since the driver's epoch, 32.32 fixed point).
+/// RFC 3550's 64-bit NTP timestamp of `t`.
 pub fn ntp(t: Instant) -> u64 {
-    let ns = t.as_nanos();
-    let secs = ns / 1_000_000_000;
-    let frac = ((ns % 1_000_000_000) << 32) / 1_000_000_000;
-    (secs << 32) | frac
+    rtcp::ntp_from_ns(t.as_nanos())
 }
 
-/// The middle 32 bits of an NTP timestamp (LSR, and the unit of Eq. 15's arithmetic: 1/65536 s).
+/// The middle 32 bits of `t`'s NTP timestamp (LSR; Eq. 15's arithmetic is in 1/65536 s).
 pub fn ntp_middle(t: Instant) -> u32 {
-    (ntp(t) >> 16) as u32
+    rtcp::ntp_middle(ntp(t))
 }
 
-/// An RTCP sender report (no report blocks).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SenderReport {
-    pub ssrc: u32,
-    pub ntp: u64,
-    pub rtp_timestamp: u32,
-    pub packets: u32,
-    pub octets: u32,
+/// Eq. 15 / RFC 3550 §6.4.1: A − LSR − DLSR for a report arriving at `arrival`.
+pub fn rtt(arrival: Instant, lsr: u32, dlsr: u32) -> Option<Duration> {
+    rtcp::rtt_from_report(arrival, lsr, dlsr)
 }
 
-fn rtcp_header(r: &mut Reader<'_>, want_pt: u8, want_count: u8, total: usize) -> Result<(), WireError> {
-    let v = r.u8()?;
-    if v >> 6 != 2 {
-        return Err(WireError::BadVersion(v >> 6));
-    }
-    if v & 0x20 != 0 {
-        return Err(WireError::Inconsistent("RTCP: padding not used by SRAMT"));
-    }
-    let pt = r.u8()?;
-    if pt != want_pt {
-        return Err(WireError::UnknownType(pt));
-    }
-    if v & 0x1f != want_count {
-        return Err(WireError::Inconsistent("RTCP: report count / subtype does not fit"));
-    }
-    let words = r.u16()? as usize;
-    if (words + 1) * 4 != total {
-        return Err(WireError::Inconsistent("RTCP: length field does not match the packet"));
-    }
-    Ok(())
+/// The sender's RTCP SR (no report blocks: the sender receives no RTP).
+pub fn sender_report(ssrc: u32, info: SenderInfo) -> HeaderBuf {
+    RtcpBuilder::new().sr(ssrc, info, &[], &[]).finish()
 }
 
-impl SenderReport {
-    pub fn emit(&self) -> [u8; SR_BYTES] {
-        let mut out = [0u8; SR_BYTES];
-        let mut w = Writer::new(&mut out);
-        w.u8(0x80).u8(200).u16((SR_BYTES / 4 - 1) as u16).u32(self.ssrc);
-        w.u64(self.ntp).u32(self.rtp_timestamp).u32(self.packets).u32(self.octets);
-        out
-    }
-
-    pub fn parse(b: &[u8]) -> Result<Self, WireError> {
-        if b.len() != SR_BYTES {
-            return Err(if b.len() < SR_BYTES {
-                WireError::Truncated { needed: SR_BYTES, got: b.len() }
-            } else {
-                WireError::Inconsistent("RTCP SR: trailing bytes")
-            });
-        }
-        let mut r = Reader::new(b);
-        rtcp_header(&mut r, 200, 0, SR_BYTES)?;
-        Ok(SenderReport { ssrc: r.u32()?, ntp: r.u64()?, rtp_timestamp: r.u32()?, packets: r.u32()?, octets: r.u32()? })
-    }
-}
-
-/// A receiver's compound report: RR with one report block, then the SRAMT APP block.
+/// A receiver's compound report, flattened: the RR's one block and the SRAMT APP block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReceiverReport {
     pub ssrc: u32,
-    /// The source reported on (the sender's SSRC).
-    pub source: u32,
-    pub fraction_lost: u8,
-    /// Cumulative packets lost, 24-bit signed in RFC 3550; SRAMT sends it non-negative.
-    pub cumulative_lost: u32,
-    pub highest_seq: u32,
-    pub jitter: u32,
-    /// Middle 32 bits of the last SR's NTP timestamp (0: none yet).
-    pub lsr: u32,
-    /// Delay since that SR, 1/65536 s.
-    pub dlsr: u32,
+    /// The RR's report block about the sender (LSR = 0: no SR seen yet).
+    pub block: ReportBlock,
     /// APP: mean r_r_tcp since the previous report, bit/s.
     pub rate_bps: u32,
     /// APP: l_i in parts per 10^9.
@@ -266,41 +219,34 @@ pub struct ReceiverReport {
 }
 
 impl ReceiverReport {
-    pub fn emit(&self) -> [u8; RR_APP_BYTES] {
-        let mut out = [0u8; RR_APP_BYTES];
-        let mut w = Writer::new(&mut out);
-        w.u8(0x81).u8(201).u16(7).u32(self.ssrc);
-        w.u32(self.source).u32(u32::from(self.fraction_lost) << 24 | (self.cumulative_lost & 0x00ff_ffff));
-        w.u32(self.highest_seq).u32(self.jitter).u32(self.lsr).u32(self.dlsr);
-        w.u8(0x80).u8(204).u16(5).u32(self.ssrc);
-        w.u8(APP_NAME[0]).u8(APP_NAME[1]).u8(APP_NAME[2]).u8(APP_NAME[3]);
-        w.u32(self.rate_bps).u32(self.loss_ppb).u8(self.position).u8(0).u8(0).u8(0);
-        out
+    pub fn emit(&self) -> HeaderBuf {
+        let mut data = [0u8; 12];
+        Writer::new(&mut data).u32(self.rate_bps).u32(self.loss_ppb).u8(self.position).u8(0).u8(0).u8(0);
+        RtcpBuilder::new().rr(self.ssrc, &[self.block], &[]).app(0, self.ssrc, APP_NAME, &data).finish()
     }
 
     pub fn parse(b: &[u8]) -> Result<Self, WireError> {
-        if b.len() != RR_APP_BYTES {
-            return Err(if b.len() < RR_APP_BYTES {
-                WireError::Truncated { needed: RR_APP_BYTES, got: b.len() }
-            } else {
-                WireError::Inconsistent("RTCP RR+APP: trailing bytes")
-            });
+        let c = Compound::parse(b)?;
+        let mut packets = c.iter();
+        let (Some(RtcpPacket::Rr(rr)), Some(RtcpPacket::App(app)), None) =
+            (packets.next(), packets.next(), packets.next())
+        else {
+            return Err(WireError::Inconsistent("SRAMT report: want exactly an RR and an APP"));
+        };
+        if rr.reports.len() != 1 || !rr.ext.is_empty() {
+            return Err(WireError::Inconsistent("SRAMT report: want one report block and no extension"));
         }
-        let mut r = Reader::new(&b[..32]);
-        rtcp_header(&mut r, 201, 1, 32)?;
-        let ssrc = r.u32()?;
-        let source = r.u32()?;
-        let lost = r.u32()?;
-        let (highest_seq, jitter, lsr, dlsr) = (r.u32()?, r.u32()?, r.u32()?, r.u32()?);
-        let mut a = Reader::new(&b[32..]);
-        rtcp_header(&mut a, 204, 0, 24)?;
-        if a.u32()? != ssrc {
-            return Err(WireError::Inconsistent("RTCP APP: SSRC differs from the RR's"));
-        }
-        let name = [a.u8()?, a.u8()?, a.u8()?, a.u8()?];
-        if name != APP_NAME {
+        let block = rr.reports.get(0).ok_or(WireError::Inconsistent("SRAMT report: no report block"))?;
+        if app.name != APP_NAME || app.subtype != 0 {
             return Err(WireError::Inconsistent("RTCP APP: not an SRAMT block"));
         }
+        if app.ssrc != rr.ssrc {
+            return Err(WireError::Inconsistent("RTCP APP: SSRC differs from the RR's"));
+        }
+        if app.data.len() != 12 {
+            return Err(WireError::Inconsistent("RTCP APP: SRAMT data is 12 bytes"));
+        }
+        let mut a = Reader::new(app.data);
         let rate_bps = a.u32()?;
         let loss_ppb = a.u32()?;
         if loss_ppb > 1_000_000_000 {
@@ -313,19 +259,7 @@ impl ReceiverReport {
         if [a.u8()?, a.u8()?, a.u8()?] != [0, 0, 0] {
             return Err(WireError::Inconsistent("RTCP APP: reserved bytes not zero"));
         }
-        Ok(ReceiverReport {
-            ssrc,
-            source,
-            fraction_lost: (lost >> 24) as u8,
-            cumulative_lost: lost & 0x00ff_ffff,
-            highest_seq,
-            jitter,
-            lsr,
-            dlsr,
-            rate_bps,
-            loss_ppb,
-            position,
-        })
+        Ok(ReceiverReport { ssrc: rr.ssrc, block, rate_bps, loss_ppb, position })
     }
 }
 
@@ -333,15 +267,28 @@ impl ReceiverReport {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ToReceiver {
     Data(DataHeader),
-    Sr(SenderReport),
+    /// An SR: the sender's SSRC and sender info.
+    Sr(u32, SenderInfo),
 }
 
 impl ToReceiver {
-    /// RFC 5761 demultiplexing on the second byte: 200 is an SR, anything else must be data.
-    pub fn parse(b: &[u8]) -> Result<Self, WireError> {
+    /// RFC 5761 demultiplexing: RTCP packet types (192–223) go to the RTCP parser, which must
+    /// find an SR first (a compound packet); anything else must be an SRAMT data packet.
+    pub fn parse(b: &[u8], total_len: usize) -> Result<Self, WireError> {
         match b.get(1) {
-            Some(200) => SenderReport::parse(b).map(ToReceiver::Sr),
-            _ => DataHeader::parse(b).map(ToReceiver::Data),
+            Some(192..=223) => {
+                if total_len != b.len() {
+                    return Err(WireError::Inconsistent("RTCP packet with payload"));
+                }
+                let c = Compound::parse(b)?;
+                match c.iter().next() {
+                    Some(RtcpPacket::Sr(sr)) if c.len() == 1 && sr.reports.is_empty() && sr.ext.is_empty() => {
+                        Ok(ToReceiver::Sr(sr.ssrc, sr.info))
+                    }
+                    _ => Err(WireError::Inconsistent("SRAMT: the only RTCP a receiver gets is a bare SR")),
+                }
+            }
+            _ => DataHeader::parse_datagram(b, total_len).map(ToReceiver::Data),
         }
     }
 }

@@ -125,7 +125,7 @@ impl Net {
                 }
                 match entry.remove() {
                     Msg::ToReceiver(i, h, len) => {
-                        if let Ok(ToReceiver::Data(d)) = ToReceiver::parse(h.as_slice()) {
+                        if let Ok(ToReceiver::Data(d)) = ToReceiver::parse(h.as_slice(), h.len() + len as usize) {
                             if d.epoch_end {
                                 self.flags[i].push(now);
                             }
