@@ -225,16 +225,10 @@ impl SramtConfig {
     }
 }
 
-/// `sramt-s`: SRAMT with simulcast streams.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+/// `sramt-s`: SRAMT with simulcast streams (its default is [`SramtConfig::simulcast`]).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(transparent)]
 pub struct SramtSConfig(pub SramtConfig);
-
-impl Default for SramtSConfig {
-    fn default() -> Self {
-        SramtSConfig(SramtConfig::simulcast())
-    }
-}
 
 /// `sramt-le`: SRAMT with cumulative layers.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]

@@ -29,6 +29,8 @@ pub struct ReceiverManager {
     pub r_l_tcp: f64,
     pub preferred: f64,
     pub last_report: Instant,
+    /// Reports handled so far.
+    pub reports: u64,
 }
 
 /// The AIMD stand-in of §1.9 step 3 \[R\] A-07. `band_top` is the top of the receiver's stream
@@ -47,7 +49,15 @@ impl ReceiverManager {
     /// A manager created by the receiver's first report; `initial` is the current rate of its
     /// stream (S) or C_k of its level (LE) \[R\] A-05.
     pub fn new(now: Instant, facts: ReportFacts, initial: f64) -> Self {
-        ReceiverManager { facts, rtt: None, r_aimd: initial, r_l_tcp: initial, preferred: initial, last_report: now }
+        ReceiverManager {
+            facts,
+            rtt: None,
+            r_aimd: initial,
+            r_l_tcp: initial,
+            preferred: initial,
+            last_report: now,
+            reports: 0,
+        }
     }
 
     /// §1.9 steps 1–5 on a report at `now`: `rtt` is this report's Eq. 15 measurement (if any),
@@ -60,8 +70,9 @@ impl ReceiverManager {
         rtt: Option<Duration>,
         packet_bytes: f64,
         band_top: f64,
-        first: bool,
     ) -> f64 {
+        let first = self.reports == 0;
+        self.reports += 1;
         let t_rr = now.saturating_since(self.last_report).as_secs_f64();
         self.facts = facts;
         if rtt.is_some() {

@@ -293,9 +293,8 @@ impl SramtSender {
         } else {
             (self.rates[position], band(&self.cfg, position)[1])
         };
-        let first = !self.managers.contains_key(&from);
         let m = self.managers.entry(from).or_insert_with(|| ReceiverManager::new(now, facts, initial));
-        m.on_report(&self.cfg, now, facts, rtt, self.packet_bytes, band_top, first);
+        m.on_report(&self.cfg, now, facts, rtt, self.packet_bytes, band_top);
         // §1.4 step 3: echo (id, RTT) in the next packet of every stream (S) / the base layer (LE).
         if let Some(rtt) = rtt {
             let us = u32::try_from(rtt.as_nanos() / 1000).unwrap_or(u32::MAX);

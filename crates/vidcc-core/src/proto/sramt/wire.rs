@@ -85,9 +85,9 @@ impl DataHeader {
         let mut body = [0u8; 28 + 4 * MAX_GROUPS];
         let len = 28 + 4 * self.n as usize;
         let mut w = Writer::new(&mut body[..len]);
-        let flags = u8::from(self.epoch_end) * FLAG_EPOCH_END
-            | u8::from(self.echo.is_some()) * FLAG_ECHO
-            | u8::from(self.heard.is_some()) * FLAG_HEARD;
+        let flags = (u8::from(self.epoch_end) * FLAG_EPOCH_END)
+            | (u8::from(self.echo.is_some()) * FLAG_ECHO)
+            | (u8::from(self.heard.is_some()) * FLAG_HEARD);
         let (echo_id, echo_rtt) = self.echo.unwrap_or((0, 0));
         let (heard_group, heard_rate) = self.heard.unwrap_or((0, 0));
         w.u8(self.group).u8(self.n).u8(flags).u8(heard_group);
