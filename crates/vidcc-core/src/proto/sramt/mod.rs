@@ -52,6 +52,9 @@ fn build(cfg: &SramtConfig, layered: bool, ctx: FlowContext<'_>) -> Result<FlowE
     } else {
         ctx.packet_size.as_bytes() as f64
     };
+    if ctx.members.len() != ctx.receivers as usize {
+        return Err(format!("{} receivers but {} receiver schedules", ctx.receivers, ctx.members.len()));
+    }
     let sender = SramtSender::new(
         cfg,
         layered,
@@ -62,10 +65,16 @@ fn build(cfg: &SramtConfig, layered: bool, ctx: FlowContext<'_>) -> Result<FlowE
         ctx.receivers,
         (ctx.rng)("sramt/sender"),
     )?;
-    let receivers = (0..ctx.receivers)
-        .map(|i| {
+    // Each receiver joins at its own start and leaves at its stop; the groups a scenario may name
+    // for it are ignored: SRAMT receivers choose their stream / level themselves.
+    let receivers = ctx
+        .members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
             let rng = (ctx.rng)(&format!("sramt/receiver{i}"));
-            Box::new(SramtReceiver::new(cfg, layered, i, packet_bytes, ctx.start, rng)) as _
+            let r = SramtReceiver::new(cfg, layered, i as u32, packet_bytes, m.start, rng).with_stop(m.stop);
+            Box::new(r) as _
         })
         .collect();
     Ok(FlowEndpoints { sender: Box::new(sender), receivers })

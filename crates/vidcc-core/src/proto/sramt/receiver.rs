@@ -47,6 +47,9 @@ pub struct SramtReceiver {
     rng: SimRng,
     start: Instant,
     started: bool,
+    /// When the receiver leaves its groups and stops (`None`: never).
+    stop: Option<Instant>,
+    stopped: bool,
     now: Instant,
     /// Stream j (S, 0-based) or level k (LE, 1-based).
     position: usize,
@@ -95,6 +98,8 @@ impl SramtReceiver {
             rng,
             start,
             started: false,
+            stop: None,
+            stopped: false,
             now: start,
             position: cfg.initial_group as usize,
             groups: vec![None; n],
@@ -125,6 +130,12 @@ impl SramtReceiver {
             reports_suppressed: 0,
             cfg: cfg.clone(),
         }
+    }
+
+    /// Leaves every group and goes quiet at `stop`.
+    pub fn with_stop(mut self, stop: Option<Instant>) -> Self {
+        self.stop = stop;
+        self
     }
 
     /// Stream j (S, 0-based) or level k (LE, 1-based).
@@ -401,6 +412,10 @@ impl SramtReceiver {
 impl Endpoint for SramtReceiver {
     fn handle_datagram(&mut self, now: Instant, d: Datagram<'_>) -> Result<(), WireError> {
         let parsed = ToReceiver::parse(d.bytes, d.wire_size()).inspect_err(|_| self.stats.malformed_datagrams += 1)?;
+        if self.stopped || !self.started {
+            // In flight when the receiver left (or before it joined): nothing to act on.
+            return Ok(());
+        }
         self.now = self.now.max(now);
         let now = self.now;
         match parsed {
@@ -427,7 +442,15 @@ impl Endpoint for SramtReceiver {
                 self.join(g);
             }
         }
-        if !self.started {
+        if !self.started || self.stopped {
+            return;
+        }
+        if self.stop.is_some_and(|s| now >= s) {
+            self.stopped = true;
+            let groups: Vec<usize> = self.joined().collect();
+            for g in groups {
+                self.leave(g);
+            }
             return;
         }
         while now >= self.next_loss_sample {
@@ -463,7 +486,11 @@ impl Endpoint for SramtReceiver {
         if !self.started {
             return Some(self.start);
         }
+        if self.stopped {
+            return None;
+        }
         [
+            self.stop,
             Some(self.next_loss_sample),
             self.next_rtt_tick,
             self.epoch_fallback(),

@@ -716,6 +716,13 @@ fn config_errors_name_the_key_and_registry_builds_both_variants() {
                 start: Instant::ZERO,
                 stop: None,
                 receivers: 5,
+                members: &[
+                    crate::proto::registry::ReceiverSpec::default(),
+                    Default::default(),
+                    Default::default(),
+                    Default::default(),
+                    Default::default(),
+                ],
                 rng: &|n| RngStreams::new(1).stream(n),
             })
             .unwrap();
