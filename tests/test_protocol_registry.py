@@ -115,7 +115,8 @@ def doc_page(name: str) -> str:
     from scenario_testing import ROOT
 
     tcp = ("tcp-tahoe", "tcp-reno", "tcp-newreno", "tcp-sack", "tcp-westwood-plus")
-    families = {**dict.fromkeys(tcp, "tcp"), "udp-cbr": "udp", "udp-pareto": "udp", "ssvp-layered": "ssvp"}
+    families = {**dict.fromkeys(tcp, "tcp"), "udp-cbr": "udp", "udp-pareto": "udp", "ssvp-layered": "ssvp",
+                "sramt-s": "sramt", "sramt-le": "sramt"}
     family = families.get(name, name)
     page = ROOT / "docs" / "protocols" / f"{family}.md"
     assert page.is_file(), f"{name}: no page {page}"
