@@ -1,6 +1,6 @@
 //! `vidcc link`: an emulated bottleneck in user space. A relay on one UDP socket: datagrams from
-//! the far end `to` travel the reverse direction back to the last client that sent to the relay;
-//! datagrams from anyone else travel the forward direction to `to`.
+//! the far end `to` travel the reverse direction back to the client (the first address that sent
+//! to the relay); datagrams from anyone else travel the forward direction to `to`.
 //!
 //! Each direction is a simulator link applied in wall-clock time, with the simulator's own code
 //! (vidcc-core `queue/` and `loss/`) and its forwarding rules (vidcc-sim `forward.rs`): an
@@ -229,8 +229,13 @@ pub struct Link {
 
 impl Link {
     pub fn bind(opts: &LinkOptions) -> Result<Link, String> {
-        let streams = RngStreams::new(opts.seed);
         let socket = Socket::bind(opts.listen).map_err(|e| format!("bind {}: {e}", opts.listen))?;
+        Link::on(socket, opts)
+    }
+
+    /// A relay on an already bound socket (`opts.listen` is then ignored).
+    pub fn on(socket: Socket, opts: &LinkOptions) -> Result<Link, String> {
+        let streams = RngStreams::new(opts.seed);
         Ok(Link {
             socket,
             to: opts.to,
@@ -275,7 +280,10 @@ impl Link {
             }
             1
         } else {
-            self.client = Some(from);
+            // The first address to send is the client for the whole run: a stranger's datagram
+            // still crosses the link forward (the relay is a wire), but never takes the return
+            // path away from the client.
+            self.client.get_or_insert(from);
             0
         };
         let id = self.store(bytes);

@@ -111,7 +111,6 @@ impl Security {
 }
 
 pub struct SendOptions {
-    pub bind: SocketAddr,
     pub to: SocketAddr,
     pub offer: Offer,
     pub security: Security,
@@ -134,14 +133,13 @@ fn session_id() -> u32 {
     (t ^ (t >> 32) ^ std::process::id() as u64) as u32
 }
 
-/// Runs a sender: handshake, the flow for its duration (or until `stop`), Bye.
-pub fn run_sender(opts: SendOptions, stop: &AtomicBool, obs: &mut dyn Observer) -> Result<SendReport, String> {
+/// Runs a sender on `socket`: handshake, the flow for its duration (or until `stop`), Bye.
+pub fn run_sender(socket: Socket, opts: SendOptions, stop: &AtomicBool, obs: &mut dyn Observer) -> Result<SendReport, String> {
     let endpoints = opts.offer.build()?;
     let offer_json = serde_json::to_vec(&opts.offer).map_err(|e| e.to_string())?;
     if offer_json.len() > MAX_OFFER_BYTES {
         return Err(format!("the session description is {} bytes, over {MAX_OFFER_BYTES}", offer_json.len()));
     }
-    let socket = Socket::bind(opts.bind).map_err(|e| format!("bind {}: {e}", opts.bind))?;
     let mut d = Driver::new(socket, opts.to, session_id(), endpoints.sender);
     d.set_auth(opts.security.auth());
     d.set_max_rate(opts.max_rate_bps);
@@ -194,7 +192,6 @@ pub fn run_sender(opts: SendOptions, stop: &AtomicBool, obs: &mut dyn Observer) 
 }
 
 pub struct RecvOptions {
-    pub listen: SocketAddr,
     pub security: Security,
     /// End after this long without a datagram from the peer (once the session started).
     pub idle: Duration,
@@ -212,10 +209,10 @@ pub struct RecvOutcome {
     pub ended_by: &'static str,
 }
 
-/// Runs a receiver until the sender's Bye, `stop`, or idleness; returns its tables.
+/// Runs a receiver on `socket` until the sender's Bye, `stop`, or idleness; returns its tables.
 /// `Ok(None)`: stopped (or timed out) before any session began.
-pub fn run_receiver(opts: RecvOptions, stop: &AtomicBool) -> Result<Option<RecvOutcome>, String> {
-    let mut socket = Socket::bind(opts.listen).map_err(|e| format!("bind {}: {e}", opts.listen))?;
+pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) -> Result<Option<RecvOutcome>, String> {
+    let listen = socket.local_addr().map_err(|e| e.to_string())?;
     clock::tighten_timer_slack();
     let mut pre = Counters::default();
     let mut auth = opts.security.auth();
@@ -246,12 +243,18 @@ pub fn run_receiver(opts: RecvOptions, stop: &AtomicBool) -> Result<Option<RecvO
                 }
             },
         };
+        // An offer is bytes from the network: one that does not parse, or whose flow does not
+        // build (a constructor may even panic on values no scenario file would pass), is
+        // counted and ignored, and the receiver waits for another.
         match serde_json::from_slice::<Offer>(body) {
-            Ok(o) => break (o, from, env.session, Clock::new()),
-            Err(_) => pre.malformed_envelope += 1,
+            Ok(o) if builds(&o) => break (o, from, env.session, Clock::new()),
+            _ => pre.malformed_envelope += 1,
         }
     };
     let mut endpoints = offer.build().map_err(|e| format!("the offered flow: {e}"))?;
+    if endpoints.receivers.is_empty() {
+        return Err("the offered flow has no receiver".into());
+    }
     let receiver = endpoints.receivers.remove(0);
     let mut d = Driver::new(socket, peer, session, receiver);
     d.set_clock(clock);
@@ -296,10 +299,15 @@ pub fn run_receiver(opts: RecvOptions, stop: &AtomicBool) -> Result<Option<RecvO
         label: if offer.label.is_empty() { offer.protocol.name().to_string() } else { offer.label.clone() },
         protocol: offer.protocol.name().to_string(),
         src: peer.to_string(),
-        dst: opts.listen.to_string(),
+        dst: listen.to_string(),
     };
     let app = d.endpoint().stats().app_bytes_delivered;
     let counters = d.counters;
     let tables = rec.finish(&info, sent, app, end);
     Ok(Some(RecvOutcome { offer, peer, counters, tables, end_ns: end.as_nanos(), ended_by }))
+}
+
+/// Whether an offered flow builds, without letting a constructor's panic end the receiver.
+fn builds(offer: &Offer) -> bool {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| offer.build().is_ok())).unwrap_or(false)
 }

@@ -16,6 +16,7 @@ use vidcc_net::driver::NoObserver;
 use vidcc_net::link::{DirectionSpec, Link, LinkOptions, LossSpec};
 use vidcc_net::record::tables_json;
 use vidcc_net::session::{self, Offer, RecvOptions, Security, SendOptions};
+use vidcc_net::socket::Socket;
 
 const USAGE: &str = "usage:
   vidcc-net send --config FILE.json --to HOST:PORT [--bind ADDR] [--max-rate RATE] [--report FILE]
@@ -148,9 +149,10 @@ fn send(args: &[String]) -> Result<(), Failure> {
         .map(|r| parse_rate(r).map(|r| r.as_bps()).map_err(|e| Failure::Usage(format!("--max-rate: {e}"))))
         .transpose()?;
     let handshake_timeout = duration("handshake", o.get("handshake").unwrap_or("10s"))?;
-    let opts = SendOptions { bind, to, offer, security: security(&o)?, max_rate_bps, handshake_timeout };
+    let opts = SendOptions { to, offer, security: security(&o)?, max_rate_bps, handshake_timeout };
+    let socket = Socket::bind(bind).map_err(|e| Failure::Run(format!("bind {bind}: {e}")))?;
     let stop = stop_flag()?;
-    let report = session::run_sender(opts, &stop, &mut NoObserver).map_err(Failure::Run)?;
+    let report = session::run_sender(socket, opts, &stop, &mut NoObserver).map_err(Failure::Run)?;
     let text = serde_json::to_string_pretty(&report).expect("serialisable");
     match o.get("report") {
         Some(p) => write_atomic(Path::new(p), &text)?,
@@ -164,13 +166,13 @@ fn recv(args: &[String]) -> Result<(), Failure> {
     let listen = addr("listen", o.need("listen")?)?;
     let out = PathBuf::from(o.need("out")?);
     let opts = RecvOptions {
-        listen,
         security: security(&o)?,
         idle: duration("idle", o.get("idle").unwrap_or("5s"))?,
         wait_for_offer: o.get("wait").map(|w| duration("wait", w)).transpose()?,
     };
+    let socket = Socket::bind(listen).map_err(|e| Failure::Run(format!("bind {listen}: {e}")))?;
     let stop = stop_flag()?;
-    let Some(r) = session::run_receiver(opts, &stop).map_err(Failure::Run)? else {
+    let Some(r) = session::run_receiver(socket, opts, &stop).map_err(Failure::Run)? else {
         return Err(Failure::Run("no session: stopped before any sender arrived".into()));
     };
     let doc = serde_json::json!({
