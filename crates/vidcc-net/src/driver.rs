@@ -212,10 +212,10 @@ impl Driver {
     /// Sends what the endpoint wants now; returns when a transmit held by the cap may go.
     fn flush(&mut self, now: Instant, obs: &mut dyn Observer) -> Option<Instant> {
         loop {
-            let t = match self.held.take() {
-                Some(t) => t,
+            let (t, was_held) = match self.held.take() {
+                Some(t) => (t, true),
                 None => match self.endpoint.poll_transmit(now) {
-                    Some(t) => t,
+                    Some(t) => (t, false),
                     None => return None,
                 },
             };
@@ -225,7 +225,9 @@ impl Driver {
                 if *tat > now && burst_start > CAP_BURST {
                     let release = Instant::from_nanos(tat.as_nanos() - CAP_BURST.as_nanos());
                     self.held = Some(t);
-                    self.counters.rate_capped += 1;
+                    if !was_held {
+                        self.counters.rate_capped += 1;
+                    }
                     return Some(release);
                 }
                 let cost = Duration::from_nanos(((size * 8) as u128 * 1_000_000_000 / *bps as u128) as u64);
