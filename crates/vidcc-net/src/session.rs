@@ -12,7 +12,7 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Serialize};
-use vidcc_core::media::config::{build_stream, VideoConfig};
+use vidcc_core::media::config::{build_stream, PlayoutConfigSpec, VideoConfig};
 use vidcc_core::proto::registry::{FlowContext, ProtocolConfig};
 use vidcc_core::proto::Application;
 use vidcc_core::rng::RngStreams;
@@ -264,6 +264,14 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
     d.send_envelope(Kind::Accept, &[]);
     let mut last_heard = (d.counters.datagrams_in - d.counters.foreign_address, d.clock.now());
     let mut sent = None;
+    let linger = match &offer.video {
+        Some(v) => match v.playout {
+            PlayoutConfigSpec::FirstArrival { delay_ns } | PlayoutConfigSpec::ReadyTime { delay_ns } => {
+                Duration::from_nanos(delay_ns.min(3_000_000_000))
+            }
+        },
+        None => Duration::ZERO,
+    };
     let ended_by = loop {
         if stop.load(Ordering::Relaxed) {
             break "signal";
@@ -279,8 +287,10 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
             }
         }
         if sent.is_some() {
-            // Let reordered or queued stragglers in for a moment.
-            let until = now + Duration::from_millis(100);
+            // Let reordered or queued stragglers in, and the playout buffer play out: a player
+            // shows its buffered frames after the last packet, so the last frames' deadlines
+            // fall inside the run (else they would be `pending`).
+            let until = now + Duration::from_millis(100) + linger;
             while d.clock.now() < until {
                 d.step(&mut rec, until.saturating_since(d.clock.now()))
                     .map_err(|e| e.to_string())?;
