@@ -85,7 +85,10 @@ pub enum Notice {
     Offer(Vec<u8>),
     Accept,
     /// The sender finished: data packets sent, and the next data sequence number.
-    Bye { sent: u64, next_seq: u64 },
+    Bye {
+        sent: u64,
+        next_seq: u64,
+    },
 }
 
 /// Longest the loop sleeps without looking at its stop condition.

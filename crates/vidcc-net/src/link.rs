@@ -87,7 +87,9 @@ impl LossSpec {
             LossSpec::GilbertElliott { p, r, loss_good, loss_bad } => {
                 Box::new(GilbertElliott::new(p, r, loss_good, loss_bad, rng).map_err(e)?)
             }
-            LossSpec::CorrelatedBernoulli { p, q } => Box::new(GilbertElliott::correlated_bernoulli(p, q, rng).map_err(e)?),
+            LossSpec::CorrelatedBernoulli { p, q } => {
+                Box::new(GilbertElliott::correlated_bernoulli(p, q, rng).map_err(e)?)
+            }
         })
     }
 }
@@ -165,8 +167,13 @@ impl Direction {
     fn new(spec: DirectionSpec, streams: &RngStreams, name: &str) -> Result<Direction, String> {
         let queue: Box<dyn Queue> = if spec.red {
             Box::new(
-                Red::new(spec.limit, RedParams::ns2_default(), spec.bandwidth, streams.stream(&format!("queue/{name}")))
-                    .map_err(|e| e.to_string())?,
+                Red::new(
+                    spec.limit,
+                    RedParams::ns2_default(),
+                    spec.bandwidth,
+                    streams.stream(&format!("queue/{name}")),
+                )
+                .map_err(|e| e.to_string())?,
             )
         } else {
             Box::new(DropTail::new(spec.limit))
@@ -240,7 +247,10 @@ impl Link {
             socket,
             to: opts.to,
             client: None,
-            dirs: [Direction::new(opts.forward, &streams, "forward")?, Direction::new(opts.reverse, &streams, "reverse")?],
+            dirs: [
+                Direction::new(opts.forward, &streams, "forward")?,
+                Direction::new(opts.reverse, &streams, "reverse")?,
+            ],
             packets: Vec::new(),
             free: Vec::new(),
             no_client: 0,

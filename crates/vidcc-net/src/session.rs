@@ -53,7 +53,9 @@ impl Offer {
         let streams = RngStreams::new(self.seed);
         let rng = |what: &str| streams.stream(&format!("{what}/flow0"));
         let app = match &self.video {
-            Some(v) => Application::Video(build_stream(v, Instant::ZERO, &|| rng("video")).map_err(|e| format!("video: {e}"))?),
+            Some(v) => {
+                Application::Video(build_stream(v, Instant::ZERO, &|| rng("video")).map_err(|e| format!("video: {e}"))?)
+            }
             None => Application::Bulk,
         };
         let ctx = FlowContext {
@@ -85,7 +87,8 @@ impl Offer {
             video: match flow.get("video") {
                 None | Some(serde_json::Value::Null) => None,
                 Some(v) => Some(
-                    serde_json::from_value(v.clone()).map_err(|e| format!("configuration: resolved.flows[0].video: {e}"))?,
+                    serde_json::from_value(v.clone())
+                        .map_err(|e| format!("configuration: resolved.flows[0].video: {e}"))?,
                 ),
             },
             packet_size_bytes: num(flow.get("packet_size_bytes"), "resolved.flows[0].packet_size_bytes")?,
@@ -134,7 +137,12 @@ fn session_id() -> u32 {
 }
 
 /// Runs a sender on `socket`: handshake, the flow for its duration (or until `stop`), Bye.
-pub fn run_sender(socket: Socket, opts: SendOptions, stop: &AtomicBool, obs: &mut dyn Observer) -> Result<SendReport, String> {
+pub fn run_sender(
+    socket: Socket,
+    opts: SendOptions,
+    stop: &AtomicBool,
+    obs: &mut dyn Observer,
+) -> Result<SendReport, String> {
     let endpoints = opts.offer.build()?;
     let offer_json = serde_json::to_vec(&opts.offer).map_err(|e| e.to_string())?;
     if offer_json.len() > MAX_OFFER_BYTES {
@@ -150,7 +158,11 @@ pub fn run_sender(socket: Socket, opts: SendOptions, stop: &AtomicBool, obs: &mu
             return Ok(SendReport { counters: d.counters, data_sent: 0, elapsed_ns: 0, stopped_early: true });
         }
         if started.now().as_nanos() > opts.handshake_timeout.as_nanos() {
-            return Err(format!("no answer from {} within {:?}", opts.to, std::time::Duration::from_nanos(opts.handshake_timeout.as_nanos())));
+            return Err(format!(
+                "no answer from {} within {:?}",
+                opts.to,
+                std::time::Duration::from_nanos(opts.handshake_timeout.as_nanos())
+            ));
         }
         d.send_envelope(Kind::Offer, &offer_json);
         let until = d.clock.now() + Duration::from_millis(200);
@@ -219,7 +231,8 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
     let waiting = Clock::new();
     // Wait for the first valid Offer from anyone.
     let (offer, peer, session, clock) = loop {
-        if stop.load(Ordering::Relaxed) || opts.wait_for_offer.is_some_and(|w| waiting.now().as_nanos() > w.as_nanos()) {
+        if stop.load(Ordering::Relaxed) || opts.wait_for_offer.is_some_and(|w| waiting.now().as_nanos() > w.as_nanos())
+        {
             return Ok(None);
         }
         let until = waiting.now() + Duration::from_millis(100);
@@ -292,8 +305,7 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
             // fall inside the run (else they would be `pending`).
             let until = now + Duration::from_millis(100) + linger;
             while d.clock.now() < until {
-                d.step(&mut rec, until.saturating_since(d.clock.now()))
-                    .map_err(|e| e.to_string())?;
+                d.step(&mut rec, until.saturating_since(d.clock.now())).map_err(|e| e.to_string())?;
             }
             break "bye";
         }

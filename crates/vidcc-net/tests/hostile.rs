@@ -48,8 +48,13 @@ fn garbage(rng: &mut impl Rng) -> Vec<u8> {
     let n = rng.gen_range(0..200);
     let mut b: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
     if n > 0 && rng.gen_bool(0.7) {
-        b[0] = [envelope::KIND_OFFER, envelope::KIND_ACCEPT, envelope::KIND_DATA, envelope::KIND_CONTROL, envelope::KIND_BYE]
-            [rng.gen_range(0..5)];
+        b[0] = [
+            envelope::KIND_OFFER,
+            envelope::KIND_ACCEPT,
+            envelope::KIND_DATA,
+            envelope::KIND_CONTROL,
+            envelope::KIND_BYE,
+        ][rng.gen_range(0..5)];
     }
     b
 }
@@ -87,18 +92,30 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
         red: false,
         loss: None,
     };
-    let mut link = Link::on(relay, &LinkOptions { listen: relay_addr, to: rx_addr, forward: wide, reverse: wide, seed: 1 }).unwrap();
+    let mut link =
+        Link::on(relay, &LinkOptions { listen: relay_addr, to: rx_addr, forward: wide, reverse: wide, seed: 1 })
+            .unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let stop2 = Arc::clone(&stop);
     let link_thread = thread::spawn(move || link.run(&stop2, None).unwrap());
     let receiver = thread::spawn(move || {
-        let opts = RecvOptions { security: Security::default(), idle: Duration::from_secs(3), wait_for_offer: Some(Duration::from_secs(20)) };
+        let opts = RecvOptions {
+            security: Security::default(),
+            idle: Duration::from_secs(3),
+            wait_for_offer: Some(Duration::from_secs(20)),
+        };
         run_receiver(rx, opts, &AtomicBool::new(false)).unwrap().expect("a session")
     });
     let tx = local();
     let tx_addr = tx.local_addr().unwrap();
     let sender = thread::spawn(move || {
-        let opts = SendOptions { to: relay_addr, offer: video_offer(secs), security: Security::default(), max_rate_bps: None, handshake_timeout: Duration::from_secs(20) };
+        let opts = SendOptions {
+            to: relay_addr,
+            offer: video_offer(secs),
+            security: Security::default(),
+            max_rate_bps: None,
+            handshake_timeout: Duration::from_secs(20),
+        };
         run_sender(tx, opts, &AtomicBool::new(false), &mut NoObserver).unwrap()
     });
     thread::sleep(std::time::Duration::from_millis(500));
@@ -118,13 +135,21 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
     assert_eq!(summary.u64s("sent_packets")[0], send.data_sent);
     assert!(delivered as f64 >= 0.99 * send.data_sent as f64, "{delivered} of {}", send.data_sent);
     assert_eq!(delivered, recv.counters.data_in, "only accepted data packets are counted");
-    assert!(send.data_sent as f64 >= 0.9 * (secs as f64 * 1e6 / 8000.0), "the sender kept its rate: {}", send.data_sent);
+    assert!(
+        send.data_sent as f64 >= 0.9 * (secs as f64 * 1e6 / 8000.0),
+        "the sender kept its rate: {}",
+        send.data_sent
+    );
     // The flood was seen and rejected, never delivered.
     let c = recv.counters;
     assert!(c.rejected() > 0 && c.foreign_address > 0, "{c:?}");
     assert!(c.foreign_address <= sent[1] as u64);
     assert!(c.rejected() <= l.forward.forwarded, "{c:?}");
-    assert!(send.counters.foreign_address > 0 && send.counters.foreign_address <= sent[2] as u64, "{:?}", send.counters);
+    assert!(
+        send.counters.foreign_address > 0 && send.counters.foreign_address <= sent[2] as u64,
+        "{:?}",
+        send.counters
+    );
     assert_eq!(send.counters.rejected(), 0, "the sender's peer sent nothing malformed");
 }
 
@@ -154,7 +179,13 @@ fn absurd_feedback_cannot_push_a_sender_above_its_maximum_rate() {
                 Kind::Data => {
                     data_bytes += e.body.len() as u64;
                     if let Ok(TfrcHeader::Data(d)) = TfrcHeader::parse(e.body) {
-                        let fb = TfrcFeedback { echo_seq: d.seq, timestamp_echo_ns: d.timestamp_ns, t_delay_us: 0, x_recv_bps: u64::MAX / 4, p_ppb: 0 };
+                        let fb = TfrcFeedback {
+                            echo_seq: d.seq,
+                            timestamp_echo_ns: d.timestamp_ns,
+                            t_delay_us: 0,
+                            x_recv_bps: u64::MAX / 4,
+                            p_ppb: 0,
+                        };
                         envelope::write_prefix(&mut out, Kind::Control, e.session);
                         out.extend_from_slice(fb.emit().as_slice());
                         fake.send_to(&out, from).unwrap();
@@ -167,7 +198,13 @@ fn absurd_feedback_cannot_push_a_sender_above_its_maximum_rate() {
     });
     let offer = Offer { video: None, ..video_offer(secs) };
     let offer = Offer { protocol: defaults("tfrc").unwrap(), ..offer };
-    let opts = SendOptions { to: fake_addr, offer, security: Security::default(), max_rate_bps: Some(cap_bps), handshake_timeout: Duration::from_secs(20) };
+    let opts = SendOptions {
+        to: fake_addr,
+        offer,
+        security: Security::default(),
+        max_rate_bps: Some(cap_bps),
+        handshake_timeout: Duration::from_secs(20),
+    };
     let report = run_sender(local(), opts, &AtomicBool::new(false), &mut NoObserver).unwrap();
     done.store(true, Ordering::Relaxed);
     let data_bytes = liar.join().unwrap();
@@ -176,7 +213,11 @@ fn absurd_feedback_cannot_push_a_sender_above_its_maximum_rate() {
     println!("{report:?}: {rate} bit/s; liar got {data_bytes} B");
     // Never above the cap plus its 20 ms burst (and the Bye envelopes), on the sender's own clock.
     let allowed = cap_bps as f64 * (elapsed + 0.02) / 8.0 + 200.0;
-    assert!((report.counters.bytes_out as f64) <= allowed, "{} bytes out, cap allows {allowed}", report.counters.bytes_out);
+    assert!(
+        (report.counters.bytes_out as f64) <= allowed,
+        "{} bytes out, cap allows {allowed}",
+        report.counters.bytes_out
+    );
     // ... and the feedback really pushed: the cap was what held the sender back.
     assert!(report.counters.rate_capped > 0, "{report:?}");
     assert!(rate > 0.5 * cap_bps as f64, "{rate}");
@@ -192,16 +233,32 @@ fn with_a_key_the_session_runs_and_a_sender_with_another_key_is_never_accepted()
     let rx = local();
     let rx_addr = rx.local_addr().unwrap();
     let receiver = thread::spawn(move || {
-        let opts = RecvOptions { security: Security { key: Some(key(7)) }, idle: Duration::from_secs(2), wait_for_offer: Some(Duration::from_secs(20)) };
+        let opts = RecvOptions {
+            security: Security { key: Some(key(7)) },
+            idle: Duration::from_secs(2),
+            wait_for_offer: Some(Duration::from_secs(20)),
+        };
         run_receiver(rx, opts, &AtomicBool::new(false)).unwrap().expect("a session")
     });
     // A sender with the wrong key is never accepted.
-    let wrong = SendOptions { to: rx_addr, offer: video_offer(secs), security: Security { key: Some(key(8)) }, max_rate_bps: None, handshake_timeout: Duration::from_millis(700) };
+    let wrong = SendOptions {
+        to: rx_addr,
+        offer: video_offer(secs),
+        security: Security { key: Some(key(8)) },
+        max_rate_bps: None,
+        handshake_timeout: Duration::from_millis(700),
+    };
     let err = run_sender(local(), wrong, &AtomicBool::new(false), &mut NoObserver).unwrap_err();
     assert!(err.contains("no answer"), "{err}");
     // The right key: a normal session.
     let tx = local();
-    let right = SendOptions { to: rx_addr, offer: video_offer(secs), security: Security { key: Some(key(7)) }, max_rate_bps: None, handshake_timeout: Duration::from_secs(20) };
+    let right = SendOptions {
+        to: rx_addr,
+        offer: video_offer(secs),
+        security: Security { key: Some(key(7)) },
+        max_rate_bps: None,
+        handshake_timeout: Duration::from_secs(20),
+    };
     let send = run_sender(tx, right, &AtomicBool::new(false), &mut NoObserver).unwrap();
     let recv = receiver.join().unwrap();
     assert!(recv.counters.auth_bad_tag >= 1, "the wrong key's offers were counted: {:?}", recv.counters);
@@ -231,7 +288,11 @@ fn the_driver_counts_bad_tags_truncations_and_replays_from_its_peer() {
     let first = sealed(&mut good, b"not a protocol packet");
     d.handle(&first, peer_addr, &mut NoObserver);
     let c = d.counters;
-    assert_eq!((c.auth_bad_tag, c.auth_replay, c.auth_truncated, c.malformed_protocol), (0, 0, 0, 1), "authentic, then refused by the protocol");
+    assert_eq!(
+        (c.auth_bad_tag, c.auth_replay, c.auth_truncated, c.malformed_protocol),
+        (0, 0, 0, 1),
+        "authentic, then refused by the protocol"
+    );
     d.handle(&first, peer_addr, &mut NoObserver);
     assert_eq!(d.counters.auth_replay, 1);
     d.handle(&sealed(&mut forger, b"x"), peer_addr, &mut NoObserver);

@@ -16,7 +16,9 @@ use vidcc_core::{DataRate, Duration};
 use vidcc_net::auth::Key;
 use vidcc_net::driver::NoObserver;
 use vidcc_net::link::{DirectionSpec, Link, LinkOptions, LinkStats, LossSpec};
-use vidcc_net::session::{run_receiver, run_sender, Offer, RecvOptions, RecvOutcome, Security, SendOptions, SendReport};
+use vidcc_net::session::{
+    run_receiver, run_sender, Offer, RecvOptions, RecvOutcome, Security, SendOptions, SendReport,
+};
 use vidcc_net::socket::Socket;
 
 fn local() -> Socket {
@@ -69,7 +71,13 @@ fn session(offer: Offer, link: Option<DirectionSpec>, key: Option<Key>, max_rate
     let link_thread = link.map(|spec| {
         let s = local();
         target = s.local_addr().unwrap();
-        let opts = LinkOptions { listen: target, to: rx_addr, forward: spec, reverse: DirectionSpec { loss: None, ..spec }, seed: 3 };
+        let opts = LinkOptions {
+            listen: target,
+            to: rx_addr,
+            forward: spec,
+            reverse: DirectionSpec { loss: None, ..spec },
+            seed: 3,
+        };
         let mut l = Link::on(s, &opts).unwrap();
         let stop = Arc::clone(&stop_link);
         thread::spawn(move || l.run(&stop, None).unwrap())
@@ -83,7 +91,13 @@ fn session(offer: Offer, link: Option<DirectionSpec>, key: Option<Key>, max_rate
         };
         run_receiver(rx, opts, &AtomicBool::new(false)).unwrap().expect("a session")
     });
-    let opts = SendOptions { to: target, offer, security: Security { key }, max_rate_bps: max_rate, handshake_timeout: Duration::from_secs(20) };
+    let opts = SendOptions {
+        to: target,
+        offer,
+        security: Security { key },
+        max_rate_bps: max_rate,
+        handshake_timeout: Duration::from_secs(20),
+    };
     let send = run_sender(local(), opts, &AtomicBool::new(false), &mut NoObserver).unwrap();
     let recv = receiver.join().unwrap();
     stop_link.store(true, Ordering::Relaxed);
@@ -103,17 +117,25 @@ fn f64s<'a>(t: &'a Table, c: &str) -> &'a [f64] {
 fn steady_rate(r: &RecvOutcome, from_s: f64, to_s: f64) -> f64 {
     let t = table(r, "flow_samples");
     let (ts, x) = (t.u64s("t_ns"), f64s(t, "throughput_bps"));
-    let v: Vec<f64> = ts.iter().zip(x).filter(|(t, _)| **t as f64 / 1e9 > from_s && (**t as f64 / 1e9) <= to_s).map(|(_, x)| *x).collect();
+    let v: Vec<f64> = ts
+        .iter()
+        .zip(x)
+        .filter(|(t, _)| **t as f64 / 1e9 > from_s && (**t as f64 / 1e9) <= to_s)
+        .map(|(_, x)| *x)
+        .collect();
     assert!(!v.is_empty(), "no samples in ({from_s}, {to_s}] s");
     v.iter().sum::<f64>() / v.len() as f64
 }
 
 fn min_delay_ns(r: &RecvOutcome) -> u64 {
     let t = table(r, "packets");
-    let (s, a) = (t.u64s("sent_ns"), match t.get("arrival_ns") {
-        Some(Column::I64(v)) => v,
-        _ => panic!("arrival_ns"),
-    });
+    let (s, a) = (
+        t.u64s("sent_ns"),
+        match t.get("arrival_ns") {
+            Some(Column::I64(v)) => v,
+            _ => panic!("arrival_ns"),
+        },
+    );
     s.iter().zip(a).filter(|(_, a)| **a >= 0).map(|(s, a)| (*a as u64).saturating_sub(*s)).min().unwrap()
 }
 
@@ -138,7 +160,9 @@ fn case(name: &str) -> (ProtocolConfig, Option<VideoConfig>, f64) {
     let v = VIDEO_BPS as f64;
     let layered = || Some(video(VIDEO_BPS, &[250_000, 500_000, VIDEO_BPS]));
     match name {
-        "tcp-reno" | "tcp-newreno" | "tcp-westwood-plus" | "tfrc" | "gaimd" => (protocol(name, serde_json::json!({})), None, link),
+        "tcp-reno" | "tcp-newreno" | "tcp-westwood-plus" | "tfrc" | "gaimd" => {
+            (protocol(name, serde_json::json!({})), None, link)
+        }
         "udp-cbr" => (protocol(name, serde_json::json!({"rate_bps": VIDEO_BPS})), None, v),
         // On/off: its offered load is random; the target is what it sent (below).
         "udp-pareto" => (protocol(name, serde_json::json!({"rate_bps": VIDEO_BPS})), None, f64::NAN),
@@ -174,7 +198,13 @@ fn every_unicast_protocol_streams_through_the_emulated_link() {
         let delay = min_delay_ns(&r.recv);
         // Propagation + serialisation of the smallest datagram at the link rate, at least.
         let floor = DELAY_MS * 1_000_000;
-        println!("{name}: {:.3} Mbit/s (target {:.3}), min delay {:.2} ms, link {:?}", rate / 1e6, target / 1e6, delay as f64 / 1e6, l);
+        println!(
+            "{name}: {:.3} Mbit/s (target {:.3}), min delay {:.2} ms, link {:?}",
+            rate / 1e6,
+            target / 1e6,
+            delay as f64 / 1e6,
+            l
+        );
         if rate < 0.8 * target {
             failures.push(format!("{name}: {:.3} Mbit/s < 80 % of {:.3}", rate / 1e6, target / 1e6));
         }

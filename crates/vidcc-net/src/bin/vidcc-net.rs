@@ -57,7 +57,8 @@ impl Opts {
         let mut pairs: Vec<(String, Option<String>)> = Vec::new();
         let mut it = args.iter();
         while let Some(a) = it.next() {
-            let name = a.strip_prefix("--").ok_or_else(|| Failure::Usage(format!("unexpected argument {a:?}\n{USAGE}")))?;
+            let name =
+                a.strip_prefix("--").ok_or_else(|| Failure::Usage(format!("unexpected argument {a:?}\n{USAGE}")))?;
             if pairs.iter().any(|(n, _)| n == name) {
                 return Err(Failure::Usage(format!("--{name} given twice")));
             }
@@ -107,7 +108,8 @@ fn security(o: &Opts) -> Result<Security, Failure> {
 fn stop_flag() -> Result<Arc<AtomicBool>, Failure> {
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register(sig, Arc::clone(&stop)).map_err(|e| Failure::Run(format!("signal handler: {e}")))?;
+        signal_hook::flag::register(sig, Arc::clone(&stop))
+            .map_err(|e| Failure::Run(format!("signal handler: {e}")))?;
     }
     Ok(stop)
 }
@@ -134,7 +136,8 @@ fn run(args: &[String]) -> Result<(), Failure> {
 }
 
 fn send(args: &[String]) -> Result<(), Failure> {
-    let o = Opts::parse(args, &["config", "to", "bind", "max-rate", "report", "key-file", "key-env", "handshake"], &[])?;
+    let o =
+        Opts::parse(args, &["config", "to", "bind", "max-rate", "report", "key-file", "key-env", "handshake"], &[])?;
     let path = o.need("config")?;
     let text = std::fs::read_to_string(path).map_err(|e| Failure::Usage(format!("--config {path}: {e}")))?;
     let offer = Offer::from_config_json(&text).map_err(|e| Failure::Usage(format!("{path}: {e}")))?;
@@ -204,8 +207,16 @@ fn link(args: &[String]) -> Result<(), Failure> {
         return Err(Failure::Usage("--bandwidth must be positive".into()));
     }
     let reverse = forward.with_overrides(o.get("reverse").unwrap_or("")).map_err(Failure::Usage)?;
-    let seed = o.get("seed").map_or(Ok(1), |s| s.parse().map_err(|_| Failure::Usage(format!("--seed {s:?}: not an integer"))))?;
-    let opts = LinkOptions { listen: addr("listen", o.need("listen")?)?, to: addr("to", o.need("to")?)?, forward, reverse, seed };
+    let seed = o
+        .get("seed")
+        .map_or(Ok(1), |s| s.parse().map_err(|_| Failure::Usage(format!("--seed {s:?}: not an integer"))))?;
+    let opts = LinkOptions {
+        listen: addr("listen", o.need("listen")?)?,
+        to: addr("to", o.need("to")?)?,
+        forward,
+        reverse,
+        seed,
+    };
     let dur = o.get("duration").map(|d| duration("duration", d)).transpose()?;
     let mut l = Link::bind(&opts).map_err(Failure::Run)?;
     let stop = stop_flag()?;
