@@ -15,7 +15,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use vidcc_core::{Duration, Instant};
 
 /// How long before a deadline the blocking sleep ends and the busy wait begins.
-pub const SPIN_MARGIN: Duration = Duration::from_micros(80);
+pub const SPIN_MARGIN: Duration = Duration::from_micros(40);
 
 #[derive(Clone, Copy, Debug)]
 pub struct Clock {

@@ -109,6 +109,7 @@ pub struct Driver {
     /// Rate cap in bit/s and its theoretical arrival time (GCRA).
     cap: Option<(u64, Instant)>,
     notices: Vec<Notice>,
+    scratch: Vec<u8>,
 }
 
 impl Driver {
@@ -126,6 +127,7 @@ impl Driver {
             held: None,
             cap: None,
             notices: Vec::new(),
+            scratch: Vec::with_capacity(crate::socket::MAX_DATAGRAM),
         }
     }
 
@@ -196,19 +198,36 @@ impl Driver {
             // queued without waiting.
             return self.drain(obs, BATCH);
         }
-        let got = self.socket.wait(&self.clock, deadline)?.map(|(b, a)| (b.to_vec(), a));
-        if let Some((bytes, from)) = got {
-            self.handle(&bytes, from, obs);
+        // One scratch buffer, reused: the socket's buffer stays borrowed while a datagram is
+        // handled, and handling needs `self`.
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let got = match self.socket.wait(&self.clock, deadline)? {
+            Some((b, a)) => {
+                scratch.clear();
+                scratch.extend_from_slice(b);
+                Some(a)
+            }
+            None => None,
+        };
+        if let Some(from) = got {
+            self.handle(&scratch, from, obs);
+        }
+        self.scratch = scratch;
+        if got.is_some() {
             self.drain(obs, BATCH - 1)?;
         }
         Ok(())
     }
 
     fn drain(&mut self, obs: &mut dyn Observer, max: usize) -> io::Result<()> {
+        let mut scratch = std::mem::take(&mut self.scratch);
         for _ in 0..max {
-            let Some((bytes, from)) = self.socket.try_recv()?.map(|(b, a)| (b.to_vec(), a)) else { break };
-            self.handle(&bytes, from, obs);
+            let Some((b, from)) = self.socket.try_recv()? else { break };
+            scratch.clear();
+            scratch.extend_from_slice(b);
+            self.handle(&scratch, from, obs);
         }
+        self.scratch = scratch;
         Ok(())
     }
 

@@ -232,6 +232,7 @@ pub struct Link {
     packets: Vec<Vec<u8>>,
     free: Vec<u32>,
     no_client: u64,
+    scratch: Vec<u8>,
 }
 
 impl Link {
@@ -254,6 +255,7 @@ impl Link {
             packets: Vec::new(),
             free: Vec::new(),
             no_client: 0,
+            scratch: Vec::with_capacity(crate::socket::MAX_DATAGRAM),
         })
     }
 
@@ -373,18 +375,26 @@ impl Link {
             if deadline <= now {
                 continue;
             }
-            let got = self.socket.wait(&clock, deadline).map_err(|e| e.to_string())?.map(|(b, a)| (b.to_vec(), a));
-            if let Some((bytes, from)) = got {
+            // One scratch buffer, reused: the socket's buffer is borrowed while a datagram is
+            // handled, and the handling needs the socket (to forward what falls due).
+            let mut scratch = std::mem::take(&mut self.scratch);
+            let mut from = None;
+            if let Some((b, a)) = self.socket.wait(&clock, deadline).map_err(|e| e.to_string())? {
+                scratch.clear();
+                scratch.extend_from_slice(b);
+                from = Some(a);
+            }
+            if let Some(a) = from {
                 let now = clock.now();
-                self.arrive(now, &bytes, from);
+                self.arrive(now, &scratch, a);
                 for _ in 1..BATCH {
-                    let Some((b, a)) = self.socket.try_recv().map_err(|e| e.to_string())?.map(|(b, a)| (b.to_vec(), a))
-                    else {
-                        break;
-                    };
-                    self.arrive(now, &b, a);
+                    let Some((b, a)) = self.socket.try_recv().map_err(|e| e.to_string())? else { break };
+                    scratch.clear();
+                    scratch.extend_from_slice(b);
+                    self.arrive(now, &scratch, a);
                 }
             }
+            self.scratch = scratch;
         }
         Ok(self.stats())
     }
