@@ -189,9 +189,16 @@ def _cmd_send(args: argparse.Namespace) -> int:
             cmd += ["--max-rate", args.max_rate]
         if args.bind:
             cmd += ["--bind", args.bind]
-        if args.report:
-            cmd += ["--report", args.report]
-        return _run_child(cmd)
+        report = Path(args.report) if args.report else Path(tmp) / "report.json"
+        cmd += ["--report", str(report)]
+        code = _run_child(cmd)
+        if code == 0 and not args.quiet and report.exists():
+            r = json.loads(report.read_text(encoding="utf-8"))
+            c = r["counters"]
+            print(f"sent {r['data_sent']} data packets ({c['bytes_out'] / 1e6:.2f} MB) in {r['elapsed_ns'] / 1e9:.1f} s to "
+                  f"{args.to}; rejected datagrams: {c['malformed_envelope'] + c['malformed_protocol'] + c['wrong_session']} "
+                  f"malformed, {c['foreign_address']} from other addresses")
+        return code
 
 
 def _cmd_recv(args: argparse.Namespace) -> int:
@@ -245,6 +252,7 @@ def add_net_parser(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--max-rate", metavar="RATE", help="never send faster than this, whatever feedback says")
         p.add_argument("--bind", metavar="HOST:PORT", help="local address (default: any)")
         p.add_argument("--report", metavar="FILE", help="write the sender's counters here (JSON)")
+        p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
         p.add_argument("--key-file", metavar="FILE", help=key_help + ", read from FILE")
         p.add_argument("--key-env", metavar="VAR", help=key_help + ", read from environment variable VAR")
         p.set_defaults(func=_guard(_cmd_send))
