@@ -75,7 +75,8 @@ def _video_table(spec: str) -> dict[str, Any]:
     path = Path(s).expanduser()
     if not path.is_file():
         raise NetError(f"--video {spec!r}: no such trace file (or use cbr:RATE, tes:RATE, or {{ model = ... }})")
-    return {"model": "trace", "trace": str(path.resolve()), "trace_format": "plain" if path.suffix == ".txt" else "evalvid"}
+    fmt = "plain" if path.suffix == ".txt" else "evalvid"
+    return {"model": "trace", "trace": str(path.resolve()), "trace_format": fmt}
 
 
 def _set_value(item: str) -> dict[str, Any]:
@@ -195,9 +196,10 @@ def _cmd_send(args: argparse.Namespace) -> int:
         if code == 0 and not args.quiet and report.exists():
             r = json.loads(report.read_text(encoding="utf-8"))
             c = r["counters"]
-            print(f"sent {r['data_sent']} data packets ({c['bytes_out'] / 1e6:.2f} MB) in {r['elapsed_ns'] / 1e9:.1f} s to "
-                  f"{args.to}; rejected datagrams: {c['malformed_envelope'] + c['malformed_protocol'] + c['wrong_session']} "
-                  f"malformed, {c['foreign_address']} from other addresses")
+            bad = c["malformed_envelope"] + c["malformed_protocol"] + c["wrong_session"]
+            print(f"sent {r['data_sent']} data packets ({c['bytes_out'] / 1e6:.2f} MB) in "
+                  f"{r['elapsed_ns'] / 1e9:.1f} s to {args.to}; rejected datagrams: {bad} malformed, "
+                  f"{c['foreign_address']} from other addresses")
         return code
 
 

@@ -108,7 +108,7 @@ impl RecvRecorder {
             self.i_bytes = 0;
             self.i_delivered = 0;
             self.i_delay_sum_ns = 0;
-            self.next_sample = self.next_sample + self.interval;
+            self.next_sample += self.interval;
         }
     }
 
@@ -248,7 +248,9 @@ impl RecvRecorder {
 
     /// Every media packet received, and every fragment of a partly received frame that was not.
     fn feed_video(&self, rec: &mut VideoRecorder) {
-        let mut seen: BTreeMap<(u32, u8), (MediaTag, Instant, u32, BTreeSet<u16>)> = BTreeMap::new();
+        // Per (frame, layer): a tag, the earliest send time and size seen, the fragments received.
+        type Seen = (MediaTag, Instant, u32, BTreeSet<u16>);
+        let mut seen: BTreeMap<(u32, u8), Seen> = BTreeMap::new();
         for a in self.arrivals.iter().filter(|a| a.media.is_media()) {
             let row = rec.on_sent(a.media, a.size, a.sent);
             rec.on_arrival(row, a.arrival);

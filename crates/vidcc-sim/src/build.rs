@@ -88,7 +88,17 @@ fn build_queue(q: &QueueConfig, limit: Limit, bandwidth: DataRate, rng: SimRng) 
     use crate::queue::red::{Red, RedParams};
     Ok(match q {
         QueueConfig::DropTail { .. } => Box::new(crate::queue::drop_tail::DropTail::new(limit)),
-        &QueueConfig::Red { min_thresh, max_thresh, weight, max_p, gentle, bytes, mean_packet_bytes, wait, limit: _ } => {
+        &QueueConfig::Red {
+            min_thresh,
+            max_thresh,
+            weight,
+            max_p,
+            gentle,
+            bytes,
+            mean_packet_bytes,
+            wait,
+            limit: _,
+        } => {
             let params = RedParams { min_thresh, max_thresh, weight, max_p, gentle, bytes, mean_packet_bytes, wait };
             Box::new(Red::new(limit, params, bandwidth, rng).map_err(|e| e.to_string())?)
         }

@@ -56,8 +56,8 @@
 
 use std::collections::VecDeque;
 
-use rand::Rng;
 use crate::{DataRate, DataSize, Instant};
+use rand::Rng;
 
 use super::drop_tail::preallocation;
 use super::{Enqueue, Limit, Queue, QueuedPacket};
