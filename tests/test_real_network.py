@@ -95,6 +95,8 @@ def test_a_lossless_real_run_scores_the_encoders_psnr_and_a_lossy_one_less(prepa
         assert (clean / f"{table}.parquet").exists(), table
     summary = pd.read_parquet(clean / "flow_summary.parquet").iloc[0]
     assert summary["delivered_packets"] == summary["sent_packets"] > 0
+    log = pd.read_csv(clean / "arrivals.csv")
+    assert len(log) == summary["delivered_packets"] and (log["arrival_ns"] > log["sent_ns"]).all()
     packets = pd.read_parquet(clean / "packets.parquet")
     delay = packets["arrival_ns"] - packets["sent_ns"]
     assert delay.min() >= 20_000_000, "at least the link's propagation delay"

@@ -208,7 +208,7 @@ def _cmd_recv(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     raw = out / "receiver.json"
     cmd = [str(find_binary()), "recv", "--listen", args.listen, "--out", str(raw), "--idle", args.idle,
-           *_key_args(args)]
+           "--log", str(out / "arrivals.csv"), *_key_args(args)]
     if args.wait:
         cmd += ["--wait", args.wait]
     t0 = time.perf_counter()

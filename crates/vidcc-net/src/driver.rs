@@ -241,7 +241,15 @@ impl Driver {
                     None => return None,
                 },
             };
-            let size = t.header.len() as u64 + t.payload_len as u64;
+            // What goes on the wire: the driver's envelope included (and the authentication
+            // trailer of a sealed control envelope), so the cap holds for the bytes a link sees.
+            let envelope = match t.meta.kind {
+                PacketKind::Data => envelope::DATA_PREFIX,
+                PacketKind::Control => {
+                    envelope::PREFIX + if self.auth.is_some() { crate::auth::TRAILER_BYTES } else { 0 }
+                }
+            };
+            let size = (envelope + t.header.len()) as u64 + t.payload_len as u64;
             if let Some((bps, tat)) = &mut self.cap {
                 let burst_start = tat.saturating_since(now);
                 if *tat > now && burst_start > CAP_BURST {

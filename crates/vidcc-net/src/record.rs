@@ -89,6 +89,22 @@ impl RecvRecorder {
         self.arrivals.len() as u64
     }
 
+    /// Appends the arrivals after the first `from` to `out` as CSV lines (`seq,size_bytes,sent_ns,
+    /// arrival_ns,frame,frame_type,layer,index,count`; media fields empty for non-media packets);
+    /// returns how many arrivals are now written.
+    pub fn write_log(&self, from: usize, out: &mut impl std::io::Write) -> std::io::Result<usize> {
+        for a in &self.arrivals[from.min(self.arrivals.len())..] {
+            write!(out, "{},{},{},{},", a.seq, a.size, a.sent.as_nanos(), a.arrival.as_nanos())?;
+            if a.media.is_media() {
+                let m = a.media;
+                writeln!(out, "{},{},{},{},{}", m.frame, m.frame_type, m.layer, m.index, m.count)?;
+            } else {
+                writeln!(out, ",,,,")?;
+            }
+        }
+        Ok(self.arrivals.len())
+    }
+
     /// Closes every sample interval that ended by `now` (`app_bytes`: the endpoint's goodput
     /// counter).
     pub fn tick(&mut self, now: Instant, app_bytes: u64) {

@@ -8,6 +8,7 @@
 //! address: from then on everything from other addresses is ignored (counted) and it ends at the
 //! Bye, at Ctrl-C/SIGTERM (the stop flag), or after `idle` without a datagram from its peer.
 
+use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -209,6 +210,9 @@ pub struct RecvOptions {
     pub idle: Duration,
     /// Give up waiting for an Offer after this (None: wait until stopped).
     pub wait_for_offer: Option<Duration>,
+    /// Append every arrival to this CSV file once a second (and at the end), so that a receiver
+    /// killed outright (SIGKILL, a crash) loses at most the last second of its log.
+    pub log: Option<std::path::PathBuf>,
 }
 
 /// What a receiver's run produced.
@@ -276,6 +280,26 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
     let mut rec = RecvRecorder::new(clock, Duration::from_nanos(offer.sample_interval_ns), offer.video.clone());
     d.send_envelope(Kind::Accept, &[]);
     let mut last_heard = (d.counters.datagrams_in - d.counters.foreign_address, d.clock.now());
+    let mut log = match &opts.log {
+        Some(p) => {
+            let mut f = std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            writeln!(f, "seq,size_bytes,sent_ns,arrival_ns,frame,frame_type,layer,index,count")
+                .map_err(|e| format!("{}: {e}", p.display()))?;
+            Some((f, 0usize, Instant::ZERO))
+        }
+        None => None,
+    };
+    let mut flush_log = |rec: &RecvRecorder, now: Instant, force: bool| -> Result<(), String> {
+        if let Some((f, written, last)) = &mut log {
+            if force || now.saturating_since(*last) >= Duration::from_secs(1) {
+                let mut w = std::io::BufWriter::new(&mut *f);
+                *written = rec.write_log(*written, &mut w).map_err(|e| format!("arrival log: {e}"))?;
+                w.flush().map_err(|e| format!("arrival log: {e}"))?;
+                *last = now;
+            }
+        }
+        Ok(())
+    };
     let mut sent = None;
     let linger = match &offer.video {
         Some(v) => match v.playout {
@@ -292,6 +316,7 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
         d.step(&mut rec, MAX_WAIT).map_err(|e| e.to_string())?;
         let now = d.clock.now();
         rec.tick(now, d.endpoint().stats().app_bytes_delivered);
+        flush_log(&rec, now, false)?;
         for n in d.take_notices() {
             match n {
                 Notice::Offer(_) => d.send_envelope(Kind::Accept, &[]),
@@ -317,6 +342,7 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
         }
     };
     let end = d.clock.now();
+    flush_log(&rec, end, true)?;
     let info = FlowInfo {
         label: if offer.label.is_empty() { offer.protocol.name().to_string() } else { offer.label.clone() },
         protocol: offer.protocol.name().to_string(),

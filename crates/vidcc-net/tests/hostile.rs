@@ -98,11 +98,14 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
     let stop = Arc::new(AtomicBool::new(false));
     let stop2 = Arc::clone(&stop);
     let link_thread = thread::spawn(move || link.run(&stop2, None).unwrap());
+    let log = std::env::temp_dir().join(format!("vidcc-net-flood-{}.csv", std::process::id()));
+    let log2 = log.clone();
     let receiver = thread::spawn(move || {
         let opts = RecvOptions {
             security: Security::default(),
             idle: Duration::from_secs(3),
             wait_for_offer: Some(Duration::from_secs(20)),
+            log: Some(log2),
         };
         run_receiver(rx, opts, &AtomicBool::new(false)).unwrap().expect("a session")
     });
@@ -135,6 +138,9 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
     assert_eq!(summary.u64s("sent_packets")[0], send.data_sent);
     assert!(delivered as f64 >= 0.99 * send.data_sent as f64, "{delivered} of {}", send.data_sent);
     assert_eq!(delivered, recv.counters.data_in, "only accepted data packets are counted");
+    let logged = std::fs::read_to_string(&log).unwrap().lines().count() as u64 - 1;
+    std::fs::remove_file(&log).unwrap();
+    assert_eq!(logged, delivered, "the arrival log holds every arrival, and nothing else");
     assert!(
         send.data_sent as f64 >= 0.9 * (secs as f64 * 1e6 / 8000.0),
         "the sender kept its rate: {}",
@@ -177,7 +183,7 @@ fn absurd_feedback_cannot_push_a_sender_above_its_maximum_rate() {
                     fake.send_to(&out, from).unwrap();
                 }
                 Kind::Data => {
-                    data_bytes += e.body.len() as u64;
+                    data_bytes += n as u64;
                     if let Ok(TfrcHeader::Data(d)) = TfrcHeader::parse(e.body) {
                         let fb = TfrcFeedback {
                             echo_seq: d.seq,
@@ -209,7 +215,7 @@ fn absurd_feedback_cannot_push_a_sender_above_its_maximum_rate() {
     done.store(true, Ordering::Relaxed);
     let data_bytes = liar.join().unwrap();
     let elapsed = report.elapsed_ns as f64 / 1e9;
-    let rate = report.counters.bytes_out as f64 * 8.0 / elapsed;
+    let rate = data_bytes as f64 * 8.0 / elapsed;
     println!("{report:?}: {rate} bit/s; liar got {data_bytes} B");
     // Never above the cap plus its 20 ms burst (and the Bye envelopes), on the sender's own clock.
     let allowed = cap_bps as f64 * (elapsed + 0.02) / 8.0 + 200.0;
@@ -237,6 +243,7 @@ fn with_a_key_the_session_runs_and_a_sender_with_another_key_is_never_accepted()
             security: Security { key: Some(key(7)) },
             idle: Duration::from_secs(2),
             wait_for_offer: Some(Duration::from_secs(20)),
+            log: None,
         };
         run_receiver(rx, opts, &AtomicBool::new(false)).unwrap().expect("a session")
     });

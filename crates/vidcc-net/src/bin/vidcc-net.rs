@@ -21,7 +21,8 @@ use vidcc_net::socket::Socket;
 const USAGE: &str = "usage:
   vidcc-net send --config FILE.json --to HOST:PORT [--bind ADDR] [--max-rate RATE] [--report FILE]
                  [--key-file FILE | --key-env VAR]
-  vidcc-net recv --listen HOST:PORT --out FILE.json [--idle 5s] [--wait 60s] [--key-file FILE | --key-env VAR]
+  vidcc-net recv --listen HOST:PORT --out FILE.json [--idle 5s] [--wait 60s] [--log ARRIVALS.csv]
+                 [--key-file FILE | --key-env VAR]
   vidcc-net link --listen HOST:PORT --to HOST:PORT --bandwidth RATE --delay TIME --queue N|SIZE [--red]
                  [--loss MODEL:k=v,...] [--reverse \"bandwidth=.. delay=.. queue=.. loss=..\"] [--seed N]
                  [--duration TIME] [--stats FILE]";
@@ -165,13 +166,14 @@ fn send(args: &[String]) -> Result<(), Failure> {
 }
 
 fn recv(args: &[String]) -> Result<(), Failure> {
-    let o = Opts::parse(args, &["listen", "out", "idle", "wait", "key-file", "key-env"], &[])?;
+    let o = Opts::parse(args, &["listen", "out", "idle", "wait", "log", "key-file", "key-env"], &[])?;
     let listen = addr("listen", o.need("listen")?)?;
     let out = PathBuf::from(o.need("out")?);
     let opts = RecvOptions {
         security: security(&o)?,
         idle: duration("idle", o.get("idle").unwrap_or("5s"))?,
         wait_for_offer: o.get("wait").map(|w| duration("wait", w)).transpose()?,
+        log: o.get("log").map(PathBuf::from),
     };
     let socket = Socket::bind(listen).map_err(|e| Failure::Run(format!("bind {listen}: {e}")))?;
     let stop = stop_flag()?;
