@@ -38,6 +38,11 @@ pub struct Offer {
     pub packet_size_bytes: u64,
     pub seed: u64,
     pub duration_ns: u64,
+    /// The flow's own `stop` (as in a scenario), if any: the sender stops at `duration_ns`
+    /// regardless, as the simulator ends a run, without telling the endpoint (a protocol may wind
+    /// down before a known stop, e.g. SSVP's layered sender a second early).
+    #[serde(default)]
+    pub stop_ns: Option<u64>,
     #[serde(default)]
     pub sample_interval_ns: u64,
     #[serde(default)]
@@ -63,7 +68,7 @@ impl Offer {
             app,
             packet_size: DataSize::from_bytes(self.packet_size_bytes),
             start: Instant::ZERO,
-            stop: Some(Instant::from_nanos(self.duration_ns)),
+            stop: self.stop_ns.map(Instant::from_nanos),
             receivers: 1,
             rng: &rng,
         };
@@ -95,6 +100,7 @@ impl Offer {
             packet_size_bytes: num(flow.get("packet_size_bytes"), "resolved.flows[0].packet_size_bytes")?,
             seed: num(resolved.get("seed"), "resolved.seed")?,
             duration_ns: num(resolved.get("duration_ns"), "resolved.duration_ns")?,
+            stop_ns: flow.get("stop_ns").and_then(|v| v.as_u64()),
             sample_interval_ns: num(resolved.get("sample_interval_ns"), "resolved.sample_interval_ns").unwrap_or(0),
             label: flow.get("label").and_then(|l| l.as_str()).unwrap_or("").to_string(),
             extra: v.clone(),

@@ -36,6 +36,7 @@ fn video_offer(secs: u64) -> Offer {
         packet_size_bytes: 1000,
         seed: 1,
         duration_ns: secs * 1_000_000_000,
+        stop_ns: None,
         sample_interval_ns: 100_000_000,
         label: String::new(),
         extra: serde_json::Value::Null,
