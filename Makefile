@@ -18,9 +18,11 @@ $(VENV)/.setup-done: pyproject.toml
 
 setup: $(VENV)/.setup-done
 
-# Release build of the extension, installed editable with the package's dependencies.
+# Release build of the extension, installed editable with the package's dependencies, and the
+# real-network binary (vidcc send|recv|link run target/release/vidcc-net).
 develop: setup
 	$(MATURIN) develop --release --quiet --extras test
+	cargo build --release --quiet -p vidcc-net
 
 # The project's job in miniature (scenarios/video/demo.toml): one layered video, four rate controls,
 # TCP beside them, PSNR and MOS of what each receiver could show; out/demo/report.html.
@@ -55,6 +57,7 @@ bench: develop
 	$(PY) benches/video_quality.py
 	$(PY) benches/sweep.py
 	$(PY) benches/cli.py
+	cargo run --release --quiet -p vidcc-net --example bench_net
 
 lint: lint-python
 	cargo clippy --workspace --all-targets -- -D warnings

@@ -43,6 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_reproduce_command(sub)
     sub.add_parser("video", help="real video: test clip, encodings and traces, PSNR/SSIM/MOS of a run",
                    fill=_fill_video_parser)
+    for name, help_ in (("send", "stream one flow over real UDP to a `vidcc recv`"),
+                        ("recv", "receive one flow over real UDP and write a run's tables"),
+                        ("link", "an emulated bottleneck: a UDP relay with the simulator's queue and loss")):
+        sub.add_parser(name, help=help_, fill=_net_filler(name))
     from vidcc.qos_aimd_select import add_qos_aimd_parser  # vidcc qos-aimd select (python/vidcc/qos_aimd_select.py)
 
     add_qos_aimd_parser(sub)
@@ -115,6 +119,15 @@ def _fill_video_parser(parser: argparse.ArgumentParser) -> None:
     from vidcc.video.cli import add_video_parser  # vidcc video clip|prepare|quality (python/vidcc/video/cli.py)
 
     add_video_parser(_ExistingParser(parser))
+
+
+def _net_filler(name: str) -> Callable[[argparse.ArgumentParser], None]:
+    def fill(parser: argparse.ArgumentParser) -> None:
+        from vidcc.net import add_net_parser  # vidcc send|recv|link (python/vidcc/net.py, crates/vidcc-net)
+
+        add_net_parser(name, parser)
+
+    return fill
 
 
 def _seed(text: str) -> int:

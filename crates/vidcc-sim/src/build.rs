@@ -127,8 +127,18 @@ fn build_queue(q: &QueueConfig, limit: Limit, bandwidth: DataRate, rng: SimRng) 
     use crate::queue::red::{Red, RedParams};
     Ok(match q {
         QueueConfig::DropTail { .. } => Box::new(crate::queue::drop_tail::DropTail::new(limit)),
-        QueueConfig::Red { .. } => {
-            let params = RedParams::from_config(q).expect("a RED config");
+        &QueueConfig::Red {
+            min_thresh,
+            max_thresh,
+            weight,
+            max_p,
+            gentle,
+            bytes,
+            mean_packet_bytes,
+            wait,
+            limit: _,
+        } => {
+            let params = RedParams { min_thresh, max_thresh, weight, max_p, gentle, bytes, mean_packet_bytes, wait };
             Box::new(Red::new(limit, params, bandwidth, rng).map_err(|e| e.to_string())?)
         }
     })
@@ -431,4 +441,31 @@ pub fn build_with(config: &SimConfig, make: FlowFactory<'_>) -> Result<Built, Co
         monitored,
         end,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn builds_red_and_droptail_from_the_resolved_config() {
+        let red: QueueConfig = serde_json::from_str(
+            r#"{"kind": "red", "limit": {"packets": 50}, "min_thresh": 5, "max_thresh": 15, "weight": 0.002,
+                "max_p": 0.1, "gentle": true, "bytes": false, "mean_packet_bytes": 500, "wait": true}"#,
+        )
+        .unwrap();
+        let q = build_queue(&red, Limit::Packets(50), DataRate::from_mbps(10), SimRng::seed_from_u64(1)).unwrap();
+        assert_eq!(q.average(), Some(0.0), "a RED queue has an average");
+        let bad: QueueConfig = serde_json::from_str(
+            r#"{"kind": "red", "limit": {"packets": 50}, "min_thresh": 20, "max_thresh": 15, "weight": 0.002,
+                "max_p": 0.1, "gentle": true, "bytes": false, "mean_packet_bytes": 500, "wait": true}"#,
+        )
+        .unwrap();
+        let err = build_queue(&bad, Limit::Packets(50), DataRate::from_mbps(10), SimRng::seed_from_u64(1)).err();
+        assert!(err.is_some_and(|e| e.contains("thresh")), "min above max refused");
+        let dt: QueueConfig = serde_json::from_str(r#"{"kind": "droptail", "limit": "bdp"}"#).unwrap();
+        let q = build_queue(&dt, Limit::Packets(3), DataRate::from_mbps(10), SimRng::seed_from_u64(1)).unwrap();
+        assert_eq!(q.average(), None);
+    }
 }

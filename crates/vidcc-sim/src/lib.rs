@@ -11,14 +11,15 @@ pub mod build;
 pub mod config;
 pub mod engine;
 pub mod forward;
-pub mod loss;
 pub mod metrics;
 pub mod multicast;
 pub mod packet;
-pub mod queue;
 pub mod record;
 /// The seeded streams live in vidcc-core (protocols built by any driver draw from them).
 pub use vidcc_core::rng;
+/// Queues and loss models live in vidcc-core: the real-network relay (`vidcc-net`) applies the
+/// very same code in wall-clock time.
+pub use vidcc_core::{loss, queue};
 pub mod routing;
 pub mod scheduler;
 pub mod topology;

@@ -11,6 +11,7 @@ pub mod metrics;
 pub mod packetizer;
 pub mod playout;
 pub mod quality;
+pub mod record;
 pub mod sender_buffer;
 pub mod source;
 pub mod stream;

@@ -56,12 +56,11 @@
 
 use std::collections::VecDeque;
 
+use crate::{DataRate, DataSize, Instant};
 use rand::Rng;
-use vidcc_core::{DataRate, DataSize, Instant};
 
 use super::drop_tail::preallocation;
 use super::{Enqueue, Limit, Queue, QueuedPacket};
-use crate::config::QueueConfig;
 use crate::rng::SimRng;
 
 /// RED's tuning knobs (the fields of `QueueConfig::Red` other than `limit`).
@@ -100,24 +99,6 @@ pub const NS2_DEFAULTS: RedParams = RedParams {
 impl RedParams {
     pub fn ns2_default() -> Self {
         NS2_DEFAULTS
-    }
-
-    /// The parameters of a `QueueConfig::Red`; `None` for another queue kind.
-    pub fn from_config(cfg: &QueueConfig) -> Option<Self> {
-        match *cfg {
-            QueueConfig::Red {
-                min_thresh,
-                max_thresh,
-                weight,
-                max_p,
-                gentle,
-                bytes,
-                mean_packet_bytes,
-                wait,
-                limit: _,
-            } => Some(RedParams { min_thresh, max_thresh, weight, max_p, gentle, bytes, mean_packet_bytes, wait }),
-            QueueConfig::DropTail { .. } => None,
-        }
     }
 
     pub fn validate(&self) -> Result<(), RedParamError> {
@@ -196,14 +177,6 @@ impl Red {
             early_drops: 0,
             forced_drops: 0,
         })
-    }
-
-    /// Builds from a resolved `QueueConfig::Red` (`limit` already resolved from its
-    /// `QueueLimit`). Panics if `cfg` is not RED or its parameters are invalid: check them at
-    /// configuration time with `RedParams::from_config(cfg).map(|p| p.validate())`.
-    pub fn from_config(cfg: &QueueConfig, limit: Limit, bandwidth: DataRate, rng: SimRng) -> Self {
-        let params = RedParams::from_config(cfg).expect("Red::from_config on a non-RED queue config");
-        Red::new(limit, params, bandwidth, rng).unwrap_or_else(|e| panic!("{e}"))
     }
 
     pub fn params(&self) -> &RedParams {
@@ -621,20 +594,6 @@ mod tests {
             println!("RED bytes, {size} B: drop rate {rate:.5} (expected {expected:.5})");
             assert!((rate / expected - 1.0).abs() < 0.05, "{size} B: drop rate {rate} vs {expected}");
         }
-    }
-
-    #[test]
-    fn builds_from_the_resolved_config() {
-        let cfg: QueueConfig = serde_json::from_str(
-            r#"{"kind": "red", "limit": {"packets": 50}, "min_thresh": 5, "max_thresh": 15, "weight": 0.002,
-                "max_p": 0.1, "gentle": true, "bytes": false, "mean_packet_bytes": 500, "wait": true}"#,
-        )
-        .unwrap();
-        assert_eq!(RedParams::from_config(&cfg), Some(NS2_DEFAULTS));
-        let q = Red::from_config(&cfg, Limit::Packets(50), DataRate::from_mbps(10), SimRng::seed_from_u64(1));
-        assert_eq!(q.average(), Some(0.0));
-        let dt: QueueConfig = serde_json::from_str(r#"{"kind": "droptail", "limit": "bdp"}"#).unwrap();
-        assert_eq!(RedParams::from_config(&dt), None);
     }
 
     #[test]

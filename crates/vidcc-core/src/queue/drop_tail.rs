@@ -14,7 +14,7 @@
 
 use std::collections::VecDeque;
 
-use vidcc_core::Instant;
+use crate::Instant;
 
 use super::{Enqueue, Limit, Queue, QueuedPacket};
 

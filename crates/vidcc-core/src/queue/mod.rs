@@ -1,14 +1,14 @@
 //! Router queues, one per link direction: `drop_tail.rs` and `red.rs`.
 //!
-//! A queue holds packet ids and sizes (packets themselves live in the simulator's arena). It
+//! A queue holds packet ids and sizes (packets themselves live in the driver's store: the simulator's arena, the relay's buffers). It
 //! counts the packets *waiting*, not the one being serialised on the link, as ns-2 does.
 
 pub mod drop_tail;
 pub mod red;
 
-use vidcc_core::Instant;
+use crate::Instant;
 
-/// Index of a packet in the simulator's arena.
+/// Index of a packet in the driver's store.
 pub type PacketId = u32;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,150 @@
+//! `make bench` figures for vidcc-net (benches/README.md): the pacing error of a 10 Mbit/s,
+//! 1,000-byte stream on loopback (actual minus scheduled departure, p50/p99), the CPU share of
+//! that sender's thread, and the relay's forwarding rate on one thread.
+//! `cargo run --release -p vidcc-net --example bench_net`
+
+use std::net::UdpSocket;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use vidcc_core::proto::registry::{defaults, FlowContext, ReceiverSpec};
+use vidcc_core::proto::Application;
+use vidcc_core::queue::Limit;
+use vidcc_core::{rng::RngStreams, DataRate, DataSize, Duration, Instant};
+use vidcc_net::clock::Clock;
+use vidcc_net::envelope::DataInfo;
+use vidcc_net::link::{DirectionSpec, Link, LinkOptions};
+use vidcc_net::{socket::Socket, Driver, Observer};
+
+struct Departures {
+    clock: Clock,
+    at: Vec<(u64, Instant)>,
+}
+impl Observer for Departures {
+    fn on_data_sent(&mut self, _now: Instant, info: &DataInfo, _bytes: usize) {
+        self.at.push((info.seq, self.clock.now()));
+    }
+}
+
+fn thread_cpu_ns() -> u64 {
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage fills the struct we own.
+    unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut u) };
+    let t = |v: libc::timeval| v.tv_sec as u64 * 1_000_000_000 + v.tv_usec as u64 * 1000;
+    t(u.ru_utime) + t(u.ru_stime)
+}
+
+fn pct(v: &mut [i64], p: f64) -> i64 {
+    v.sort_unstable();
+    v[((v.len() - 1) as f64 * p).round() as usize]
+}
+
+fn pacing(secs: u64) {
+    let rate = 10_000_000u64;
+    let mut cfg = serde_json::to_value(defaults("udp-cbr").unwrap()).unwrap();
+    cfg["rate_bps"] = rate.into();
+    let protocol: vidcc_core::proto::registry::ProtocolConfig = serde_json::from_value(cfg).unwrap();
+    let ctx = FlowContext {
+        app: Application::Bulk,
+        packet_size: DataSize::from_bytes(1000),
+        start: Instant::ZERO,
+        stop: None,
+        receivers: 1,
+        members: &[ReceiverSpec::default()],
+        rng: &|n| RngStreams::new(1).stream(n),
+    };
+    let flow = protocol.build(ctx).unwrap();
+    let sink = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let sink_addr = sink.local_addr().unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let stop2 = Arc::clone(&stop);
+    let drain = std::thread::spawn(move || {
+        sink.set_read_timeout(Some(std::time::Duration::from_millis(50))).unwrap();
+        let mut buf = [0u8; 2048];
+        let mut n = 0u64;
+        while !stop2.load(Ordering::Relaxed) {
+            if sink.recv_from(&mut buf).is_ok() {
+                n += 1;
+            }
+        }
+        n
+    });
+    vidcc_net::clock::tighten_timer_slack();
+    let mut d = Driver::new(Socket::bind("127.0.0.1:0".parse().unwrap()).unwrap(), sink_addr, 1, flow.sender);
+    let mut obs = Departures { clock: d.clock, at: Vec::new() };
+    let end = Instant::ZERO + Duration::from_secs(secs);
+    let cpu0 = thread_cpu_ns();
+    while d.clock.now() < end {
+        d.step(&mut obs, Duration::from_millis(20)).unwrap();
+    }
+    let cpu = thread_cpu_ns() - cpu0;
+    stop.store(true, Ordering::Relaxed);
+    let received = drain.join().unwrap();
+    let interval = DataRate::from_bps(rate).transmission_time(DataSize::from_bytes(1000)).as_nanos() as i64;
+    let mut err: Vec<i64> = obs.at.iter().map(|(k, t)| t.as_nanos() as i64 - *k as i64 * interval).collect();
+    let n = err.len();
+    println!(
+        "pacing, 10 Mbit/s of 1000 B on loopback, {secs} s: {n} packets ({received} received), departure error \
+         p50 {:.1} us, p90 {:.1} us, p99 {:.1} us, max {:.1} us",
+        pct(&mut err, 0.5) as f64 / 1e3,
+        pct(&mut err, 0.9) as f64 / 1e3,
+        pct(&mut err, 0.99) as f64 / 1e3,
+        pct(&mut err, 1.0) as f64 / 1e3
+    );
+    println!("sender CPU: {:.1} % of one core (its thread, user + system)", cpu as f64 / (secs as f64 * 1e9) * 100.0);
+}
+
+fn relay(count: u64) {
+    let sink = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let sink_addr = sink.local_addr().unwrap();
+    let spec = DirectionSpec {
+        bandwidth: DataRate::from_bps(100_000_000_000),
+        delay: Duration::ZERO,
+        limit: Limit::Packets(1_000_000),
+        red: false,
+        loss: None,
+    };
+    let s = Socket::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let listen = s.local_addr().unwrap();
+    let mut link = Link::on(s, &LinkOptions { listen, to: sink_addr, forward: spec, reverse: spec, seed: 1 }).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let stop2 = Arc::clone(&stop);
+    let (cpu_tx, cpu_rx) = std::sync::mpsc::channel();
+    let relay = std::thread::spawn(move || {
+        let c0 = thread_cpu_ns();
+        let stats = link.run(&stop2, None).unwrap();
+        cpu_tx.send(thread_cpu_ns() - c0).unwrap();
+        stats
+    });
+    let blaster = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let payload = [0u8; 100];
+    let t0 = std::time::Instant::now();
+    for i in 0..count {
+        let _ = blaster.send_to(&payload, listen);
+        if i % 64 == 63 {
+            std::thread::yield_now();
+        }
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    stop.store(true, Ordering::Relaxed);
+    let stats = relay.join().unwrap();
+    let cpu = cpu_rx.recv().unwrap();
+    let wall = t0.elapsed().as_secs_f64();
+    println!(
+        "relay: {} of {count} datagrams (100 B) forwarded; {:.0} packets/s per second of relay CPU, {:.0} packets/s \
+         over the wall clock (the sender shares the machine)",
+        stats.forward.forwarded,
+        stats.forward.forwarded as f64 / (cpu as f64 / 1e9),
+        stats.forward.forwarded as f64 / wall
+    );
+    drop(sink);
+}
+
+fn main() {
+    // Figures depend on what else the machine runs: say how loaded it was.
+    if let Ok(l) = std::fs::read_to_string("/proc/loadavg") {
+        println!("load average: {}", l.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
+    }
+    pacing(5);
+    relay(300_000);
+}

@@ -1,0 +1,70 @@
+//! The wall clock and precise waiting: the only place in vidcc that reads real time.
+//!
+//! [`Clock`] maps the monotonic clock to vidcc's integer [`Instant`] (ns since the clock's
+//! origin, the start of a session) and keeps the Unix time of that origin, so that send times
+//! written into datagrams (Unix ns) can be put on a receiver's own timeline.
+//!
+//! Waiting for a deadline is done in two phases ([`Socket::wait`](crate::socket::Socket::wait)):
+//! a blocking receive with a timeout that ends [`SPIN_MARGIN`] before the deadline (the thread
+//! sleeps, and wakes at once if a datagram arrives), then a busy wait that polls the socket
+//! without blocking until the deadline. The margin covers the kernel's wake-up latency, which
+//! [`tighten_timer_slack`] reduces from its 50 µs default.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use vidcc_core::{Duration, Instant};
+
+/// How long before a deadline the blocking sleep ends and the busy wait begins.
+pub const SPIN_MARGIN: Duration = Duration::from_micros(40);
+
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    origin: std::time::Instant,
+    origin_unix_ns: u64,
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Clock::new()
+    }
+}
+
+impl Clock {
+    /// A clock whose `Instant::ZERO` is now.
+    pub fn new() -> Self {
+        Clock { origin: std::time::Instant::now(), origin_unix_ns: unix_now_ns() }
+    }
+
+    pub fn now(&self) -> Instant {
+        Instant::from_nanos(self.origin.elapsed().as_nanos() as u64)
+    }
+
+    /// The Unix time (ns) of `t` on this clock.
+    pub fn to_unix_ns(&self, t: Instant) -> u64 {
+        self.origin_unix_ns.saturating_add(t.as_nanos())
+    }
+
+    /// The instant of a Unix time (ns) on this clock (zero if before the origin).
+    pub fn from_unix_ns(&self, unix_ns: u64) -> Instant {
+        Instant::from_nanos(unix_ns.saturating_sub(self.origin_unix_ns))
+    }
+
+    /// `std` duration from now until `t` (zero if past).
+    pub fn until(&self, t: Instant) -> std::time::Duration {
+        std::time::Duration::from_nanos(t.saturating_since(self.now()).as_nanos())
+    }
+}
+
+pub fn unix_now_ns() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Asks the kernel to wake this thread within 1 µs of its timers instead of the default 50 µs
+/// (Linux `PR_SET_TIMERSLACK`); elsewhere a no-op. Pacing then needs a shorter busy wait.
+pub fn tighten_timer_slack() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(PR_SET_TIMERSLACK, n) only changes this thread's timer slack.
+    unsafe {
+        libc::prctl(libc::PR_SET_TIMERSLACK, 1000 as libc::c_ulong, 0, 0, 0);
+    }
+}

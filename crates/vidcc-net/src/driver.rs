@@ -1,0 +1,356 @@
+//! The wall-clock driver of one endpoint over one UDP socket: the same loop the simulator runs
+//! (vidcc_core::endpoint), with real time and a real peer.
+//!
+//! ```text
+//! loop {
+//!     now = clock.now()
+//!     if poll_timeout() <= now: handle_timeout(now)
+//!     send every poll_transmit(now) (held back only by the optional rate cap)
+//!     hand poll_event()s to the observer
+//!     wait until the next deadline or a datagram (sleep, then busy wait: socket.rs)
+//!     on datagrams (up to a batch): validate, handle_datagram(now, ..)
+//! }
+//! ```
+//!
+//! Nothing here knows a protocol. Validation, in order: the datagram comes from the session's
+//! peer (else `foreign_address`), its envelope parses (`malformed_envelope`), it names the
+//! session (`wrong_session`), its authentication trailer verifies when a key is set
+//! (`auth_*`), and the protocol accepts its bytes (`malformed_protocol`). Every rejected
+//! datagram is counted and dropped; the endpoint never sees it.
+//!
+//! The rate cap ([`Driver::set_max_rate`]) is a last line of defence independent of the
+//! protocol: whatever feedback says, the driver never puts more than `max_rate` (with a 20 ms
+//! burst) on the wire; a transmit over the cap waits until it conforms (GCRA).
+
+use std::io;
+use std::net::SocketAddr;
+
+use serde::Serialize;
+use vidcc_core::{Datagram, Duration, Endpoint, Event, Instant, PacketKind, PeerId, Transmit};
+
+use crate::auth::{Auth, AuthError};
+use crate::clock::Clock;
+use crate::envelope::{self, DataInfo, Kind};
+use crate::socket::{Socket, BATCH};
+
+/// What the driver tells whoever records the run.
+pub trait Observer {
+    fn on_data_sent(&mut self, _now: Instant, _info: &DataInfo, _bytes: usize) {}
+    /// A data packet the endpoint accepted; `bytes` is the protocol datagram's size.
+    fn on_data_received(&mut self, _now: Instant, _info: &DataInfo, _bytes: usize) {}
+    fn on_event(&mut self, _now: Instant, _event: Event) {}
+}
+
+/// An observer that keeps nothing.
+pub struct NoObserver;
+impl Observer for NoObserver {}
+
+/// Every datagram the driver saw or sent, by fate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counters {
+    pub datagrams_in: u64,
+    pub datagrams_out: u64,
+    pub bytes_out: u64,
+    pub data_out: u64,
+    pub data_in: u64,
+    pub foreign_address: u64,
+    pub malformed_envelope: u64,
+    pub wrong_session: u64,
+    pub malformed_protocol: u64,
+    pub auth_truncated: u64,
+    pub auth_bad_tag: u64,
+    pub auth_replay: u64,
+    pub unauthenticated: u64,
+    pub send_errors: u64,
+    /// Transmits the rate cap held back.
+    pub rate_capped: u64,
+}
+
+impl Counters {
+    /// Datagrams dropped as malformed or unauthentic (not counting foreign addresses).
+    pub fn rejected(&self) -> u64 {
+        self.malformed_envelope
+            + self.wrong_session
+            + self.malformed_protocol
+            + self.auth_truncated
+            + self.auth_bad_tag
+            + self.auth_replay
+            + self.unauthenticated
+    }
+}
+
+/// The session-level news of a datagram, for the caller (the handshake, the end).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    Offer(Vec<u8>),
+    Accept,
+    /// The sender finished: data packets sent, and the next data sequence number.
+    Bye {
+        sent: u64,
+        next_seq: u64,
+    },
+}
+
+/// Longest the loop sleeps without looking at its stop condition.
+pub const MAX_WAIT: Duration = Duration::from_millis(20);
+const CAP_BURST: Duration = Duration::from_millis(20);
+
+pub struct Driver {
+    pub socket: Socket,
+    pub peer: SocketAddr,
+    pub session: u32,
+    pub clock: Clock,
+    pub counters: Counters,
+    endpoint: Box<dyn Endpoint + Send>,
+    auth: Option<Auth>,
+    out: Vec<u8>,
+    payload: Vec<u8>,
+    held: Option<Transmit>,
+    /// Rate cap in bit/s and its theoretical arrival time (GCRA).
+    cap: Option<(u64, Instant)>,
+    notices: Vec<Notice>,
+    scratch: Vec<u8>,
+}
+
+impl Driver {
+    pub fn new(socket: Socket, peer: SocketAddr, session: u32, endpoint: Box<dyn Endpoint + Send>) -> Self {
+        Driver {
+            socket,
+            peer,
+            session,
+            clock: Clock::new(),
+            counters: Counters::default(),
+            endpoint,
+            auth: None,
+            out: Vec::with_capacity(2048),
+            payload: Vec::new(),
+            held: None,
+            cap: None,
+            notices: Vec::new(),
+            scratch: Vec::with_capacity(crate::socket::MAX_DATAGRAM),
+        }
+    }
+
+    /// Seal and check every non-data envelope with this state.
+    pub fn set_auth(&mut self, auth: Option<Auth>) {
+        self.auth = auth;
+    }
+
+    /// Never put more than `bps` on the wire (20 ms of burst).
+    pub fn set_max_rate(&mut self, bps: Option<u64>) {
+        self.cap = bps.filter(|&b| b > 0).map(|b| (b, Instant::ZERO));
+    }
+
+    /// Restarts the clock (the session's time zero).
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
+    }
+
+    pub fn endpoint(&self) -> &dyn Endpoint {
+        self.endpoint.as_ref()
+    }
+
+    /// Session news gathered since the last call.
+    pub fn take_notices(&mut self) -> Vec<Notice> {
+        std::mem::take(&mut self.notices)
+    }
+
+    /// Sends a non-data envelope (sealed when a key is set).
+    pub fn send_envelope(&mut self, kind: Kind, body: &[u8]) {
+        envelope::write_prefix(&mut self.out, kind, self.session);
+        self.out.extend_from_slice(body);
+        if let Some(a) = &mut self.auth {
+            a.seal(&mut self.out);
+        }
+        self.send_out();
+    }
+
+    fn send_out(&mut self) {
+        match self.socket.send_to(&self.out, self.peer) {
+            Ok(_) => {
+                self.counters.datagrams_out += 1;
+                self.counters.bytes_out += self.out.len() as u64;
+            }
+            Err(_) => self.counters.send_errors += 1,
+        }
+    }
+
+    /// One turn of the loop: timers, transmits, events, then a wait of at most `max_wait` for
+    /// the next deadline or datagrams.
+    pub fn step(&mut self, obs: &mut dyn Observer, max_wait: Duration) -> io::Result<()> {
+        let now = self.clock.now();
+        if self.endpoint.poll_timeout().is_some_and(|t| t <= now) {
+            self.endpoint.handle_timeout(now);
+        }
+        let release = self.flush(now, obs);
+        while let Some(e) = self.endpoint.poll_event() {
+            obs.on_event(now, e);
+        }
+        let mut deadline = now + max_wait;
+        if let Some(t) = self.endpoint.poll_timeout() {
+            deadline = deadline.min(t);
+        }
+        if let Some(t) = release {
+            deadline = deadline.min(t);
+        }
+        if deadline <= now {
+            // Due already (a transmit the cap just released, or a timer): receive what is
+            // queued without waiting.
+            return self.drain(obs, BATCH);
+        }
+        // One scratch buffer, reused: the socket's buffer stays borrowed while a datagram is
+        // handled, and handling needs `self`.
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let got = match self.socket.wait(&self.clock, deadline)? {
+            Some((b, a)) => {
+                scratch.clear();
+                scratch.extend_from_slice(b);
+                Some(a)
+            }
+            None => None,
+        };
+        if let Some(from) = got {
+            self.handle(&scratch, from, obs);
+        }
+        self.scratch = scratch;
+        if got.is_some() {
+            self.drain(obs, BATCH - 1)?;
+        }
+        Ok(())
+    }
+
+    fn drain(&mut self, obs: &mut dyn Observer, max: usize) -> io::Result<()> {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        for _ in 0..max {
+            let Some((b, from)) = self.socket.try_recv()? else { break };
+            scratch.clear();
+            scratch.extend_from_slice(b);
+            self.handle(&scratch, from, obs);
+        }
+        self.scratch = scratch;
+        Ok(())
+    }
+
+    /// Sends what the endpoint wants now; returns when a transmit held by the cap may go.
+    fn flush(&mut self, now: Instant, obs: &mut dyn Observer) -> Option<Instant> {
+        loop {
+            let (t, was_held) = match self.held.take() {
+                Some(t) => (t, true),
+                None => match self.endpoint.poll_transmit(now) {
+                    Some(t) => (t, false),
+                    None => return None,
+                },
+            };
+            // What goes on the wire: the driver's envelope included (and the authentication
+            // trailer of a sealed control envelope), so the cap holds for the bytes a link sees.
+            let envelope = match t.meta.kind {
+                PacketKind::Data => envelope::DATA_PREFIX,
+                PacketKind::Control => {
+                    envelope::PREFIX + if self.auth.is_some() { crate::auth::TRAILER_BYTES } else { 0 }
+                }
+            };
+            let size = (envelope + t.header.len()) as u64 + t.payload_len as u64;
+            if let Some((bps, tat)) = &mut self.cap {
+                let burst_start = tat.saturating_since(now);
+                if *tat > now && burst_start > CAP_BURST {
+                    let release = Instant::from_nanos(tat.as_nanos() - CAP_BURST.as_nanos());
+                    self.held = Some(t);
+                    if !was_held {
+                        self.counters.rate_capped += 1;
+                    }
+                    return Some(release);
+                }
+                let cost = Duration::from_nanos(((size * 8) as u128 * 1_000_000_000 / *bps as u128) as u64);
+                *tat = (*tat).max(now) + cost;
+            }
+            self.transmit(now, &t, obs);
+        }
+    }
+
+    fn transmit(&mut self, now: Instant, t: &Transmit, obs: &mut dyn Observer) {
+        let data = t.meta.kind == PacketKind::Data;
+        let info = DataInfo::from_meta(&t.meta, self.clock.to_unix_ns(now));
+        if data {
+            envelope::write_data_prefix(&mut self.out, self.session, &info);
+        } else {
+            envelope::write_prefix(&mut self.out, Kind::Control, self.session);
+        }
+        self.out.extend_from_slice(t.header.as_slice());
+        let n = t.payload_len as usize;
+        if self.payload.len() < n {
+            self.payload.resize(n, 0);
+        }
+        self.out.extend_from_slice(&self.payload[..n]);
+        if !data {
+            if let Some(a) = &mut self.auth {
+                a.seal(&mut self.out);
+            }
+        }
+        self.send_out();
+        if data {
+            self.counters.data_out += 1;
+            obs.on_data_sent(now, &info, t.header.len() + n);
+        }
+    }
+
+    /// Validates one datagram and hands it to the endpoint (or the caller, for session news).
+    pub fn handle(&mut self, bytes: &[u8], from: SocketAddr, obs: &mut dyn Observer) {
+        self.counters.datagrams_in += 1;
+        if from != self.peer {
+            self.counters.foreign_address += 1;
+            return;
+        }
+        let now = self.clock.now();
+        let env = match envelope::parse(bytes) {
+            Ok(e) => e,
+            Err(_) => {
+                self.counters.malformed_envelope += 1;
+                return;
+            }
+        };
+        if env.session != self.session {
+            self.counters.wrong_session += 1;
+            return;
+        }
+        let body = if env.kind == Kind::Data {
+            env.body
+        } else {
+            match &mut self.auth {
+                None => env.body,
+                Some(a) => match a.open(bytes) {
+                    Ok(opened) => &opened[envelope::PREFIX..],
+                    Err(e) => {
+                        match e {
+                            AuthError::Truncated => self.counters.auth_truncated += 1,
+                            AuthError::BadTag => self.counters.auth_bad_tag += 1,
+                            AuthError::Replay => self.counters.auth_replay += 1,
+                        }
+                        return;
+                    }
+                },
+            }
+        };
+        match env.kind {
+            Kind::Data | Kind::Control => {
+                let d = Datagram { from: PeerId::PEER, bytes: body, virtual_payload: 0 };
+                if self.endpoint.handle_datagram(now, d).is_err() {
+                    self.counters.malformed_protocol += 1;
+                } else if let Some(info) = env.data {
+                    self.counters.data_in += 1;
+                    obs.on_data_received(now, &info, body.len());
+                }
+            }
+            Kind::Offer => self.notices.push(Notice::Offer(body.to_vec())),
+            Kind::Accept => self.notices.push(Notice::Accept),
+            Kind::Bye => {
+                if body.len() >= 16 {
+                    let sent = u64::from_be_bytes(body[..8].try_into().expect("8 bytes"));
+                    let next_seq = u64::from_be_bytes(body[8..16].try_into().expect("8 bytes"));
+                    self.notices.push(Notice::Bye { sent, next_seq });
+                } else {
+                    self.counters.malformed_envelope += 1;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,401 @@
+//! `vidcc link`: an emulated bottleneck in user space. A relay on one UDP socket: datagrams from
+//! the far end `to` travel the reverse direction back to the client (the first address that sent
+//! to the relay); datagrams from anyone else travel the forward direction to `to`.
+//!
+//! Each direction is a simulator link applied in wall-clock time, with the simulator's own code
+//! (vidcc-core `queue/` and `loss/`) and its forwarding rules (vidcc-sim `forward.rs`): an
+//! arriving datagram is enqueued (so RED sees every arrival); an idle link starts it at once;
+//! serialisation takes `size·8/bandwidth` (rounded up to whole ns) and the loss model decides its
+//! fate when serialisation starts (a lost packet still occupies the link); a packet that survives
+//! leaves the relay after serialisation plus the propagation delay. The size is the whole UDP
+//! payload (the protocol's datagram and the driver's envelope). Queue limits count waiting
+//! packets, not the one on the link, as in ns-2.
+//!
+//! Random streams are seeded as in the simulator, one per component (`loss/forward`,
+//! `queue/forward`, `loss/reverse`, `queue/reverse`), so a seed fixes the loss pattern per packet
+//! sequence.
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::Serialize;
+use vidcc_core::loss::bernoulli::Bernoulli;
+use vidcc_core::loss::gilbert_elliott::GilbertElliott;
+use vidcc_core::loss::LossModel;
+use vidcc_core::queue::drop_tail::DropTail;
+use vidcc_core::queue::red::{Red, RedParams};
+use vidcc_core::queue::{Enqueue, Limit, Queue, QueuedPacket};
+use vidcc_core::rng::RngStreams;
+use vidcc_core::{parse_duration, parse_rate, parse_size, DataRate, DataSize, Duration, Instant};
+
+use crate::clock::{self, Clock};
+use crate::socket::{Socket, BATCH};
+
+/// A direction's loss model, as given on the command line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LossSpec {
+    Bernoulli { p: f64 },
+    GilbertElliott { p: f64, r: f64, loss_good: f64, loss_bad: f64 },
+    CorrelatedBernoulli { p: f64, q: f64 },
+}
+
+impl LossSpec {
+    /// `bernoulli:p=0.01`, `gilbert-elliott:p=0.01,r=0.15[,loss_good=0,loss_bad=1]`,
+    /// `correlated-bernoulli:p=0.01,q=0.15`.
+    pub fn parse(s: &str) -> Result<LossSpec, String> {
+        let (kind, params) = s.split_once(':').unwrap_or((s, ""));
+        let mut kv = Vec::new();
+        for part in params.split(',').filter(|p| !p.is_empty()) {
+            let (k, v) = part.split_once('=').ok_or(format!("loss {s:?}: expected key=value, got {part:?}"))?;
+            let x: f64 = v.trim().parse().map_err(|_| format!("loss {s:?}: {k} = {v:?} is not a number"))?;
+            kv.push((k.trim().to_string(), x));
+        }
+        let get = |k: &str, default: Option<f64>| {
+            kv.iter().find(|(n, _)| n == k).map(|(_, v)| *v).or(default).ok_or(format!("loss {s:?}: missing {k}"))
+        };
+        let allowed: &[&str] = match kind {
+            "bernoulli" => &["p"],
+            "gilbert-elliott" => &["p", "r", "loss_good", "loss_bad"],
+            "correlated-bernoulli" => &["p", "q"],
+            _ => {
+                return Err(format!(
+                    "loss {s:?}: unknown model {kind:?} (bernoulli, gilbert-elliott, correlated-bernoulli)"
+                ))
+            }
+        };
+        if let Some((k, _)) = kv.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
+            return Err(format!("loss {s:?}: unknown parameter {k:?} for {kind} ({})", allowed.join(", ")));
+        }
+        let spec = match kind {
+            "bernoulli" => LossSpec::Bernoulli { p: get("p", None)? },
+            "gilbert-elliott" => LossSpec::GilbertElliott {
+                p: get("p", None)?,
+                r: get("r", None)?,
+                loss_good: get("loss_good", Some(0.0))?,
+                loss_bad: get("loss_bad", Some(1.0))?,
+            },
+            _ => LossSpec::CorrelatedBernoulli { p: get("p", None)?, q: get("q", None)? },
+        };
+        spec.build(RngStreams::new(0).stream("check")).map(|_| spec)
+    }
+
+    fn build(&self, rng: vidcc_core::rng::SimRng) -> Result<Box<dyn LossModel>, String> {
+        let e = |e: vidcc_core::loss::bernoulli::ProbabilityError| format!("loss: {e}");
+        Ok(match *self {
+            LossSpec::Bernoulli { p } => Box::new(Bernoulli::new(p, rng).map_err(e)?),
+            LossSpec::GilbertElliott { p, r, loss_good, loss_bad } => {
+                Box::new(GilbertElliott::new(p, r, loss_good, loss_bad, rng).map_err(e)?)
+            }
+            LossSpec::CorrelatedBernoulli { p, q } => {
+                Box::new(GilbertElliott::correlated_bernoulli(p, q, rng).map_err(e)?)
+            }
+        })
+    }
+}
+
+/// One direction's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DirectionSpec {
+    pub bandwidth: DataRate,
+    pub delay: Duration,
+    pub limit: Limit,
+    /// RED with ns-2's defaults instead of DropTail.
+    pub red: bool,
+    pub loss: Option<LossSpec>,
+}
+
+impl DirectionSpec {
+    /// A queue limit: a number of packets (`50`) or a size (`64KB`).
+    pub fn parse_limit(s: &str) -> Result<Limit, String> {
+        match s.trim().parse::<u64>() {
+            Ok(n) if n > 0 => Ok(Limit::Packets(n)),
+            Ok(_) => Err(format!("queue {s:?}: must hold at least one packet")),
+            Err(_) => parse_size(s).map(|b: DataSize| Limit::Bytes(b.as_bytes())).map_err(|e| format!("queue: {e}")),
+        }
+    }
+
+    /// Changes from `key=value` words (`bandwidth=2Mbps delay=30ms queue=50 loss=... red=true`),
+    /// for `--reverse`.
+    pub fn with_overrides(mut self, words: &str) -> Result<Self, String> {
+        self.loss = None;
+        for w in words.split_whitespace() {
+            let (k, v) = w.split_once('=').ok_or(format!("--reverse: expected key=value, got {w:?}"))?;
+            match k {
+                "bandwidth" => self.bandwidth = parse_rate(v).map_err(|e| format!("--reverse bandwidth: {e}"))?,
+                "delay" => self.delay = parse_duration(v).map_err(|e| format!("--reverse delay: {e}"))?,
+                "queue" => self.limit = Self::parse_limit(v)?,
+                "loss" => self.loss = Some(LossSpec::parse(v)?),
+                "red" => self.red = v == "true",
+                _ => return Err(format!("--reverse: unknown key {k:?} (bandwidth, delay, queue, loss, red)")),
+            }
+        }
+        Ok(self)
+    }
+}
+
+/// Counters of one direction.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct DirectionStats {
+    pub arrived: u64,
+    pub forwarded: u64,
+    pub dropped_queue: u64,
+    pub dropped_loss: u64,
+    pub bytes_forwarded: u64,
+    pub max_queue_packets: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct LinkStats {
+    pub forward: DirectionStats,
+    pub reverse: DirectionStats,
+    /// Datagrams for the reverse direction before any client was known (dropped).
+    pub no_client: u64,
+}
+
+struct Direction {
+    spec: DirectionSpec,
+    queue: Box<dyn Queue>,
+    loss: Option<Box<dyn LossModel>>,
+    busy_until: Instant,
+    /// Packets on the wire or in propagation: (leave-at, packet id), in order.
+    flight: VecDeque<(Instant, u32)>,
+    stats: DirectionStats,
+}
+
+impl Direction {
+    fn new(spec: DirectionSpec, streams: &RngStreams, name: &str) -> Result<Direction, String> {
+        let queue: Box<dyn Queue> = if spec.red {
+            Box::new(
+                Red::new(
+                    spec.limit,
+                    RedParams::ns2_default(),
+                    spec.bandwidth,
+                    streams.stream(&format!("queue/{name}")),
+                )
+                .map_err(|e| e.to_string())?,
+            )
+        } else {
+            Box::new(DropTail::new(spec.limit))
+        };
+        let loss = spec.loss.map(|l| l.build(streams.stream(&format!("loss/{name}")))).transpose()?;
+        Ok(Direction {
+            spec,
+            queue,
+            loss,
+            busy_until: Instant::ZERO,
+            flight: VecDeque::new(),
+            stats: DirectionStats::default(),
+        })
+    }
+
+    /// Starts the head of the queue at `start` (the link is free by then); returns the id of a
+    /// packet the loss model dropped, for the caller to free.
+    fn start_next(&mut self, start: Instant) -> Option<u32> {
+        let p = self.queue.dequeue(start)?;
+        let tx = self.spec.bandwidth.transmission_time(DataSize::from_bytes(p.size_bytes as u64));
+        self.busy_until = start + tx;
+        let lost = self.loss.as_mut().is_some_and(|m| m.should_drop());
+        if lost {
+            self.stats.dropped_loss += 1;
+            Some(p.id)
+        } else {
+            self.flight.push_back((start + tx + self.spec.delay, p.id));
+            None
+        }
+    }
+
+    fn next_event(&self) -> Option<Instant> {
+        let tx = (self.queue.len_packets() > 0).then_some(self.busy_until);
+        let out = self.flight.front().map(|f| f.0);
+        match (tx, out) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+pub struct LinkOptions {
+    pub listen: SocketAddr,
+    pub to: SocketAddr,
+    pub forward: DirectionSpec,
+    pub reverse: DirectionSpec,
+    pub seed: u64,
+}
+
+/// A relay bound and ready to run.
+pub struct Link {
+    socket: Socket,
+    to: SocketAddr,
+    client: Option<SocketAddr>,
+    dirs: [Direction; 2],
+    packets: Vec<Vec<u8>>,
+    free: Vec<u32>,
+    no_client: u64,
+    scratch: Vec<u8>,
+}
+
+impl Link {
+    pub fn bind(opts: &LinkOptions) -> Result<Link, String> {
+        let socket = Socket::bind(opts.listen).map_err(|e| format!("bind {}: {e}", opts.listen))?;
+        Link::on(socket, opts)
+    }
+
+    /// A relay on an already bound socket (`opts.listen` is then ignored).
+    pub fn on(socket: Socket, opts: &LinkOptions) -> Result<Link, String> {
+        let streams = RngStreams::new(opts.seed);
+        Ok(Link {
+            socket,
+            to: opts.to,
+            client: None,
+            dirs: [
+                Direction::new(opts.forward, &streams, "forward")?,
+                Direction::new(opts.reverse, &streams, "reverse")?,
+            ],
+            packets: Vec::new(),
+            free: Vec::new(),
+            no_client: 0,
+            scratch: Vec::with_capacity(crate::socket::MAX_DATAGRAM),
+        })
+    }
+
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.socket.local_addr()
+    }
+
+    pub fn stats(&self) -> LinkStats {
+        LinkStats { forward: self.dirs[0].stats, reverse: self.dirs[1].stats, no_client: self.no_client }
+    }
+
+    fn store(&mut self, bytes: &[u8]) -> u32 {
+        match self.free.pop() {
+            Some(id) => {
+                let b = &mut self.packets[id as usize];
+                b.clear();
+                b.extend_from_slice(bytes);
+                id
+            }
+            None => {
+                self.packets.push(bytes.to_vec());
+                (self.packets.len() - 1) as u32
+            }
+        }
+    }
+
+    fn arrive(&mut self, now: Instant, bytes: &[u8], from: SocketAddr) {
+        // Whatever was due before this arrival happens first (as the simulator's event order).
+        self.advance(now);
+        let d = if from == self.to {
+            if self.client.is_none() {
+                self.no_client += 1;
+                return;
+            }
+            1
+        } else {
+            // The first address to send is the client for the whole run: a stranger's datagram
+            // still crosses the link forward (the relay is a wire), but never takes the return
+            // path away from the client.
+            self.client.get_or_insert(from);
+            0
+        };
+        let id = self.store(bytes);
+        let dir = &mut self.dirs[d];
+        dir.stats.arrived += 1;
+        match dir.queue.enqueue(now, QueuedPacket { id, size_bytes: bytes.len() as u32 }) {
+            Enqueue::Dropped => {
+                dir.stats.dropped_queue += 1;
+                self.free.push(id);
+            }
+            Enqueue::Accepted => {
+                dir.stats.max_queue_packets = dir.stats.max_queue_packets.max(dir.queue.len_packets() as u64);
+                if dir.busy_until <= now {
+                    if let Some(lost) = dir.start_next(now) {
+                        self.free.push(lost);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Serialisation ends and departures due by `now`.
+    fn advance(&mut self, now: Instant) {
+        for d in 0..2 {
+            loop {
+                let dir = &mut self.dirs[d];
+                let mut progressed = false;
+                if let Some(&(at, id)) = dir.flight.front() {
+                    if at <= now {
+                        dir.flight.pop_front();
+                        let dest = if d == 0 { Some(self.to) } else { self.client };
+                        let bytes = &self.packets[id as usize];
+                        if let Some(dest) = dest {
+                            if self.socket.send_to(bytes, dest).is_ok() {
+                                let dir = &mut self.dirs[d];
+                                dir.stats.forwarded += 1;
+                                dir.stats.bytes_forwarded += bytes.len() as u64;
+                            }
+                        }
+                        self.free.push(id);
+                        progressed = true;
+                    }
+                }
+                let dir = &mut self.dirs[d];
+                if dir.queue.len_packets() > 0 && dir.busy_until <= now {
+                    // The next packet starts when the previous one ended, not when we looked.
+                    let at = dir.busy_until;
+                    if let Some(lost) = dir.start_next(at) {
+                        self.free.push(lost);
+                    }
+                    progressed = true;
+                }
+                if !progressed {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Relays until `stop` is set (or `duration` passes).
+    pub fn run(&mut self, stop: &AtomicBool, duration: Option<Duration>) -> Result<LinkStats, String> {
+        clock::tighten_timer_slack();
+        let clock = Clock::new();
+        let end = duration.map(|d| Instant::ZERO + d);
+        while !stop.load(Ordering::Relaxed) {
+            let now = clock.now();
+            if end.is_some_and(|e| now >= e) {
+                break;
+            }
+            self.advance(now);
+            let mut deadline = now + Duration::from_millis(20);
+            for d in &self.dirs {
+                if let Some(t) = d.next_event() {
+                    deadline = deadline.min(t);
+                }
+            }
+            if deadline <= now {
+                continue;
+            }
+            // One scratch buffer, reused: the socket's buffer is borrowed while a datagram is
+            // handled, and the handling needs the socket (to forward what falls due).
+            let mut scratch = std::mem::take(&mut self.scratch);
+            let mut from = None;
+            if let Some((b, a)) = self.socket.wait(&clock, deadline).map_err(|e| e.to_string())? {
+                scratch.clear();
+                scratch.extend_from_slice(b);
+                from = Some(a);
+            }
+            if let Some(a) = from {
+                let now = clock.now();
+                self.arrive(now, &scratch, a);
+                for _ in 1..BATCH {
+                    let Some((b, a)) = self.socket.try_recv().map_err(|e| e.to_string())? else { break };
+                    scratch.clear();
+                    scratch.extend_from_slice(b);
+                    self.arrive(now, &scratch, a);
+                }
+            }
+            self.scratch = scratch;
+        }
+        Ok(self.stats())
+    }
+}

