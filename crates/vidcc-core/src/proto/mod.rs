@@ -14,6 +14,7 @@ pub mod tcp;
 pub mod tfmcc;
 pub mod tfrc;
 pub mod udp;
+pub mod udp_multicast;
 
 #[cfg(test)]
 pub(crate) mod testing;
