@@ -9,7 +9,8 @@
 //! its leave request prunes it `leave_latency` later, and until then the branch keeps carrying
 //! the group (the receiver's host already ignores it: delivery needs both the request and the
 //! branch). When requests overlap, the later request wins whatever the order in which their
-//! effects come due. Everything is kept in vectors and B-trees: no hash-order iteration.
+//! effects come due. Everything is kept in vectors and a B-tree (flow, group) → tree: no
+//! hash-order iteration.
 
 use std::collections::BTreeMap;
 
@@ -39,11 +40,60 @@ pub struct TreeNode {
     pub local: Vec<u32>,
 }
 
+/// A tree's nodes, found by node id in one step (forwarding looks a node up per packet copy):
+/// a slot per node id up to the largest on the tree, the nodes' state in reused slots.
+#[derive(Default)]
+struct NodeMap {
+    slot: Vec<u32>,
+    nodes: Vec<TreeNode>,
+    free: Vec<u32>,
+}
+
+const NO_SLOT: u32 = u32::MAX;
+
+impl NodeMap {
+    fn get(&self, n: NodeId) -> Option<&TreeNode> {
+        let s = *self.slot.get(n as usize)?;
+        (s != NO_SLOT).then(|| &self.nodes[s as usize])
+    }
+
+    fn get_mut(&mut self, n: NodeId) -> Option<&mut TreeNode> {
+        let s = *self.slot.get(n as usize)?;
+        (s != NO_SLOT).then(|| &mut self.nodes[s as usize])
+    }
+
+    fn entry(&mut self, n: NodeId) -> &mut TreeNode {
+        if self.slot.len() <= n as usize {
+            self.slot.resize(n as usize + 1, NO_SLOT);
+        }
+        if self.slot[n as usize] == NO_SLOT {
+            self.slot[n as usize] = match self.free.pop() {
+                Some(s) => s,
+                None => {
+                    self.nodes.push(TreeNode::default());
+                    (self.nodes.len() - 1) as u32
+                }
+            };
+        }
+        &mut self.nodes[self.slot[n as usize] as usize]
+    }
+
+    fn remove(&mut self, n: NodeId) {
+        if let Some(&s) = self.slot.get(n as usize) {
+            if s != NO_SLOT {
+                self.nodes[s as usize] = TreeNode::default();
+                self.free.push(s);
+                self.slot[n as usize] = NO_SLOT;
+            }
+        }
+    }
+}
+
 /// One group's tree.
 pub struct Tree {
     pub flow: u32,
     pub group: u32,
-    nodes: BTreeMap<NodeId, TreeNode>,
+    nodes: NodeMap,
     state: Vec<MemberState>,
     /// Grafted receivers, in order.
     grafted: Vec<u32>,
@@ -51,7 +101,7 @@ pub struct Tree {
 
 impl Tree {
     pub fn node(&self, n: NodeId) -> Option<&TreeNode> {
-        self.nodes.get(&n)
+        self.nodes.get(n)
     }
 
     /// Does receiver `r`'s host want the group's packets?
@@ -64,16 +114,11 @@ impl Tree {
         self.grafted.iter().copied().filter(|&r| self.state[r as usize].wanted)
     }
 
-    /// Links of the tree in use (with a member behind them), over all nodes.
-    pub fn links(&self) -> impl Iterator<Item = (LinkId, u32)> + '_ {
-        self.nodes.values().flat_map(|n| n.out.iter().copied())
-    }
-
     /// Receivers grafted below `link` (on its far node and further down), in tree order.
     pub fn below(&self, links: &[LinkSpec], link: LinkId, out: &mut Vec<u32>) {
         let mut stack = vec![links[link as usize].to];
         while let Some(n) = stack.pop() {
-            if let Some(tn) = self.nodes.get(&n) {
+            if let Some(tn) = self.nodes.get(n) {
                 out.extend_from_slice(&tn.local);
                 stack.extend(tn.out.iter().rev().map(|&(l, _)| links[l as usize].to));
             }
@@ -82,13 +127,13 @@ impl Tree {
 
     fn graft(&mut self, links: &[LinkSpec], r: u32, path: &[LinkId], node: NodeId) {
         for &l in path {
-            let tn = self.nodes.entry(links[l as usize].from).or_default();
+            let tn = self.nodes.entry(links[l as usize].from);
             match tn.out.binary_search_by_key(&l, |&(x, _)| x) {
                 Ok(i) => tn.out[i].1 += 1,
                 Err(i) => tn.out.insert(i, (l, 1)),
             }
         }
-        let tn = self.nodes.entry(node).or_default();
+        let tn = self.nodes.entry(node);
         if let Err(i) = tn.local.binary_search(&r) {
             tn.local.insert(i, r);
         }
@@ -98,14 +143,14 @@ impl Tree {
     }
 
     fn prune(&mut self, links: &[LinkSpec], r: u32, path: &[LinkId], node: NodeId) {
-        if let Some(tn) = self.nodes.get_mut(&node) {
+        if let Some(tn) = self.nodes.get_mut(node) {
             if let Ok(i) = tn.local.binary_search(&r) {
                 tn.local.remove(i);
             }
         }
         for &l in path {
             let from = links[l as usize].from;
-            let tn = self.nodes.get_mut(&from).expect("a grafted branch's nodes are on the tree");
+            let tn = self.nodes.get_mut(from).expect("a grafted branch's nodes are on the tree");
             let i = tn.out.binary_search_by_key(&l, |&(x, _)| x).expect("a grafted branch's links are on the tree");
             tn.out[i].1 -= 1;
             if tn.out[i].1 == 0 {
@@ -114,8 +159,8 @@ impl Tree {
         }
         // Drop nodes left with no state (the tree holds only what leads to members).
         for n in path.iter().map(|&l| links[l as usize].to).chain(path.first().map(|&l| links[l as usize].from)) {
-            if self.nodes.get(&n).is_some_and(|tn| tn.out.is_empty() && tn.local.is_empty()) {
-                self.nodes.remove(&n);
+            if self.nodes.get(n).is_some_and(|tn| tn.out.is_empty() && tn.local.is_empty()) {
+                self.nodes.remove(n);
             }
         }
         if let Ok(i) = self.grafted.binary_search(&r) {
@@ -149,7 +194,7 @@ impl Groups {
             self.trees.push(Tree {
                 flow,
                 group,
-                nodes: BTreeMap::new(),
+                nodes: NodeMap::default(),
                 state: vec![MemberState::default(); receivers as usize],
                 grafted: Vec::new(),
             });

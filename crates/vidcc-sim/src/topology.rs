@@ -231,6 +231,33 @@ fn attach_edge_pairs(
     Ok(())
 }
 
+/// Reserves room for every flow instance and its end hosts up front, so that a scenario too big
+/// for the machine is a clear error here rather than an abort halfway through.
+fn reserve(net: &mut Network, config: &SimConfig) -> Result<(), ConfigError> {
+    let hops = match &config.topology {
+        TopologyConfig::Chain { hops, .. } => *hops as u64,
+        _ => 1,
+    };
+    let (mut instances, mut hosts) = (0u64, 0u64);
+    for f in &config.flows {
+        let per = if matches!(f.placement, Placement::PerHop { .. }) { hops } else { 1 };
+        let receivers = f.multicast.as_ref().map_or(1, |m| m.receivers.len() as u64);
+        instances = instances.saturating_add((f.count as u64).saturating_mul(per));
+        hosts = hosts.saturating_add((f.count as u64).saturating_mul(per).saturating_mul(1 + receivers));
+    }
+    let too_big = |what: &str, n: u64| {
+        config_error("flows", format!("{n} {what} do not fit in this machine's memory (the scenario is too big)"))
+    };
+    let fits = |n: u64| usize::try_from(n).ok();
+    let n = fits(instances).ok_or_else(|| too_big("flow instances", instances))?;
+    net.flows.try_reserve_exact(n).map_err(|_| too_big("flow instances", instances))?;
+    let h = fits(hosts).ok_or_else(|| too_big("end hosts", hosts))?;
+    net.nodes.try_reserve(h).map_err(|_| too_big("end hosts", hosts))?;
+    let l = fits(hosts.saturating_mul(2)).ok_or_else(|| too_big("access links", hosts.saturating_mul(2)))?;
+    net.links.try_reserve(l).map_err(|_| too_big("access links", hosts.saturating_mul(2)))?;
+    Ok(())
+}
+
 /// A graph flow's source node, its receivers' nodes (each with the key naming it), and its
 /// access links.
 #[allow(clippy::type_complexity)]
@@ -266,6 +293,7 @@ pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, Config
     let mut rng = streams.stream("topology");
     let mut start_rng = streams.stream("flows/start");
     let mut net = Network::default();
+    reserve(&mut net, config)?;
     let mut add_flow =
         |net: &mut Network, g: usize, i: u32, hop: u32, src: NodeId, dsts: Vec<NodeId>, f: &FlowConfig| {
             let start = Instant::from_nanos(draw(&f.start_ns, &mut start_rng));

@@ -356,3 +356,15 @@ fn layered_video_over_groups_gives_each_receiver_the_frames_of_its_own_layers() 
     let bytes = summary(&out, "delivered_bytes");
     assert!(bytes[1] > 3 * bytes[0], "B gets about four times A's bytes: {bytes:?}");
 }
+
+#[test]
+fn a_scenario_too_big_for_memory_is_a_clear_error() {
+    // Four billion flow instances, each with 10,000 receivers: far beyond any machine.
+    let receivers = (0..10_000).map(|_| ReceiverConfig::default()).collect();
+    let mut f = flow(ProtocolConfig::UdpMulticast(UdpMulticastConfig::default()), u32::MAX);
+    f.multicast = Some(MulticastConfig { receivers, join_latency_ns: 0, leave_latency_ns: 0 });
+    let err = vidcc_sim::Simulation::new(dumbbell(10_000_000, MS, droptail(QueueLimit::Bdp), vec![f], 3))
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("do not fit in this machine's memory"), "{err}");
+}

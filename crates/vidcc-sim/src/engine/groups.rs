@@ -21,10 +21,13 @@ use crate::packet::{DropReason, EndpointId, Packet, PacketId, RecordRows, NO_SEN
 use crate::record::{Recorder, Side};
 use crate::topology::{LinkId, NodeId};
 
-/// A sender's group data packet: the receivers it counts for (index in the flow, in order) with
-/// the rows the recorders keep for each, shared by its copies.
+/// A sender's group data packet: the receivers it counts for (a bit per receiver of the flow)
+/// and the rows the recorders keep for each (only when some recorder keeps rows: video, the
+/// packet log), shared by its copies.
 struct SendRecord {
-    audience: Vec<(u32, RecordRows)>,
+    counted: Vec<u64>,
+    /// Per receiver of the flow (empty: every receiver's rows are the default).
+    rows: Vec<RecordRows>,
     /// Copies still in the network.
     copies: u32,
 }
@@ -36,15 +39,29 @@ pub(super) struct SendRecords {
 }
 
 impl SendRecords {
-    fn insert(&mut self, audience: Vec<(u32, RecordRows)>) -> u32 {
-        let r = SendRecord { audience, copies: 1 };
+    /// A record of the receivers in `audience` (index in the flow, rows), out of `receivers`.
+    fn insert(&mut self, receivers: u32, audience: &[(u32, RecordRows)]) -> u32 {
+        let mut counted = vec![0u64; (receivers as usize).div_ceil(64)];
+        for &(r, _) in audience {
+            counted[r as usize / 64] |= 1 << (r % 64);
+        }
+        let rows = if audience.iter().all(|(_, rows)| *rows == RecordRows::default()) {
+            Vec::new()
+        } else {
+            let mut rows = vec![RecordRows::default(); receivers as usize];
+            for &(r, row) in audience {
+                rows[r as usize] = row;
+            }
+            rows
+        };
+        let rec = SendRecord { counted, rows, copies: 1 };
         match self.free.pop() {
             Some(i) => {
-                self.slots[i as usize] = r;
+                self.slots[i as usize] = rec;
                 i
             }
             None => {
-                self.slots.push(r);
+                self.slots.push(rec);
                 (self.slots.len() - 1) as u32
             }
         }
@@ -52,8 +69,9 @@ impl SendRecords {
 
     /// The rows of receiver `r` if the packet counts for it.
     fn rows(&self, send: u32, r: u32) -> Option<RecordRows> {
-        let a = &self.slots.get(send as usize)?.audience;
-        a.binary_search_by_key(&r, |&(x, _)| x).ok().map(|i| a[i].1)
+        let s = self.slots.get(send as usize)?;
+        let counted = s.counted.get(r as usize / 64).is_some_and(|w| w & (1 << (r % 64)) != 0);
+        counted.then(|| s.rows.get(r as usize).copied().unwrap_or_default())
     }
 
     fn add_copies(&mut self, send: u32, n: u32) {
@@ -69,7 +87,8 @@ impl SendRecords {
         let s = &mut self.slots[send as usize];
         s.copies -= 1;
         if s.copies == 0 {
-            s.audience = Vec::new();
+            s.counted = Vec::new();
+            s.rows = Vec::new();
             self.free.push(send);
         }
     }
@@ -111,7 +130,7 @@ impl Simulation {
         }
         let is_data = t.meta.kind == PacketKind::Data;
         if is_data {
-            let first_row = flow.first_row;
+            let (first_row, flow_receivers) = (flow.first_row, flow.receivers);
             let members: Vec<u32> = self.groups.trees[tree as usize].audience().collect();
             let mut audience = Vec::with_capacity(members.len());
             for r in members {
@@ -121,7 +140,7 @@ impl Simulation {
                 audience.push((r, rows));
             }
             pkt.receiver = first_row;
-            pkt.send = self.sends.insert(audience);
+            pkt.send = self.sends.insert(flow_receivers, &audience);
         }
         let id = self.packets.insert(pkt);
         if is_data {
@@ -157,34 +176,38 @@ impl Simulation {
     }
 
     /// A group packet at a node of its tree: copies down every branch with members, and
-    /// delivery to the members on the node.
+    /// delivery to the members on the node. The tree cannot change meanwhile (joins and leaves
+    /// come due as events of their own), so its state is read by index, without copies.
     pub(super) fn branch(&mut self, pkt: PacketId, node: NodeId, now: Instant) {
-        let p = self.packets.get(pkt).clone();
-        let tree = &self.groups.trees[p.tree as usize];
-        let (outs, locals): (Vec<LinkId>, Vec<u32>) = match tree.node(node) {
-            Some(tn) => (tn.out.iter().map(|&(l, _)| l).collect(), tn.local.clone()),
-            None => (Vec::new(), Vec::new()),
+        let mut p = self.packets.get(pkt).clone();
+        let tree = p.tree as usize;
+        let (outs, locals) = match self.groups.trees[tree].node(node) {
+            Some(tn) => (tn.out.len(), tn.local.len()),
+            None => (0, 0),
         };
-        if outs.is_empty() {
+        if outs == 0 {
             self.packets.release(pkt);
         } else {
-            self.sends.add_copies(p.send, outs.len() as u32 - 1);
+            self.sends.add_copies(p.send, outs as u32 - 1);
         }
-        for (k, &l) in outs.iter().enumerate() {
-            let id = if k + 1 == outs.len() { pkt } else { self.packets.insert(p.clone()) };
+        for k in 0..outs {
+            let l = self.groups.trees[tree].node(node).expect("on the tree").out[k].0;
+            let id = if k + 1 == outs { pkt } else { self.packets.insert(p.clone()) };
             let hop = self.fabric.send_on(l, id, &self.packets, &mut self.sched, now);
             self.settle(hop, now);
         }
-        for r in locals {
-            self.deliver_member(&p, r, now);
+        for k in 0..locals {
+            let r = self.groups.trees[tree].node(node).expect("on the tree").local[k];
+            self.deliver_member(&mut p, r, now);
         }
-        if outs.is_empty() {
+        if outs == 0 {
             self.sends.drop_copy(p.send);
         }
     }
 
-    /// Hands a group packet to member `r` (index in the flow) if its host wants the group.
-    fn deliver_member(&mut self, p: &Packet, r: u32, now: Instant) {
+    /// Hands a group packet to member `r` (index in the flow) if its host wants the group
+    /// (`p.receiver` and `p.rows` are set to the member's for the recorders).
+    fn deliver_member(&mut self, p: &mut Packet, r: u32, now: Instant) {
         let flow = &self.flows[p.flow as usize];
         let ep = flow.sender + 1 + r;
         if ep == p.from || !self.groups.trees[p.tree as usize].wants(r) {
@@ -192,10 +215,9 @@ impl Simulation {
         }
         if p.is_forward_data() {
             if let Some(rows) = self.sends.rows(p.send, r) {
-                let mut view = p.clone();
-                view.receiver = flow.first_row + r;
-                view.rows = rows;
-                self.recorders.on_data_delivered(now, &view);
+                p.receiver = flow.first_row + r;
+                p.rows = rows;
+                self.recorders.on_data_delivered(now, p);
             }
         }
         let from = if p.to_receiver { PeerId::PEER } else { PeerId::GROUP_MEMBER };
@@ -214,9 +236,9 @@ impl Simulation {
             self.groups.trees[p.tree as usize].below(&self.world.net.links, link, &mut below);
             below.sort_unstable();
             let first_row = self.flows[p.flow as usize].first_row;
+            let mut view = p.clone();
             for r in below {
                 if let Some(rows) = self.sends.rows(p.send, r) {
-                    let mut view = p.clone();
                     view.receiver = first_row + r;
                     view.rows = rows;
                     self.recorders.on_data_dropped(now, &view, why);

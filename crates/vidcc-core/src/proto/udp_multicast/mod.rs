@@ -11,7 +11,8 @@
 //! Each receiver joins its groups (its `groups` in the scenario, or every group) at its start
 //! and leaves them at its stop; it counts what arrives and sends nothing back.
 //!
-//! Parameters: `rate` (bulk, per group), `groups` (bulk, default 1). Deviations: none.
+//! Parameters: `rate` (bulk, per group, default 1 Mbit/s), `groups` (bulk, default 1).
+//! Deviations: none.
 
 use std::collections::VecDeque;
 
@@ -33,7 +34,7 @@ use crate::wire::{udp::UdpData, udp::HEADER_BYTES, WireError};
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct UdpMulticastConfig {
-    /// Rate of each group's constant-rate stream (bulk data; ignored with video).
+    /// Rate of each group's constant-rate stream (bulk data; ignored with video). Default 1 Mbit/s.
     pub rate_bps: u64,
     /// How many constant-rate groups (bulk data; with video there is a group per layer or
     /// stream).
@@ -42,7 +43,7 @@ pub struct UdpMulticastConfig {
 
 impl Default for UdpMulticastConfig {
     fn default() -> Self {
-        UdpMulticastConfig { rate_bps: 0, groups: 1 }
+        UdpMulticastConfig { rate_bps: 1_000_000, groups: 1 }
     }
 }
 
