@@ -1,6 +1,7 @@
 """Scenario model of `tfmcc` (vidcc_core::proto::tfmcc; docs/protocols/tfmcc.md).
 
-TFMCC (RFC 4654) multicasts bulk data at one rate that follows the current limiting receiver.
+TFMCC (RFC 4654) multicasts bulk data or a video (any model; a rate-adaptive set's trace is
+picked by the rate at each GOP) at one rate that follows the current limiting receiver.
 Keys are in user units; every default is RFC 4654's value as the ASMP/TFMCC digest chooses it
 (specs/002-asmp-tfmcc.md §1.4), documented in docs/scenarios.md. The resolved form is the Rust
 `TfmccConfig`.
@@ -14,7 +15,7 @@ from pydantic import BeforeValidator
 
 from vidcc import _vidcc
 from vidcc.protocols import ProtocolSpec, register
-from vidcc.schema import BaseFlow, PositiveDuration, integer, number
+from vidcc.schema import CoreFlow, PositiveDuration, integer, number
 
 # The data header, as the protocol registry of vidcc-core declares it.
 HEADER_BYTES = _vidcc.protocol_header_bytes("tfmcc")
@@ -23,7 +24,7 @@ _Unit = Annotated[float, BeforeValidator(number(minimum=0.0))]
 _AtLeastOne = Annotated[float, BeforeValidator(number(minimum=1.0))]
 
 
-class TfmccFlow(BaseFlow):
+class TfmccFlow(CoreFlow):
     protocol: Literal["tfmcc"]
     b: _AtLeastOne = 1.0
     initial_rtt: PositiveDuration = 500_000_000
@@ -82,4 +83,4 @@ def _check(flow: TfmccFlow, here: str, fail) -> None:
         fail(f"{here}.packet_size", f"must be more than the {HEADER_BYTES}B TFMCC header, got {flow.packet_size}B")
 
 
-register(ProtocolSpec("tfmcc", TfmccFlow, _resolve, _check, video="none"))
+register(ProtocolSpec("tfmcc", TfmccFlow, _resolve, _check, video="optional", rate_adaptive=True))

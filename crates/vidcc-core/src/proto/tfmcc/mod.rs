@@ -21,7 +21,10 @@
 //! discounting off; t_mbi 64 s. Alternatives: a uniform feedback timer, no slow start, no
 //! one-way-delay adjustment.
 //!
-//! Deviations (also in `docs/protocols/tfmcc.md`): bulk data only; integer rates on the wire
+//! Data: bulk, or a video through `media::paced::PacedVideo` (an unbounded FIFO; X is the target
+//! of a rate-adaptive set, which picks each GOP's quantizer — digest §2, AMB-13).
+//!
+//! Deviations (also in `docs/protocols/tfmcc.md`): no application-limited rule; integer rates on the wire
 //! instead of the RFC's 16-bit floats, and a 48-byte data header (the paper gave TFMCC 12 B;
 //! the packet's wire size is the configured one either way); the CLR reports only while data
 //! arrives.

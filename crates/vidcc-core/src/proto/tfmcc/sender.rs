@@ -27,9 +27,13 @@
 //! - Echo (§3.5): each data packet echoes one receiver timestamp, chosen in order: a new CLR (or
 //!   a CLR without an RTT), receivers without an RTT, other non-CLR receivers (oldest report
 //!   first), the CLR. The echo carries the time since the report arrived, and the CLR flag.
-//! - Data go to group 0, paced at X (packet n+1 leaves size/X after packet n).
+//! - Data go to group 0, paced at X (packet n+1 leaves size/X after packet n). Bulk data fill
+//!   every packet; a video (`media::paced::PacedVideo`) queues its frames' packets in an
+//!   unbounded FIFO as they become ready and X is the target of a rate-adaptive set (the
+//!   quantizer of each GOP, digest 002 §2); the sender idles while the FIFO is empty.
 //!
-//! Deviations: Bulk data only (no video yet); the increase limit is applied per CLR report with
+//! Deviations: no application-limited rule (RFC 4654 has none: a video sender below X just
+//! sends less, and receivers in slow start report twice what they get); the increase limit is applied per CLR report with
 //! the elapsed time (the RFC's "8s/R_max bit/s every R_max"); a new CLR that has no pending
 //! report gets its latest timestamp echoed again (the offset keeps the sample exact), so that
 //! it learns it is the CLR.
@@ -39,6 +43,9 @@ use std::collections::VecDeque;
 use super::config::TfmccConfig;
 use super::wire::{Echo, TfmccData, TfmccFeedback, TfmccHeader, DATA_BYTES, NO_SUPPRESSION};
 use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, GroupId, PacketMeta, Transmit};
+use crate::media::paced::PacedVideo;
+use crate::media::sender_buffer::{SenderBufferConfig, SenderBufferStats};
+use crate::media::MediaTag;
 use crate::proto::Application;
 use crate::time::{Duration, Instant};
 use crate::units::DataRate;
@@ -73,8 +80,14 @@ struct Peer {
     left: bool,
 }
 
+enum Source {
+    Bulk,
+    Video(Box<PacedVideo>),
+}
+
 /// TFMCC sender (module docs).
 pub struct TfmccSender {
+    source: Source,
     cfg: TfmccConfig,
     s: f64,
     packet_size: u32,
@@ -124,12 +137,23 @@ impl TfmccSender {
                 "tfmcc: packet_size {packet_size_bytes} B leaves no payload after the {DATA_BYTES}-byte header"
             ));
         }
-        if app.is_video() {
-            return Err("tfmcc: carries bulk data only (video over TFMCC is not built yet)".into());
-        }
         let s = packet_size_bytes as f64;
         let r_max = Duration::from_nanos(cfg.initial_rtt_ns);
+        let x0 = s / r_max.as_secs_f64();
+        let source = match app {
+            Application::Bulk => Source::Bulk,
+            // An unbounded FIFO, as TFRC's default: TFMCC drops nothing at the sender; the
+            // rate-adaptive set keeps the backlog near one GOP.
+            Application::Video(stream) => Source::Video(Box::new(PacedVideo::new(
+                stream,
+                DataRate::from_bps_f64(x0 * 8.0),
+                packet_size_bytes - DATA_BYTES as u32,
+                stop,
+                SenderBufferConfig { max_age: Duration::MAX, max_packets: usize::MAX, ..SenderBufferConfig::default() },
+            )?)),
+        };
         Ok(TfmccSender {
+            source,
             cfg: cfg.clone(),
             s,
             packet_size: packet_size_bytes,
@@ -138,7 +162,7 @@ impl TfmccSender {
             peers: vec![Peer::default(); receivers as usize],
             pending: Vec::new(),
             // §3.1: one packet per R_max.
-            x: s / r_max.as_secs_f64(),
+            x: x0,
             x_supp: f64::INFINITY,
             round: 0,
             round_start: start,
@@ -188,6 +212,28 @@ impl TfmccSender {
     }
     pub fn counters(&self) -> TfmccSenderCounters {
         self.counters
+    }
+    /// Sender-buffer counters of a video flow.
+    pub fn buffer_stats(&self) -> Option<&SenderBufferStats> {
+        match &self.source {
+            Source::Video(v) => Some(v.buffer_stats()),
+            Source::Bulk => None,
+        }
+    }
+
+    /// Moves every frame ready by `now` into the FIFO, drawn at the current rate.
+    fn produce(&mut self, now: Instant) {
+        let rate = self.rate();
+        if let Source::Video(v) = &mut self.source {
+            v.produce(now, rate);
+        }
+    }
+
+    fn has_data(&self) -> bool {
+        match &self.source {
+            Source::Bulk => true,
+            Source::Video(v) => !v.is_empty(),
+        }
     }
 
     fn min_rate(&self) -> f64 {
@@ -463,6 +509,7 @@ impl Endpoint for TfmccSender {
         self.start_if_due();
         if self.started && !self.stopped(self.now) {
             self.on_timers(self.now);
+            self.produce(self.now);
         }
     }
 
@@ -473,9 +520,17 @@ impl Endpoint for TfmccSender {
             return None;
         }
         let now = self.now;
+        self.produce(now);
         if now < self.next_send() {
             return None;
         }
+        let (payload_len, media) = match &mut self.source {
+            Source::Bulk => (self.packet_size - DATA_BYTES as u32, MediaTag::NONE),
+            Source::Video(v) => {
+                let p = v.pop(now)?;
+                (p.size_bytes, p.tag)
+            }
+        };
         let echo = self.choose_echo(now);
         let r_max_us = u32::try_from(self.r_max.as_nanos() / 1000).unwrap_or(u32::MAX).max(1);
         let x_supp_bps = if self.x_supp.is_finite() {
@@ -486,10 +541,9 @@ impl Endpoint for TfmccSender {
         let header =
             TfmccData { seq: self.seq, timestamp_ns: now.as_nanos(), fb_round: self.round, r_max_us, x_supp_bps, echo }
                 .emit();
-        let payload_len = self.packet_size - DATA_BYTES as u32;
-        let meta = PacketMeta::data(self.seq as u64);
+        let meta = PacketMeta { media, ..PacketMeta::data(self.seq as u64) };
         self.seq = self.seq.wrapping_add(1);
-        self.last_send = Some((now, self.packet_size));
+        self.last_send = Some((now, payload_len + DATA_BYTES as u32));
         self.counters.packets_sent += 1;
         Some(Transmit { to: Destination::Group(GroupId(0)), header, payload_len, meta })
     }
@@ -501,7 +555,16 @@ impl Endpoint for TfmccSender {
         if !self.started {
             return (!self.stopped(self.start)).then_some(self.start);
         }
-        Some(self.next_send().min(self.timers_deadline()))
+        let mut t = self.timers_deadline();
+        if let Source::Video(v) = &self.source {
+            if let Some(ready) = v.next_ready() {
+                t = t.min(ready);
+            }
+        }
+        if self.has_data() {
+            t = t.min(self.next_send());
+        }
+        Some(t)
     }
 
     fn poll_event(&mut self) -> Option<Event> {
