@@ -9,6 +9,8 @@ field and its parameters in user units, using the field types and validators of
   of its Rust config, units as suffixes: `_ns`, `_bps`, `_bytes`); `kind` is added by the schema;
 - `check(flow, here, fail)`: cross-key checks; `fail(path, message)` raises the one-line error;
 - `video`: "required", "optional" or "none" — whether the flow may (must) have a `video` table.
+- `rate_adaptive`: whether its sender steers a rate-adaptive set (`traces = [...]`: its rate
+  picks the quantizer at each GOP); a flow of any other protocol may not carry one.
 
 Modules are found by `specs()`, which imports every module of this package once, in name order,
 the first time the registry is asked. To add a protocol: add its module here; nothing else on the
@@ -32,6 +34,7 @@ class ProtocolSpec:
     resolve: Callable[[Any], dict]
     check: Callable[[Any, str, Callable[[str, str], None]], None] | None = None
     video: Video = "optional"
+    rate_adaptive: bool = False
 
 
 # Filled by `register` as the protocol modules are imported.

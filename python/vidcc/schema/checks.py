@@ -23,6 +23,7 @@ from vidcc.schema.models import (
     merge_access,
     multicast_receivers,
     trace_path,
+    trace_quantizers,
 )
 
 __all__ = ["check"]
@@ -212,22 +213,20 @@ def _check_video(flow: BaseFlow, here: str, source: str, fail) -> None:
     if v.playout_delay is not None and v.deadline is not None:
         fail(f"{at}.deadline", "playout_delay and deadline exclude each other")
     if v.model == "trace":
-        if v.trace is None:
-            fail(f"{at}.trace", 'missing required key (model "trace" reads a frame-size trace file)')
+        if v.trace is None and v.traces is None:
+            fail(f"{at}.trace", 'missing required key (model "trace" reads a frame-size trace file, or `traces`)')
+        if v.trace is not None and v.traces is not None:
+            fail(f"{at}.traces", "trace and traces exclude each other (traces: a rate-adaptive set)")
         if v.rate is not None:
             fail(f"{at}.rate", 'a trace has its own rate; rate is for models "tes-mpeg4" and "cbr"')
-        path = trace_path(v.trace, source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as e:
-            fail(f"{at}.trace", f"cannot read {path}: {e.strerror or e}")
-        try:
-            _vidcc.parse_trace(text, v.trace_format)
-        except ValueError as e:
-            fail(f"{at}.trace", f"{path}: {e}")
+        if v.traces is not None:
+            _check_traces(flow, at, source, fail)
+        else:
+            _read_trace(f"{at}.trace", v.trace, v.trace_format, source, fail)
     else:
-        if v.trace is not None:
-            fail(f"{at}.trace", f'only for model "trace" (this model is "{v.model}")')
+        for key in ("trace", "traces"):
+            if getattr(v, key) is not None:
+                fail(f"{at}.{key}", f'only for model "trace" (this model is "{v.model}")')
         if v.streams is not None and v.rate is not None:
             fail(f"{at}.rate", "simulcast streams each have their own rate (streams); drop rate")
         if v.layers is not None and v.rate is not None and v.rate != v.layers[-1]:
@@ -237,6 +236,12 @@ def _check_video(flow: BaseFlow, here: str, source: str, fail) -> None:
             )
         if v.rate is None and v.layers is None and v.streams is None:
             fail(f"{at}.rate", f'missing required key (model "{v.model}" needs a rate, layers or streams)')
+    if v.quantizers is not None and v.traces is None and v.streams is None:
+        fail(f"{at}.quantizers", "only with traces (a rate-adaptive set) or streams (simulcast)")
+    if v.quantizers is not None and v.streams is not None and len(v.quantizers) != len(v.streams):
+        fail(f"{at}.quantizers", f"one quantizer per stream: {len(v.streams)} streams, {len(v.quantizers)} quantizers")
+    if "adapt" in v.model_fields_set and v.traces is None:
+        fail(f"{at}.adapt", "only with traces (a rate-adaptive set)")
     parts = len(v.layers or v.streams or [0])
     layers_sent = getattr(flow, "layers_sent", None)
     if layers_sent is not None and layers_sent > parts:
@@ -244,6 +249,40 @@ def _check_video(flow: BaseFlow, here: str, source: str, fail) -> None:
             f"{here}.layers_sent",
             f"the video has {parts} layer{'s' if parts > 1 else ''} or streams, got {layers_sent}",
         )
+
+
+def _read_trace(key: str, trace: str, fmt: str, source: str, fail) -> str:
+    """The text of a trace file, parsed once to report its errors at ``key``."""
+    path = trace_path(trace, source)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        fail(key, f"cannot read {path}: {e.strerror or e}")
+    try:
+        _vidcc.parse_trace(text, fmt)
+    except ValueError as e:
+        fail(key, f"{path}: {e}")
+    return text
+
+
+def _check_traces(flow: BaseFlow, at: str, source: str, fail) -> None:
+    """A rate-adaptive set: readable traces of one clip, a quantizer each, a protocol that steers it."""
+    v = flow.video
+    spec = SPECS.get(flow.protocol)
+    if spec is not None and not spec.rate_adaptive:
+        steer = ", ".join(s.name for s in SPECS.values() if s.rate_adaptive)
+        fail(f"{at}.traces", f'protocol "{flow.protocol}" does not steer a rate-adaptive set (these do: {steer})')
+    if v.layers is not None or v.streams is not None:
+        fail(f"{at}.traces", "a rate-adaptive set is neither layered nor simulcast (drop layers/streams)")
+    lengths = []
+    for i, t in enumerate(v.traces):
+        text = _read_trace(f"{at}.traces[{i}]", t, v.trace_format, source, fail)
+        lengths.append(_vidcc.parse_trace(text, v.trace_format))
+    if len(set(lengths)) > 1:
+        fail(f"{at}.traces", f"all traces must code the same clip; their frame counts differ: {lengths}")
+    quantizers = trace_quantizers(v, source, fail, at)
+    if len(set(quantizers)) != len(quantizers):
+        fail(f"{at}.quantizers", f"each trace needs its own quantizer, got {quantizers}")
 
 
 def _queues(topo: Dumbbell | Chain | Graph):

@@ -10,7 +10,8 @@ are in ``vidcc.schema.checks``, the simulator's form in ``vidcc.schema.resolve``
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+import json
+from typing import Annotated, Any, Callable, Literal, NoReturn, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
@@ -246,6 +247,14 @@ class Video(Model):
     rate: Rate | None = None
     # trace: a frame-size trace file, relative to the scenario file.
     trace: Name | None = None
+    # trace, instead of `trace`: a rate-adaptive set (Evalvid-RA), one trace per quantizer of the
+    # same clip; the sender's rate picks the trace at each GOP start (`adapt`).
+    traces: Annotated[list[Name], Field(min_length=1, max_length=255)] | None = None
+    # The quantizer of each of `traces` (or of each simulcast stream); default for `traces`: read
+    # from the manifest.json that `vidcc video prepare` writes beside them.
+    quantizers: Annotated[list[Annotated[int, BeforeValidator(integer(minimum=1, maximum=255))]], Field(min_length=1)] | None = None
+    # Which trace fits the rate: the upcoming GOP's bytes (Evalvid-RA) or the trace's mean rate.
+    adapt: Literal["upcoming-gop", "long-run-mean"] = "upcoming-gop"
     trace_format: Literal["evalvid", "plain"] = "evalvid"
     fps: Annotated[float, BeforeValidator(number(above=0.0))] = 25.0
     gop: Name = "IBBPBBPBBPBB"
@@ -287,6 +296,33 @@ def trace_path(trace: str, source: str) -> Path:
     if p.is_absolute() or source.startswith("<"):
         return p
     return Path(source).parent / p
+
+
+# What `vidcc video prepare` writes beside its traces: {"encodings": [{"quantizer", "trace"}, ...]}.
+PREPARED_MANIFEST = "manifest.json"
+
+
+def trace_quantizers(v: Video, source: str, fail: Callable[[str, str], NoReturn], at: str = "video") -> list[int]:
+    """The quantizer of each of ``v.traces``: ``quantizers`` as written, else the manifest.json that
+    `vidcc video prepare` wrote beside each trace. ``fail(key, message)`` reports a problem."""
+    traces = v.traces or []
+    if v.quantizers is not None:
+        if len(v.quantizers) != len(traces):
+            fail(f"{at}.quantizers", f"one quantizer per trace: {len(traces)} traces, {len(v.quantizers)} quantizers")
+        return list(v.quantizers)
+    out = []
+    for i, t in enumerate(traces):
+        path = trace_path(t, source)
+        manifest = path.parent / PREPARED_MANIFEST
+        try:
+            encodings = json.loads(manifest.read_text(encoding="utf-8"))["encodings"]
+            q = next((e["quantizer"] for e in encodings if e["trace"] == path.name), None)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            fail(f"{at}.quantizers", f"missing: give the quantizer of each trace (cannot read {manifest}: {e})")
+        if not isinstance(q, int):
+            fail(f"{at}.traces[{i}]", f"{path.name} is not a trace of {manifest}; give quantizers = [...]")
+        out.append(q)
+    return out
 
 
 def merge_access(common: Access | None, side: Access | None) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from vidcc.schema.models import (
     merge_access,
     multicast_receivers,
     trace_path,
+    trace_quantizers,
 )
 
 __all__ = ["resolve"]
@@ -121,8 +122,19 @@ def _resolve_protocol(flow: BaseFlow) -> dict:
     return {"kind": flow.protocol, **SPECS[flow.protocol].resolve(flow)}
 
 
+def _unreachable(key: str, message: str):
+    raise AssertionError(f"{key}: {message} (the checks pass before resolving)")
+
+
 def _resolve_video(v: Video, source: str) -> dict:
-    if v.model == "trace":
+    if v.model == "trace" and v.traces is not None:
+        quantizers = trace_quantizers(v, source, _unreachable)
+        sets = []
+        for t, q in zip(v.traces, quantizers):
+            path = trace_path(t, source)
+            sets.append({"quantizer": q, "text": path.read_text(encoding="utf-8"), "source": str(path)})
+        model = {"kind": "rate-adaptive", "traces": sets, "format": v.trace_format, "criterion": v.adapt}
+    elif v.model == "trace":
         path = trace_path(v.trace, source)
         model = {
             "kind": "trace",

@@ -101,7 +101,9 @@ class Prepared:
 
 @dataclass
 class Quality:
-    """The result of an evaluation: one row per (flow, frame), and one summary per flow."""
+    """The result of an evaluation: one row per (flow, frame), and one summary per flow; with a
+    ``receiver`` column in the frames table (a run's: multicast flows have a row per receiver),
+    per (flow, receiver, frame) and per (flow, receiver)."""
 
     frames: "pd.DataFrame"
     flows: list[dict[str, Any]]
@@ -111,11 +113,12 @@ class Quality:
     def summary(self) -> dict[str, Any]:
         return {**self.meta, "flows": self.flows}
 
-    def flow(self, flow: int) -> dict[str, Any]:
+    def flow(self, flow: int, receiver: int | None = None) -> dict[str, Any]:
+        """The summary of ``flow`` (its first receiver's, unless ``receiver`` is given)."""
         for f in self.flows:
-            if f["flow"] == flow:
+            if f["flow"] == flow and (receiver is None or f.get("receiver") == receiver):
                 return f
-        raise KeyError(flow)
+        raise KeyError(flow if receiver is None else (flow, receiver))
 
     def write(self, out_dir: str | PathLike[str]) -> Path:
         """Write ``quality.parquet`` (per frame) and ``quality.json`` (per flow)."""
@@ -190,16 +193,20 @@ def _evaluate_flow(
     encodings: Sequence[int] | None,
     layer_quantizers: Sequence[int] | None,
     check_types: bool,
+    receiver=None,
 ) -> tuple["pd.DataFrame", dict[str, Any]]:
     import pandas as pd
+
+    # A multicast flow has a frames row per receiver and frame: each receiver is scored alone.
+    who = f"flow {flow}" if receiver is None else f"flow {flow} receiver {receiver}"
 
     g = g.sort_values("frame", kind="stable")
     frame_col = _int_column(g, "frame", flow)
     if frame_col.size and frame_col[0] < 0:
-        raise VideoError(f"frames table: flow {flow}: negative frame index {frame_col[0]}")
+        raise VideoError(f"frames table: {who}: negative frame index {frame_col[0]}")
     dup = np.flatnonzero(np.diff(frame_col) == 0)
     if dup.size:
-        raise VideoError(f"frames table: flow {flow}: frame {frame_col[dup[0]]} appears more than once")
+        raise VideoError(f"frames table: {who}: frame {frame_col[dup[0]]} appears more than once")
     status_col = g["status"].astype(str).to_numpy() if "status" in g.columns else None
     pending = 0
     if status_col is not None and np.any(status_col == "pending"):
@@ -210,7 +217,7 @@ def _evaluate_flow(
         pending = int((~keep).sum())
         g, frame_col, status_col = g[keep], frame_col[keep], status_col[keep]
     if frame_col.size == 0:
-        raise VideoError(f"frames table: flow {flow}: no frames to score" + (" (all pending)" if pending else ""))
+        raise VideoError(f"frames table: {who}: no frames to score" + (" (all pending)" if pending else ""))
     # Slots 0..last: a frame the table does not list was never received (status "missing").
     n = int(frame_col[-1]) + 1
     present = np.zeros(n, bool)
@@ -233,7 +240,7 @@ def _evaluate_flow(
             if bad.size:
                 k = int(bad[0])
                 raise VideoError(
-                    f"frames table: flow {flow}: frame {k} is {str(types[k])!r} but the prepared clip's frame "
+                    f"frames table: {who}: frame {k} is {str(types[k])!r} but the prepared clip's frame "
                     f"{k % prep.frames} is {str(clip_types[k])!r}: the run did not send this clip (check the flow's trace, "
                     "or pass --no-type-check)"
                 )
@@ -246,15 +253,15 @@ def _evaluate_flow(
     enc_of_frame = np.full(n, -1, np.int64)
     if layered:
         if "layers_decodable" not in g.columns:
-            raise VideoError(f"frames table: flow {flow}: a layer map was given but there is no 'layers_decodable' column")
+            raise VideoError(f"frames table: {who}: a layer map was given but there is no 'layers_decodable' column")
         layers = spread(_int_column(g, "layers_decodable", flow), 0)
         usable &= layers >= 1
-        lmap = prep.index_of([int(q) for q in layer_quantizers], f"flow {flow} layer map")
+        lmap = prep.index_of([int(q) for q in layer_quantizers], f"{who} layer map")
         over = np.flatnonzero(usable & (layers > len(lmap)))
         if over.size:
             k = int(over[0])
             raise VideoError(
-                f"frames table: flow {flow}: frame {k} has {layers[k]} decodable layers but the layer map "
+                f"frames table: {who}: frame {k} has {layers[k]} decodable layers but the layer map "
                 f"has {len(lmap)} entries ({', '.join(map(str, layer_quantizers))})"
             )
         enc_of_frame[usable] = lmap[layers[usable] - 1]
@@ -262,16 +269,16 @@ def _evaluate_flow(
     else:
         if "layers_sent" in g.columns and _int_column(g, "layers_sent", flow).max() > 1:
             raise VideoError(
-                f"flow {flow} is layered (up to {int(g['layers_sent'].max())} layers) but no layer map was given: "
+                f"{who} is layered (up to {int(g['layers_sent'].max())} layers) but no layer map was given: "
                 "pass --layer-quantizers Q1,Q2,... (base layer first) or set video.layer_quantizers"
             )
         enc = spread(_int_column(g, "encoding", flow), 0) if "encoding" in g.columns else np.zeros(n, np.int64)
-        table = prep.index_of(encodings, f"flow {flow} encodings") if encodings is not None else np.arange(len(prep.quantizers))
+        table = prep.index_of(encodings, f"{who} encodings") if encodings is not None else np.arange(len(prep.quantizers))
         bad = np.flatnonzero(usable & ((enc < 0) | (enc >= len(table))))
         if bad.size:
             k = int(bad[0])
             raise VideoError(
-                f"frames table: flow {flow}: frame {k} uses encoding {enc[k]}, outside 0..{len(table) - 1} "
+                f"frames table: {who}: frame {k} uses encoding {enc[k]}, outside 0..{len(table) - 1} "
                 f"(the flow's encodings are quantizers {', '.join(str(prep.quantizers[i]) for i in table)})"
             )
         enc_of_frame[usable] = table[enc[usable]]
@@ -285,6 +292,7 @@ def _evaluate_flow(
     qarr = np.asarray(prep.quantizers)
     out = pd.DataFrame({
         "flow": np.full(n, _plain(flow)),
+        **({"receiver": np.full(n, _plain(receiver))} if receiver is not None else {}),
         "frame": frame,
         "frame_type": types if types is not None else clip_types,
         **({"status": status.astype(str)} if status is not None else {}),
@@ -300,6 +308,7 @@ def _evaluate_flow(
     mean_psnr = float(np.mean(psnr))
     summary: dict[str, Any] = {
         "flow": _plain(flow),
+        **({"receiver": _plain(receiver)} if receiver is not None else {}),
         "model": model,
         "prepared": str(prep.dir),
         "frames": n,
@@ -368,10 +377,12 @@ def evaluate(
     prep = prepared if isinstance(prepared, Prepared) else Prepared(prepared)
     wanted = None if flows is None else set(flows)
     tables, summaries = [], []
-    for flow, g in frames.groupby("flow", sort=True):
+    per_receiver = "receiver" in frames.columns
+    for key, g in frames.groupby(["flow", "receiver"] if per_receiver else ["flow"], sort=True):
+        flow, receiver = key[0], (key[1] if per_receiver else None)
         if wanted is not None and _plain(flow) not in wanted:
             continue
-        t, s = _evaluate_flow(flow, g, prep, encodings, layer_quantizers, check_types)
+        t, s = _evaluate_flow(flow, g, prep, encodings, layer_quantizers, check_types, receiver)
         tables.append(t)
         summaries.append(s)
     if wanted is not None:
@@ -497,9 +508,11 @@ def evaluate_run(
         q = evaluate(frames, prep, encodings=enc, layer_quantizers=layers, flows=flow_ids, check_types=check_types)
         parts.append(q.frames)
         summaries.extend(q.flows)
-    order = sorted(range(len(summaries)), key=lambda i: summaries[i]["flow"])
+    order = sorted(range(len(summaries)), key=lambda i: (summaries[i]["flow"], summaries[i].get("receiver", 0)))
+    table = pd.concat(parts, ignore_index=True)
+    keys = ["flow", "receiver", "frame"] if "receiver" in table.columns else ["flow", "frame"]
     result = Quality(
-        pd.concat(parts, ignore_index=True).sort_values(["flow", "frame"], kind="stable", ignore_index=True),
+        table.sort_values(keys, kind="stable", ignore_index=True),
         [summaries[i] for i in order],
         {**_meta(), "run": str(run)},
     )

@@ -4,7 +4,9 @@
 //! and a real run of the same scenario send the same frames.
 
 use crate::media::gop::GopPattern;
-use crate::media::layers::{LayerRates, LayeredSource, SimulcastSource};
+use crate::media::layers::{
+    LayerRates, LayeredSource, RaCriterion, RateAdaptiveSet, RateAdaptiveSource, SimulcastSource,
+};
 use crate::media::source::{CbrSource, UniformSource};
 use crate::media::stream::{BoxedSource, SendOrder, StreamSource, VideoStream};
 use crate::media::tes::{TesModel, TesSource};
@@ -48,6 +50,36 @@ pub enum VideoModel {
     /// Every frame the same size.
     #[serde(rename = "cbr")]
     Cbr { rate_bps: u64 },
+    /// A rate-adaptive set (Evalvid-RA): one trace per quantizer of the same clip; the sender's
+    /// rate picks the trace at each GOP start (`media/layers.rs`). Traces in the scenario's order
+    /// (a frame's `encoding` is its trace's index here).
+    #[serde(rename = "rate-adaptive")]
+    RateAdaptive {
+        traces: Vec<RaTraceSpec>,
+        format: TraceFormatSpec,
+        #[serde(default)]
+        criterion: RaCriterionSpec,
+    },
+}
+
+/// One trace of a rate-adaptive set: its quantizer and text (`source` names the file).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RaTraceSpec {
+    pub quantizer: u8,
+    pub text: String,
+    pub source: String,
+}
+
+/// Whether a quantizer "fits" the target rate (`RaCriterion`).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum RaCriterionSpec {
+    /// The upcoming GOP's bytes fit in target × GOP duration (digest 002 AMB-13 [C]).
+    #[default]
+    UpcomingGop,
+    /// The trace's long-run mean rate is at most the target.
+    LongRunMean,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -90,6 +122,12 @@ pub fn build_stream(v: &VideoConfig, start: Instant, rng: &dyn Fn() -> SimRng) -
     let fps = v.fps;
     let order = if v.display_order { SendOrder::Display } else { SendOrder::Decode };
     let wrap = |s: StreamSource| VideoStream::new(s, order);
+    if let VideoModel::RateAdaptive { traces, format, criterion } = &v.model {
+        if !v.layers_bps.is_empty() || !v.streams_bps.is_empty() {
+            return Err("a rate-adaptive set is neither layered nor simulcast (drop layers/streams)".into());
+        }
+        return Ok(wrap(rate_adaptive(traces, *format, *criterion, &gop, fps, start)?));
+    }
     let trace = match &v.model {
         VideoModel::Trace { text, format, source } => {
             Some(Trace::parse(text, trace_format(*format)).map_err(|e| format!("trace {source}: {e}"))?)
@@ -109,6 +147,7 @@ pub fn build_stream(v: &VideoConfig, start: Instant, rng: &dyn Fn() -> SimRng) -
             VideoModel::Cbr { .. } => {
                 Box::new(CbrSource::for_rate(rate, fps).map_err(|e| e.to_string())?.with_start(start))
             }
+            VideoModel::RateAdaptive { .. } => unreachable!("handled above"),
             VideoModel::Trace { format, .. } => {
                 let order = FrameOrder::of_format(trace_format(*format));
                 let t = trace.as_ref().expect("parsed above");
@@ -118,7 +157,7 @@ pub fn build_stream(v: &VideoConfig, start: Instant, rng: &dyn Fn() -> SimRng) -
     };
     let model_rate = match &v.model {
         VideoModel::TesMpeg4 { rate_bps } | VideoModel::Cbr { rate_bps } => DataRate::from_bps(*rate_bps),
-        VideoModel::Trace { .. } => DataRate::ZERO,
+        VideoModel::Trace { .. } | VideoModel::RateAdaptive { .. } => DataRate::ZERO,
     };
     if !v.layers_bps.is_empty() && !v.streams_bps.is_empty() {
         return Err("layers and streams exclude each other".into());
@@ -144,4 +183,43 @@ pub fn build_stream(v: &VideoConfig, start: Instant, rng: &dyn Fn() -> SimRng) -
         return Ok(wrap(StreamSource::Simulcast(SimulcastSource::new(streams).map_err(|e| format!("streams: {e}"))?)));
     }
     Ok(wrap(StreamSource::Single(source(model_rate)?)))
+}
+
+/// The rate-adaptive source of a set of traces. Its target starts at "unbounded" (the best
+/// quality): a protocol that steers it sets the target before its first frame is drawn
+/// (`media::paced::PacedVideo`); one that does not sends the best quality throughout.
+fn rate_adaptive(
+    traces: &[RaTraceSpec],
+    format: TraceFormatSpec,
+    criterion: RaCriterionSpec,
+    gop: &GopPattern,
+    fps: f64,
+    start: Instant,
+) -> Result<StreamSource, String> {
+    if traces.is_empty() || traces.len() > usize::from(u8::MAX) {
+        return Err(format!("traces: a rate-adaptive set needs 1 to 255 traces, got {}", traces.len()));
+    }
+    let parsed = traces
+        .iter()
+        .map(|t| {
+            Trace::parse(&t.text, trace_format(format))
+                .map(|tr| (t.quantizer, tr))
+                .map_err(|e| format!("traces: {}: {e}", t.source))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let order = FrameOrder::of_format(trace_format(format));
+    let set = RateAdaptiveSet::new(parsed, gop, fps, order).map_err(|e| format!("traces: {e}"))?.with_criterion(
+        match criterion {
+            RaCriterionSpec::UpcomingGop => RaCriterion::UpcomingGop,
+            RaCriterionSpec::LongRunMean => RaCriterion::LongRunMean,
+        },
+    );
+    // The set sorts by quantizer; map its indices back to the scenario's list.
+    let encodings = set
+        .quantizers()
+        .iter()
+        .map(|q| traces.iter().position(|t| t.quantizer == *q).expect("every quantizer comes from the list") as u8)
+        .collect();
+    let source = RateAdaptiveSource::new(set, DataRate::from_bps(u64::MAX)).with_start(start);
+    Ok(StreamSource::RateAdaptive { source, encodings })
 }

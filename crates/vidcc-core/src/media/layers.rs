@@ -382,6 +382,10 @@ impl RateAdaptiveSet {
     pub fn frame_interval(&self) -> Duration {
         self.interval
     }
+    /// Duration of one GOP.
+    pub fn gop_duration(&self) -> Duration {
+        self.interval * self.gop_len
+    }
     /// Long-run mean rate of trace `idx`.
     pub fn mean_rate(&self, idx: usize) -> DataRate {
         super::source::rate_of(self.prefix[idx][self.trace_len()] as f64 / self.trace_len() as f64, self.interval)
@@ -465,6 +469,10 @@ impl RateAdaptiveSource {
     }
     pub fn target_rate(&self) -> DataRate {
         self.target
+    }
+    /// Index (into the set's quantizers, ascending) of the most recently returned frame's trace.
+    pub fn current_index(&self) -> usize {
+        self.current
     }
     /// Quantizer of the most recently returned frame (before the first frame: the best one).
     pub fn current_quantizer(&self) -> u8 {

@@ -8,6 +8,7 @@ pub mod frame;
 pub mod gop;
 pub mod layers;
 pub mod metrics;
+pub mod paced;
 pub mod packetizer;
 pub mod playout;
 pub mod quality;

@@ -43,7 +43,10 @@ pub struct VideoRecorder {
 
 impl VideoRecorder {
     pub fn new(config: VideoConfig) -> Self {
-        let kind = if config.streams_bps.is_empty() { PartKind::Layers } else { PartKind::Streams };
+        // Simulcast streams and the traces of a rate-adaptive set are alternatives: the packets'
+        // layer tag names the one sent (the frames table's `encoding`).
+        let alternatives = !config.streams_bps.is_empty() || matches!(config.model, VideoModel::RateAdaptive { .. });
+        let kind = if alternatives { PartKind::Streams } else { PartKind::Layers };
         VideoRecorder {
             config,
             kind,
@@ -209,7 +212,13 @@ impl VideoRecorder {
 
     /// The type of display frame `id` as the source makes it.
     fn frame_types(&self) -> Box<dyn Fn(u32) -> FrameType> {
-        if let VideoModel::Trace { text, format, .. } = &self.config.model {
+        let trace = match &self.config.model {
+            VideoModel::Trace { text, format, .. } => Some((text, format)),
+            // Every trace of the set codes the same clip with the same frame types.
+            VideoModel::RateAdaptive { traces, format, .. } => traces.first().map(|t| (&t.text, format)),
+            _ => None,
+        };
+        if let Some((text, format)) = trace {
             if let Ok(t) = Trace::parse(text, trace_format(*format)) {
                 let types: Vec<FrameType> = t
                     .in_display_order(FrameOrder::of_format(trace_format(*format)))

@@ -6,6 +6,11 @@
 //! - `Simulcast`: n alternative streams of the same content at different rates (SRAMT-S): part j
 //!   is the frame as stream j codes it; a sender transmits one of them, tagged layer j.
 //!
+//! - `RateAdaptive`: one trace per quantizer (Evalvid-RA, [`RateAdaptiveSource`]): one part, the
+//!   frame as the trace chosen at its GOP start codes it; [`StreamFrame::encoding`] says which
+//!   (its position in the scenario's `traces` list) and rides in the packets' layer tag. The
+//!   sender steers it with [`VideoStream::set_target_rate`] (see `media/paced.rs`).
+//!
 //! Every video-carrying protocol (unresponsive UDP now; DVRC, SSVP, TFRC, the multicast schemes
 //! later) takes a `VideoStream` and decides how many parts, or which one, to send.
 //!
@@ -17,7 +22,7 @@
 //! timing, as in Evalvid: the anchor is not delayed by its capture time. `SendOrder::Display`
 //! emits frames as the source makes them (a B frame then leaves before its forward anchor).
 
-use super::layers::{LayerRates, LayerSizes, LayeredSource, ScaledSource, SimulcastSource};
+use super::layers::{LayerRates, LayerSizes, LayeredSource, RateAdaptiveSource, ScaledSource, SimulcastSource};
 use super::source::FrameSource;
 use super::{Frame, FrameType, MediaTag};
 use crate::time::{Duration, Instant};
@@ -32,6 +37,12 @@ pub enum StreamSource {
     Layered(LayeredSource<BoxedSource>),
     LayeredScaled(LayeredSource<ScaledSource<BoxedSource>>),
     Simulcast(SimulcastSource),
+    /// A rate-adaptive trace set; `encodings[i]` is the scenario's index of the set's i-th trace
+    /// (the set sorts its traces by quantizer).
+    RateAdaptive {
+        source: RateAdaptiveSource,
+        encodings: Vec<u8>,
+    },
 }
 
 /// One frame interval's output: the frame (id, type, ready time; `size_bytes` is the sum of the
@@ -40,6 +51,9 @@ pub enum StreamSource {
 pub struct StreamFrame {
     pub frame: Frame,
     pub parts: Vec<u32>,
+    /// Which encoding the frame was cut from (rate-adaptive sets: the trace's index in the
+    /// scenario's list); 0 otherwise. Added to the part index in the packets' layer tag.
+    pub encoding: u8,
 }
 
 /// How the parts of a stream relate.
@@ -119,6 +133,21 @@ impl VideoStream {
     pub fn source(&self) -> &StreamSource {
         &self.source
     }
+    /// GOP duration of a rate-adaptive set (`None` for other sources).
+    pub fn adaptive_gop_duration(&self) -> Option<Duration> {
+        match &self.source {
+            StreamSource::RateAdaptive { source, .. } => Some(source.set().gop_duration()),
+            _ => None,
+        }
+    }
+
+    /// The rate a rate-adaptive set should fit from its next GOP on; other sources ignore it.
+    pub fn set_target_rate(&mut self, rate: crate::units::DataRate) {
+        if let StreamSource::RateAdaptive { source, .. } = &mut self.source {
+            source.set_target_rate(rate);
+        }
+    }
+
     /// Mean rate of the full-quality video: the whole frame (all layers), or the top simulcast
     /// stream.
     pub fn mean_rate(&self) -> crate::units::DataRate {
@@ -127,6 +156,7 @@ impl VideoStream {
             StreamSource::Layered(l) => l.source().mean_rate(),
             StreamSource::LayeredScaled(l) => l.source().mean_rate(),
             StreamSource::Simulcast(s) => s.rate(s.count() - 1),
+            StreamSource::RateAdaptive { source, .. } => source.set().mean_rate(0),
         }
     }
     /// The cumulative layer rates of a layered stream (`None` for single and simulcast streams).
@@ -134,7 +164,7 @@ impl VideoStream {
         match &self.source {
             StreamSource::Layered(l) => Some(l.rates()),
             StreamSource::LayeredScaled(l) => Some(l.rates()),
-            StreamSource::Single(_) | StreamSource::Simulcast(_) => None,
+            StreamSource::Single(_) | StreamSource::Simulcast(_) | StreamSource::RateAdaptive { .. } => None,
         }
     }
 }
@@ -142,11 +172,16 @@ impl VideoStream {
 impl StreamSource {
     /// The next frame in display order.
     pub fn next_frame(&mut self) -> StreamFrame {
-        let from_layers = |frame: Frame, layers: LayerSizes| StreamFrame { frame, parts: layers.as_slice().to_vec() };
+        let from_layers =
+            |frame: Frame, layers: LayerSizes| StreamFrame { frame, parts: layers.as_slice().to_vec(), encoding: 0 };
         match self {
             StreamSource::Single(s) => {
                 let frame = s.next_frame();
-                StreamFrame { frame, parts: vec![frame.size_bytes] }
+                StreamFrame { frame, parts: vec![frame.size_bytes], encoding: 0 }
+            }
+            StreamSource::RateAdaptive { source, encodings } => {
+                let frame = source.next_frame();
+                StreamFrame { frame, parts: vec![frame.size_bytes], encoding: encodings[source.current_index()] }
             }
             StreamSource::Layered(l) => {
                 let f = l.next_layered();
@@ -158,7 +193,7 @@ impl StreamSource {
             }
             StreamSource::Simulcast(s) => {
                 let frames = s.next_frames();
-                StreamFrame { frame: frames[0], parts: frames.iter().map(|f| f.size_bytes).collect() }
+                StreamFrame { frame: frames[0], parts: frames.iter().map(|f| f.size_bytes).collect(), encoding: 0 }
             }
         }
     }
@@ -166,7 +201,7 @@ impl StreamSource {
     /// Number of parts per frame (layers or streams).
     pub fn parts(&self) -> u8 {
         match self {
-            StreamSource::Single(_) => 1,
+            StreamSource::Single(_) | StreamSource::RateAdaptive { .. } => 1,
             StreamSource::Layered(l) => l.rates().count() as u8,
             StreamSource::LayeredScaled(l) => l.rates().count() as u8,
             StreamSource::Simulcast(s) => s.count() as u8,
@@ -175,7 +210,8 @@ impl StreamSource {
 
     pub fn kind(&self) -> PartKind {
         match self {
-            StreamSource::Simulcast(_) => PartKind::Streams,
+            // One encoding at a time, named by its index: a receiver decodes it as simulcast's.
+            StreamSource::Simulcast(_) | StreamSource::RateAdaptive { .. } => PartKind::Streams,
             _ => PartKind::Layers,
         }
     }
@@ -186,6 +222,7 @@ impl StreamSource {
             StreamSource::Layered(l) => l.source().frame_interval(),
             StreamSource::LayeredScaled(l) => l.source().frame_interval(),
             StreamSource::Simulcast(s) => s.frame_interval(),
+            StreamSource::RateAdaptive { source, .. } => source.frame_interval(),
         }
     }
 }
@@ -305,7 +342,8 @@ impl FrameFeeder {
             let mut packets = Vec::new();
             let mut fits = true;
             for layer in parts {
-                match self.packetizer.fragments(f.id, f.frame_type, layer, self.next.parts[layer as usize]) {
+                let tag_layer = layer.saturating_add(self.next.encoding);
+                match self.packetizer.fragments(f.id, f.frame_type, tag_layer, self.next.parts[layer as usize]) {
                     Ok(frags) => packets.extend(frags),
                     Err(_) => fits = false,
                 }
@@ -323,6 +361,12 @@ impl FrameFeeder {
 
     pub fn stream(&self) -> &VideoStream {
         &self.stream
+    }
+
+    /// The rate a rate-adaptive stream should fit from its next GOP on (other streams ignore it).
+    /// The frame after the one pending is drawn with it (the pending one was drawn already).
+    pub fn set_target_rate(&mut self, rate: crate::units::DataRate) {
+        self.stream.set_target_rate(rate);
     }
 
     pub fn oversized_frames(&self) -> u64 {

@@ -13,6 +13,7 @@ pub mod rtcp_udp;
 pub mod sramt;
 pub mod ssvp;
 pub mod tcp;
+pub mod tfmcc;
 pub mod tfrc;
 pub mod udp;
 pub mod udp_multicast;

@@ -172,6 +172,8 @@ protocols! {
         build: unicast(ssvp::layered_pair), header: crate::wire::ssvp::HEADER_BYTES, reach: Unicast;
     /// TFRC, RFC 5348, carrying bulk data or full-quality video.
     "tfrc" => Tfrc(tfrc::TfrcConfig), build: unicast(tfrc::pair), header: crate::wire::tfrc::DATA_BYTES, reach: Unicast;
+    /// TFMCC, RFC 4654: single-rate multicast following the current limiting receiver.
+    "tfmcc" => Tfmcc(tfmcc::TfmccConfig), build: tfmcc::build, header: tfmcc::HEADER_BYTES, reach: Multicast;
     /// SRAMT with simulcast streams: per-stream rates from the receivers' reports, epoch changes.
     "sramt-s" => SramtS(sramt::SramtSConfig), build: sramt::build_s, header: sramt::wire::DATA_HEADER_BYTES, reach: Multicast;
     /// SRAMT with cumulative layers.

@@ -1,0 +1,175 @@
+//! TFMCC (RFC 4654) in the simulator: one receiver against NewReno on a dumbbell (issue 10's
+//! TCP-friendliness band); a group behind a 1 Mbit/s and a 4 Mbit/s bottleneck is sent at what
+//! the slower one sustains; a rate-adaptive video to three receivers.
+
+mod common;
+
+use common::*;
+use vidcc_core::media::config::{PlayoutConfigSpec, RaCriterionSpec, RaTraceSpec, TraceFormatSpec, VideoModel};
+use vidcc_core::proto::tfmcc::TfmccConfig;
+use vidcc_sim::config::*;
+use vidcc_sim::metrics::Column;
+use vidcc_sim::run_config;
+
+fn tfmcc_flow(receivers: Vec<ReceiverConfig>) -> FlowConfig {
+    let mut f = flow(ProtocolConfig::Tfmcc(TfmccConfig::default()), 1);
+    f.multicast = Some(MulticastConfig { receivers, join_latency_ns: 0, leave_latency_ns: 0 });
+    f
+}
+
+/// S — R (100 Mbit/s), then R — X for every (X, bit/s) (20 ms, 30-packet DropTail), and a
+/// TFMCC flow from S with one receiver on each X.
+fn star(leaves: &[(&str, u64)]) -> (TopologyConfig, FlowConfig) {
+    let l = |a: &str, b: &str, bw: u64, d: u64| {
+        let mut link = link(bw, d, droptail(QueueLimit::Packets(30)));
+        link.monitor = false;
+        GraphLink { a: a.into(), b: b.into(), link }
+    };
+    let mut nodes = vec!["S".to_string(), "R".to_string()];
+    let mut links = vec![l("S", "R", 100_000_000, MS)];
+    for (x, bw) in leaves {
+        nodes.push(x.to_string());
+        links.push(l("R", x, *bw, 20 * MS));
+    }
+    let rx = |node: &str| ReceiverConfig { node: Some(node.into()), start_ns: Some(0), stop_ns: None, groups: vec![] };
+    let mut f = tfmcc_flow(leaves.iter().map(|(x, _)| rx(x)).collect());
+    f.placement = Placement::Tree { src: "S".into(), source_access: None, sink_access: None };
+    (TopologyConfig::Graph { nodes, links }, f)
+}
+
+/// Issue 10: one receiver against one NewReno flow on a 4 Mbit/s, 20 ms dumbbell with a
+/// 50-packet DropTail queue, 200 s: TFMCC gets 0.5 to 2 times the TCP throughput.
+///
+/// Measured (seed 1): 1.41 vs 2.59 Mbit/s = 0.543. Over seeds 1–6 the ratio is 0.543, 0.588,
+/// 0.622, 0.499, 0.455, 0.513 (mean 0.54): TFMCC sits at the low edge of the band, for measured
+/// reasons that follow RFC 4654 rather than a bug (docs/protocols/tfmcc.md, "Against TCP"):
+/// TFRC in the same place gets 0.82 at a loss event rate of 0.0021; TFMCC's receiver sees
+/// 0.0032 at the same RTT (117 vs 121 ms). The increase limit is not the cause (without it:
+/// 0.50 at seed 1; X is within 1 % of the CLR's X_r on average); the one-way-delay RTT
+/// adjustment (§4.3.3) costs about 15 % (without it: mean 0.62 over the six seeds).
+#[test]
+fn one_receiver_gets_half_to_twice_newrenos_throughput() {
+    let mut f = tfmcc_flow(vec![ReceiverConfig { node: None, start_ns: Some(0), stop_ns: None, groups: vec![] }]);
+    f.placement = Placement::EndToEnd { reverse: false };
+    let cfg = dumbbell(4_000_000, 20 * MS, droptail(QueueLimit::Packets(50)), vec![f, flow(newreno(), 1)], 200);
+    let out = run_config(cfg).expect("runs");
+    let thr = out.table("flow_summary").f64s("throughput_bps").to_vec();
+    let ratio = thr[0] / thr[1];
+    eprintln!("tfmcc {:.0} bit/s, newreno {:.0} bit/s, ratio {ratio:.3}", thr[0], thr[1]);
+    assert!((0.5..=2.0).contains(&ratio), "TFMCC / NewReno = {ratio:.3} ({} vs {})", thr[0], thr[1]);
+    // Together they fill most of the bottleneck.
+    assert!(thr[0] + thr[1] > 3.5e6, "{} + {}", thr[0], thr[1]);
+}
+
+#[test]
+fn the_group_is_sent_at_what_the_one_mbps_receiver_sustains() {
+    // S — R (100 Mbit/s); R — A (1 Mbit/s, 20 ms); R — B (4 Mbit/s, 20 ms).
+    let (topology, f) = star(&[("A", 1_000_000), ("B", 4_000_000)]);
+    let out = run_config(sim_config(topology, vec![f], 100)).expect("runs");
+    let thr = out.table("flow_summary").f64s("throughput_bps").to_vec();
+    let fs = out.table("flow_summary");
+    let (sent, dropped) = (fs.u64s("sent_packets"), fs.u64s("dropped_queue"));
+    let loss: Vec<f64> = (0..2).map(|i| dropped[i] as f64 / sent[i].max(1) as f64).collect();
+    eprintln!(
+        "receiver A (1 Mbit/s) {:.0} bit/s loss {:.4}; B (4 Mbit/s) {:.0} bit/s loss {:.4}",
+        thr[0], loss[0], thr[1], loss[1]
+    );
+    // B's path never limits, so B receives what the sender sends: at most about 1 Mbit/s ...
+    assert!(thr[1] <= 1.1e6, "the sender exceeds the 1 Mbit/s receiver's path: {}", thr[1]);
+    // ... and A gets most of its link: the rate is one A sustains (its losses are the
+    // equation's equilibrium, about 5 %, printed above).
+    assert!(thr[0] >= 0.6e6, "receiver A: {}", thr[0]);
+    assert!(thr[1] >= 0.6e6, "the 4 Mbit/s receiver is not held below the slower one's rate: {}", thr[1]);
+}
+
+/// Kbit/s of the four traces of the rate-adaptive set, in the list's order (quantizers 2, 8, 16,
+/// 31): one clip of 10 GOPs IBBPBBPBBPBB, frame sizes I : P : B = 4 : 2 : 1 scaled to the rate.
+const RA_KBPS: [u64; 4] = [1600, 800, 400, 200];
+
+fn ra_trace(kbps: u64) -> String {
+    // 18 units per GOP of 0.48 s.
+    let unit = kbps * 1000 / 8 * 48 / 100 / 18;
+    let gop = "IBBPBBPBBPBB";
+    (0..10)
+        .flat_map(|_| gop.chars())
+        .map(|t| {
+            format!(
+                "{t} {}\n",
+                unit * if t == 'I' {
+                    4
+                } else if t == 'P' {
+                    2
+                } else {
+                    1
+                }
+            )
+        })
+        .collect()
+}
+
+fn u64_col<'a>(out: &'a vidcc_sim::SimOutput, table: &str, col: &str) -> &'a [u64] {
+    let Some(Column::U64(v)) = out.table(table).get(col) else { panic!("no column {col} in {table}") };
+    v
+}
+
+#[test]
+fn video_over_tfmcc_gives_every_receiver_its_frames_and_the_rate_picks_the_quantizer() {
+    // A behind 1 Mbit/s limits the group; B and C behind 4 Mbit/s.
+    let (topology, mut f) = star(&[("A", 1_000_000), ("B", 4_000_000), ("C", 4_000_000)]);
+    let traces = [2u8, 8, 16, 31]
+        .iter()
+        .zip(RA_KBPS)
+        .map(|(&q, kbps)| RaTraceSpec { quantizer: q, text: ra_trace(kbps), source: format!("q{q}.trace") })
+        .collect();
+    let model =
+        VideoModel::RateAdaptive { traces, format: TraceFormatSpec::Plain, criterion: RaCriterionSpec::UpcomingGop };
+    f.video = Some(video(model, vec![], PlayoutConfigSpec::FirstArrival { delay_ns: S }));
+    let out = run_config(sim_config(topology, vec![f], 60)).expect("runs");
+
+    let receiver = u64_col(&out, "frames", "receiver");
+    let frame = u64_col(&out, "frames", "frame");
+    let encoding = u64_col(&out, "frames", "encoding");
+    let ready = u64_col(&out, "frames", "ready_ns");
+    let status = strings(&out, "frames", "status");
+    let decodable = match out.table("frames").get("decodable") {
+        Some(Column::Bool(v)) => v,
+        _ => panic!("no decodable column"),
+    };
+    // Every receiver has its own frames rows, the whole run's worth (25 fps).
+    for r in 0..3 {
+        let n = receiver.iter().filter(|&&x| x == r).count();
+        assert!(n >= 25 * 55, "receiver {r}: {n} frame rows");
+    }
+    // The group sees one stream: every receiver's frame k has the same encoding.
+    let of = |r: u64| -> Vec<(u64, u64)> {
+        (0..receiver.len()).filter(|&i| receiver[i] == r).map(|i| (frame[i], encoding[i])).collect()
+    };
+    assert_eq!(of(0), of(1));
+    assert_eq!(of(1), of(2));
+    // Receiver B: one encoding per display GOP (the choice is made at GOP starts) ...
+    let b: Vec<usize> = (0..receiver.len()).filter(|&i| receiver[i] == 1 && status[i] != "unsent").collect();
+    for w in b.windows(2) {
+        let (i, j) = (w[0], w[1]);
+        if frame[i] / 12 == frame[j] / 12 {
+            assert_eq!(encoding[i], encoding[j], "frames {} and {} of one GOP", frame[i], frame[j]);
+        }
+    }
+    // ... the first GOP at the smallest trace (TFMCC starts at one packet per R_max = 16 kbit/s),
+    assert_eq!(encoding[b[0]], 3, "first GOP");
+    // and after slow start the traces that fit the 1 Mbit/s receiver's rate: 800 kbit/s, and
+    // 400 kbit/s when the rate dips; rarely 1.6 Mbit/s.
+    let late: Vec<usize> = b.iter().copied().filter(|&i| ready[i] >= 10 * S).collect();
+    let share = |e: u64| late.iter().filter(|&&i| encoding[i] == e).count() as f64 / late.len() as f64;
+    eprintln!("after 10 s: q2 {:.3}, q8 {:.3}, q16 {:.3}, q31 {:.3}", share(0), share(1), share(2), share(3));
+    assert!(share(1) + share(2) > 0.9, "the 800 and 400 kbit/s traces: {} + {}", share(1), share(2));
+    assert!(share(1) > 0.2 && share(2) > 0.2, "the quantizer follows the rate between them");
+    assert!(share(0) < 0.1, "the 1.6 Mbit/s trace, above what A sustains: {}", share(0));
+    // The fast receivers decode nearly every frame; A, at the limit, most.
+    let dec = |r: u64| {
+        let rows: Vec<usize> = (0..receiver.len()).filter(|&i| receiver[i] == r && status[i] != "pending").collect();
+        rows.iter().filter(|&&i| decodable[i]).count() as f64 / rows.len() as f64
+    };
+    eprintln!("decodable: A {:.3}, B {:.3}, C {:.3}", dec(0), dec(1), dec(2));
+    assert!(dec(1) > 0.95 && dec(2) > 0.95, "B {} C {}", dec(1), dec(2));
+    assert!(dec(0) > 0.5, "A {}", dec(0));
+}
