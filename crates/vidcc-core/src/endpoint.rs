@@ -36,6 +36,9 @@ pub struct PeerId(pub u32);
 impl PeerId {
     /// The one peer of a unicast endpoint (and a receiver's sender).
     pub const PEER: PeerId = PeerId(0);
+    /// At a receiver: a datagram that another receiver of the flow sent to a group this one is
+    /// in (a report multicast to the group, RTCP-style); its bytes say who sent it.
+    pub const GROUP_MEMBER: PeerId = PeerId(u32::MAX);
 }
 
 /// A multicast group of a flow: one per cumulative layer or simulcast stream, numbered by the

@@ -99,6 +99,17 @@ fn protocol_header_bytes(name: &str) -> PyResult<usize> {
     vidcc_core::proto::registry::header_bytes(name).ok_or_else(|| unknown_protocol(name))
 }
 
+/// Whether protocol `name`'s flows have one receiver (`"unicast"`) or any number
+/// (`"multicast"`). Raises ValueError for an unknown protocol.
+#[pyfunction]
+fn protocol_reach(name: &str) -> PyResult<&'static str> {
+    let config = vidcc_core::proto::registry::defaults(name).ok_or_else(|| unknown_protocol(name))?;
+    Ok(match config.reach() {
+        vidcc_core::proto::registry::Reach::Unicast => "unicast",
+        vidcc_core::proto::registry::Reach::Multicast => "multicast",
+    })
+}
+
 fn column<'py>(py: Python<'py>, c: Column) -> PyResult<Bound<'py, PyAny>> {
     Ok(match c {
         Column::U64(v) => PyArray1::from_vec(py, v).into_any(),
@@ -267,6 +278,7 @@ fn _vidcc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(protocol_names, m)?)?;
     m.add_function(wrap_pyfunction!(protocol_defaults, m)?)?;
+    m.add_function(wrap_pyfunction!(protocol_reach, m)?)?;
     m.add_function(wrap_pyfunction!(protocol_header_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(qos_aimd_select, m)?)?;
     m.add_function(wrap_pyfunction!(psnr_ssim, m)?)?;

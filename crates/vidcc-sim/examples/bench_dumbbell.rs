@@ -58,6 +58,7 @@ fn main() {
             placement: Placement::EndToEnd { reverse: false },
             send_jitter_ns: 0,
             video: None,
+            multicast: None,
         }],
     };
     let t0 = WallClock::now();

@@ -7,10 +7,10 @@
 //! order of simultaneous events) does not depend on anything but the configuration.
 
 use vidcc_core::media::config::build_stream;
-use vidcc_core::proto::registry::{FlowContext, Reach};
+use vidcc_core::proto::registry::{FlowContext, Reach, ReceiverSpec};
 use vidcc_core::proto::Application;
 use vidcc_core::rng::{RngStreams, SimRng};
-use vidcc_core::{DataRate, DataSize, Duration, Endpoint, FlowEndpoints, Instant};
+use vidcc_core::{DataRate, DataSize, Duration, Endpoint, FlowEndpoints, GroupId, Instant};
 
 use crate::config::{ArqConfig, LossConfig, QueueConfig, QueueLimit, SimConfig};
 use crate::forward::{Fabric, LinkState, PERSISTENT_ARQ_ATTEMPTS};
@@ -42,6 +42,11 @@ pub struct FlowState {
     pub jitter_rng: Option<SimRng>,
     pub last_inject: Instant,
     pub measure_from: Instant,
+    /// A multicast flow: its receivers' measurement windows are their own, and their joins and
+    /// leaves take these latencies.
+    pub multicast: bool,
+    pub join_latency: Duration,
+    pub leave_latency: Duration,
 }
 
 /// Everything a run starts from.
@@ -53,6 +58,9 @@ pub struct Built {
     pub receivers: Vec<ReceiverInfo>,
     /// Endpoint of each receiver row.
     pub receiver_endpoints: Vec<u32>,
+    /// Each multicast receiver row's path from its sender (the branch its joins graft; empty for
+    /// unicast rows).
+    pub data_paths: Vec<Vec<LinkId>>,
     pub monitored: Vec<LinkId>,
     pub end: Instant,
 }
@@ -74,11 +82,42 @@ fn check(config: &SimConfig) -> Result<(), ConfigError> {
                 "must be at least 64 B (room for the protocol's header)",
             ));
         }
-        if f.protocol.reach() == Reach::Multicast {
-            return Err(config_error(
-                format!("flows[{g}].protocol"),
-                format!("{:?} is a multicast protocol; the simulator has no multicast groups yet", f.protocol.name()),
-            ));
+        match (&f.multicast, f.protocol.reach()) {
+            (Some(_), Reach::Unicast) => {
+                return Err(config_error(
+                    format!("flows[{g}].receivers"),
+                    format!("{:?} is a unicast protocol: a flow has exactly one receiver", f.protocol.name()),
+                ))
+            }
+            (None, Reach::Multicast) => {
+                return Err(config_error(
+                    format!("flows[{g}]"),
+                    format!("{:?} is a multicast protocol: the flow lists its receivers", f.protocol.name()),
+                ))
+            }
+            (Some(m), _) => {
+                if m.receivers.is_empty() {
+                    return Err(config_error(format!("flows[{g}].receivers"), "a multicast flow needs a receiver"));
+                }
+                let graph = matches!(config.topology, crate::config::TopologyConfig::Graph { .. });
+                for (j, r) in m.receivers.iter().enumerate() {
+                    if !graph && r.node.is_some() {
+                        return Err(config_error(
+                            format!("flows[{g}].receivers[{j}].node"),
+                            "receivers are placed on nodes in a graph only (dumbbell and chain receivers get their own access links)",
+                        ));
+                    }
+                    if let (Some(a), Some(b)) = (r.start_ns, r.stop_ns) {
+                        if b <= a {
+                            return Err(config_error(
+                                format!("flows[{g}].receivers[{j}].stop"),
+                                "must be after its start",
+                            ));
+                        }
+                    }
+                }
+            }
+            (None, Reach::Unicast) => {}
         }
     }
     Ok(())
@@ -109,10 +148,13 @@ fn build_loss(l: &LossConfig, rng: SimRng) -> Result<Box<dyn crate::loss::LossMo
     Ok(model)
 }
 
-/// Per flow instance: its data path, and its two-way propagation delay.
+/// Per receiver (all flows' receivers in order): its data path and two-way propagation delay;
+/// per flow instance and link, who crosses it.
 struct Paths {
     data: Vec<Vec<LinkId>>,
     rtt: Vec<Duration>,
+    /// Per flow instance: the mean two-way delay of its receivers (for "bdp" queue limits).
+    flow_rtt: Vec<Duration>,
     /// Flow instances whose data or feedback crosses each link (for "bdp" queue limits).
     crossing: Vec<Vec<u32>>,
     /// How many flow instances' data crosses each link (for fair shares).
@@ -120,12 +162,16 @@ struct Paths {
 }
 
 fn paths(net: &Network, routes: &Routes) -> Result<Paths, ConfigError> {
+    let receivers: usize = net.flows.iter().map(|f| f.receivers.len()).sum();
     let mut p = Paths {
-        data: Vec::with_capacity(net.flows.len()),
-        rtt: Vec::with_capacity(net.flows.len()),
+        data: Vec::with_capacity(receivers),
+        rtt: Vec::with_capacity(receivers),
+        flow_rtt: Vec::with_capacity(net.flows.len()),
         crossing: vec![Vec::new(); net.links.len()],
         data_crossing: vec![0; net.links.len()],
     };
+    // The last flow instance (plus one) counted on each link's data crossing.
+    let mut data_seen = vec![0u32; net.links.len()];
     for (k, fi) in net.flows.iter().enumerate() {
         let unreachable = |a: NodeId, b: NodeId| {
             config_error(
@@ -136,17 +182,28 @@ fn paths(net: &Network, routes: &Routes) -> Result<Paths, ConfigError> {
                 ),
             )
         };
-        let fwd = routes.path(&net.links, fi.src, fi.dst).ok_or_else(|| unreachable(fi.src, fi.dst))?;
-        let rev = routes.path(&net.links, fi.dst, fi.src).ok_or_else(|| unreachable(fi.dst, fi.src))?;
-        let rtt = fwd.iter().chain(&rev).map(|&l| net.links[l as usize].delay).fold(Duration::ZERO, |a, b| a + b);
-        for &l in fwd.iter().chain(&rev) {
-            p.crossing[l as usize].push(k as u32);
+        let mut rtt_sum = 0u128;
+        for r in &fi.receivers {
+            let fwd = routes.path(&net.links, fi.src, r.node).ok_or_else(|| unreachable(fi.src, r.node))?;
+            let rev = routes.path(&net.links, r.node, fi.src).ok_or_else(|| unreachable(r.node, fi.src))?;
+            let rtt = fwd.iter().chain(&rev).map(|&l| net.links[l as usize].delay).fold(Duration::ZERO, |a, b| a + b);
+            // A multicast flow crosses a link of its tree once, however many receivers are behind it.
+            for &l in fwd.iter().chain(&rev) {
+                if p.crossing[l as usize].last() != Some(&(k as u32)) {
+                    p.crossing[l as usize].push(k as u32);
+                }
+            }
+            for &l in &fwd {
+                if data_seen[l as usize] != k as u32 + 1 {
+                    data_seen[l as usize] = k as u32 + 1;
+                    p.data_crossing[l as usize] += 1;
+                }
+            }
+            rtt_sum += rtt.as_nanos() as u128;
+            p.rtt.push(rtt);
+            p.data.push(fwd);
         }
-        for &l in &fwd {
-            p.data_crossing[l as usize] += 1;
-        }
-        p.rtt.push(rtt);
-        p.data.push(fwd);
+        p.flow_rtt.push(Duration::from_nanos((rtt_sum / fi.receivers.len() as u128) as u64));
     }
     Ok(p)
 }
@@ -161,7 +218,7 @@ fn queue_limit(config: &SimConfig, net: &Network, paths: &Paths, i: usize, limit
             let users = &paths.crossing[i];
             let (rtt_sum, max_pkt) = users.iter().fold((0u128, 0u64), |(s, m), &k| {
                 let f = &config.flows[net.flows[k as usize].group as usize];
-                (s + paths.rtt[k as usize].as_nanos() as u128, m.max(f.packet_size_bytes as u64))
+                (s + paths.flow_rtt[k as usize].as_nanos() as u128, m.max(f.packet_size_bytes as u64))
             });
             let packets = if users.is_empty() || max_pkt == 0 {
                 10
@@ -228,9 +285,9 @@ pub fn build(config: &SimConfig) -> Result<Built, ConfigError> {
     build_with(config, &|f, ctx| f.protocol.build(ctx))
 }
 
-/// Builds the run with `make` constructing each flow's endpoints (tests drive flows of several
-/// receivers through it before any multicast protocol exists). The flow has as many receivers as
-/// `make` returns, all at the flow instance's destination node.
+/// Builds the run with `make` constructing each flow's endpoints (tests drive hand-made endpoints
+/// through it). A multicast flow must get exactly its listed receivers; a unicast flow has as
+/// many receivers as `make` returns, all at the flow instance's destination node.
 pub fn build_with(config: &SimConfig, make: FlowFactory<'_>) -> Result<Built, ConfigError> {
     check(config)?;
     let streams = RngStreams::new(config.seed);
@@ -238,23 +295,34 @@ pub fn build_with(config: &SimConfig, make: FlowFactory<'_>) -> Result<Built, Co
     if let Some(l) = net.links.iter().find(|l| l.bandwidth == DataRate::ZERO) {
         return Err(config_error(format!("link {}", l.name), "bandwidth must be positive"));
     }
-    let routes = Routes::build(net.nodes.len(), &net.links, net.flows.iter().flat_map(|f| [f.src, f.dst]));
+    let destinations = net.flows.iter().flat_map(|f| std::iter::once(f.src).chain(f.receivers.iter().map(|r| r.node)));
+    let routes = Routes::build(net.nodes.len(), &net.links, destinations).map_err(|e| {
+        config_error("topology", format!("routing tables need {} bytes more than this machine can allocate", e.bytes))
+    })?;
     let paths = paths(&net, &routes)?;
     let links = build_links(config, &net, &paths, &streams)?;
 
     let end = Instant::from_nanos(config.duration_ns);
     let warmup = Instant::from_nanos(config.warmup_ns);
+    let rows: usize = net.flows.iter().map(|f| f.receivers.len()).sum();
     let mut flows = Vec::with_capacity(net.flows.len());
-    let mut endpoints = Vec::with_capacity(2 * net.flows.len());
-    let mut receivers = Vec::with_capacity(net.flows.len());
-    let mut receiver_endpoints = Vec::with_capacity(net.flows.len());
+    let mut endpoints = Vec::new();
+    endpoints
+        .try_reserve_exact(net.flows.len() + rows)
+        .map_err(|_| config_error("flows", format!("{} endpoints do not fit in memory", net.flows.len() + rows)))?;
+    let mut receivers = Vec::with_capacity(rows);
+    let mut receiver_endpoints = Vec::with_capacity(rows);
+    let mut data_paths = Vec::with_capacity(rows);
+    let mut path_row = 0usize;
     for (k, fi) in net.flows.iter().enumerate() {
         let f = &config.flows[fi.group as usize];
         let here = || format!("flows[{}]", fi.group);
-        let fair_share_bps = paths.data[k]
-            .iter()
-            .map(|&l| net.links[l as usize].bandwidth.as_bps_f64() / paths.data_crossing[l as usize] as f64)
-            .fold(f64::INFINITY, f64::min);
+        let fair_share = |row: usize| {
+            paths.data[row]
+                .iter()
+                .map(|&l| net.links[l as usize].bandwidth.as_bps_f64() / paths.data_crossing[l as usize] as f64)
+                .fold(f64::INFINITY, f64::min)
+        };
         let rng = |what: &str| streams.stream(&format!("{what}/flow{k}"));
         let app = match &f.video {
             Some(v) => {
@@ -263,17 +331,32 @@ pub fn build_with(config: &SimConfig, make: FlowFactory<'_>) -> Result<Built, Co
             None => Application::Bulk,
         };
         let stop = f.stop_ns.map(Instant::from_nanos);
+        let members: Vec<ReceiverSpec> = fi
+            .receivers
+            .iter()
+            .map(|r| ReceiverSpec {
+                start: r.start,
+                stop: r.stop,
+                groups: r.groups.iter().map(|&g| GroupId(g)).collect(),
+            })
+            .collect();
         let ctx = FlowContext {
             app,
             packet_size: DataSize::from_bytes(f.packet_size_bytes as u64),
             start: fi.start,
             stop,
-            receivers: 1,
+            receivers: members.len() as u32,
+            members: &members,
             rng: &rng,
         };
         let built = make(f, ctx).map_err(|e| config_error(here(), e))?;
-        let measure_from = warmup.max(fi.start);
-        let measure_to = stop.map_or(end, |s| s.min(end));
+        if fi.multicast && built.receivers.len() != fi.receivers.len() {
+            return Err(config_error(
+                here(),
+                format!("the protocol built {} receivers for {} listed", built.receivers.len(), fi.receivers.len()),
+            ));
+        }
+        let flow_measure_from = warmup.max(fi.start);
         let sender = endpoints.len() as u32;
         endpoints.push(EndpointSlot {
             endpoint: built.sender,
@@ -282,6 +365,7 @@ pub fn build_with(config: &SimConfig, make: FlowFactory<'_>) -> Result<Built, Co
             node: fi.src,
             timer_at: None,
         });
+        let m = f.multicast.as_ref();
         flows.push(FlowState {
             sender,
             receivers: built.receivers.len() as u32,
@@ -290,27 +374,36 @@ pub fn build_with(config: &SimConfig, make: FlowFactory<'_>) -> Result<Built, Co
             send_jitter: Duration::from_nanos(f.send_jitter_ns),
             jitter_rng: (f.send_jitter_ns > 0).then(|| rng("jitter")),
             last_inject: Instant::ZERO,
-            measure_from,
+            measure_from: flow_measure_from,
+            multicast: fi.multicast,
+            join_latency: Duration::from_nanos(m.map_or(0, |m| m.join_latency_ns)),
+            leave_latency: Duration::from_nanos(m.map_or(0, |m| m.leave_latency_ns)),
         });
         for (index, endpoint) in built.receivers.into_iter().enumerate() {
+            // A test factory may give a unicast flow several receivers: all at its destination.
+            let place = fi.receivers.get(index).unwrap_or(&fi.receivers[0]);
+            let row = path_row + index.min(fi.receivers.len() - 1);
             receiver_endpoints.push(endpoints.len() as u32);
             endpoints.push(EndpointSlot {
                 endpoint,
                 flow: k as u32,
                 side: crate::record::Side::Receiver(index as u32),
-                node: fi.dst,
+                node: place.node,
                 timer_at: None,
             });
+            let stops = [place.stop, stop].into_iter().flatten().min();
             receivers.push(ReceiverInfo {
                 flow: k as u32,
                 index: index as u32,
-                node: fi.dst,
-                measure_from,
-                measure_to,
-                fair_share_bps,
-                path_rtt: paths.rtt[k],
+                node: place.node,
+                measure_from: warmup.max(place.start),
+                measure_to: stops.map_or(end, |s| s.min(end)),
+                fair_share_bps: fair_share(row),
+                path_rtt: paths.rtt[row],
             });
+            data_paths.push(if fi.multicast { paths.data[row].clone() } else { Vec::new() });
         }
+        path_row += fi.receivers.len();
     }
     let monitored = net.links.iter().enumerate().filter(|(_, l)| l.monitored).map(|(i, _)| i as LinkId).collect();
     Ok(Built {
@@ -320,6 +413,7 @@ pub fn build_with(config: &SimConfig, make: FlowFactory<'_>) -> Result<Built, Co
         endpoints,
         receivers,
         receiver_endpoints,
+        data_paths,
         monitored,
         end,
     })

@@ -189,6 +189,44 @@ pub struct FlowConfig {
     /// The flow's application is video (protocols that carry media: `udp`).
     #[serde(default)]
     pub video: Option<VideoConfig>,
+    /// A multicast flow's receivers and group membership latencies (`None`: a unicast flow,
+    /// whose one receiver is its placement's destination).
+    #[serde(default)]
+    pub multicast: Option<MulticastConfig>,
+}
+
+/// The receivers of a multicast flow (every instance of the flow has them all) and how long the
+/// network takes to carry out a receiver's join or leave.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MulticastConfig {
+    pub receivers: Vec<ReceiverConfig>,
+    /// From a receiver's join request to the graft of its branch (packets reach it after).
+    #[serde(default)]
+    pub join_latency_ns: u64,
+    /// From a receiver's leave request to the prune of its branch: until then the branch keeps
+    /// carrying the group (the receiver's host no longer hands its packets up).
+    #[serde(default)]
+    pub leave_latency_ns: u64,
+}
+
+/// One receiver of a multicast flow.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReceiverConfig {
+    /// Graph: the node it sits on (behind a private access link if the flow has `sink_access`).
+    /// Dumbbell and chain: none (each receiver has its own access link at the far router).
+    #[serde(default)]
+    pub node: Option<String>,
+    /// When it starts (joins); default: the flow instance's start.
+    #[serde(default)]
+    pub start_ns: Option<u64>,
+    /// When it stops (leaves); default: never (the flow's stop ends the sender instead).
+    #[serde(default)]
+    pub stop_ns: Option<u64>,
+    /// Which of the sender's groups it subscribes to (empty: the protocol decides).
+    #[serde(default)]
+    pub groups: Vec<u32>,
 }
 
 /// Where a flow's instances attach.
@@ -207,6 +245,16 @@ pub enum Placement {
     Nodes {
         src: String,
         dst: String,
+        #[serde(default)]
+        source_access: Option<Box<AccessConfig>>,
+        #[serde(default)]
+        sink_access: Option<Box<AccessConfig>>,
+    },
+    /// Graph only, multicast flows: the sender on `src`; each receiver names its node
+    /// ([`ReceiverConfig::node`]). Access links as for [`Placement::Nodes`], one per receiver on
+    /// the sink side.
+    Tree {
+        src: String,
         #[serde(default)]
         source_access: Option<Box<AccessConfig>>,
         #[serde(default)]

@@ -7,8 +7,8 @@
 //! arrival. Loss models decide when serialisation starts; a lost packet still occupies the link.
 //!
 //! Forwarding knows nothing of endpoints or metrics: each step returns what became of the packet
-//! ([`Hop`]) and the engine acts on it. This is where a multicast packet will be copied at the
-//! branch points of its group's tree.
+//! ([`Hop`]) and the engine acts on it. A group's packet stops at every node of its tree
+//! ([`Hop::Branch`]): the engine copies it onto the tree's links there ([`Fabric::send_on`]).
 
 use vidcc_core::{DataRate, DataSize, Duration, Instant};
 
@@ -34,8 +34,15 @@ pub enum Hop {
     Moving,
     /// Reached its destination node: hand it to the endpoint.
     Arrived(PacketId),
-    Dropped(PacketId, DropReason),
+    /// Dropped on this link.
+    Dropped(PacketId, DropReason, LinkId),
+    /// A group's packet reached this node of its tree: the engine delivers it to the members
+    /// there and copies it onwards.
+    Branch(PacketId, NodeId),
 }
+
+/// The destination of a packet that follows its group's tree.
+pub const GROUP_DST: NodeId = NodeId::MAX;
 
 /// A "persistent" ARQ retries until success; a channel that never recovers (a bad state with
 /// certain loss and no way out) would hang the run, so it gives up after this many attempts and
@@ -83,10 +90,11 @@ impl Fabric {
         now: Instant,
     ) -> Hop {
         let link = self.routes.next_link(node, dst).expect("routes checked at construction");
-        self.enqueue(link, pkt, packets, sched, now)
+        self.send_on(link, pkt, packets, sched, now)
     }
 
-    fn enqueue<E: From<LinkEvent>>(
+    /// Puts a packet on `link` (a tree's branch).
+    pub fn send_on<E: From<LinkEvent>>(
         &mut self,
         link: LinkId,
         pkt: PacketId,
@@ -99,7 +107,7 @@ impl Fabric {
         match l.queue.enqueue(now, QueuedPacket { id: pkt, size_bytes: size }) {
             Enqueue::Dropped => {
                 l.dropped_queue += 1;
-                Hop::Dropped(pkt, DropReason::Queue)
+                Hop::Dropped(pkt, DropReason::Queue, link)
             }
             Enqueue::Accepted => {
                 if l.tx_pending {
@@ -146,7 +154,7 @@ impl Fabric {
         l.busy_until = now + busy;
         if lost {
             l.dropped_loss += 1;
-            Hop::Dropped(pkt, DropReason::Loss)
+            Hop::Dropped(pkt, DropReason::Loss, link)
         } else {
             sched.schedule(now + busy + l.delay, LinkEvent::Arrive { link, pkt }.into());
             Hop::Moving
@@ -189,11 +197,13 @@ impl Fabric {
         }
         let node = l.to;
         let dst = packets.get(pkt).dst;
-        if node == dst {
+        if dst == GROUP_DST {
+            Hop::Branch(pkt, node)
+        } else if node == dst {
             Hop::Arrived(pkt)
         } else {
             let next = self.routes.next_link(node, dst).expect("routes checked at construction");
-            self.enqueue(next, pkt, packets, sched, now)
+            self.send_on(next, pkt, packets, sched, now)
         }
     }
 }

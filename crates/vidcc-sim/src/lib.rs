@@ -13,6 +13,7 @@ pub mod engine;
 pub mod forward;
 pub mod loss;
 pub mod metrics;
+pub mod multicast;
 pub mod packet;
 pub mod queue;
 pub mod record;

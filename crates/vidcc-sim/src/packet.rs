@@ -6,6 +6,11 @@ use vidcc_core::{Instant, PacketKind, PacketMeta};
 
 use crate::topology::NodeId;
 
+/// `Packet::tree` of a unicast packet.
+pub const NO_TREE: u32 = u32::MAX;
+/// `Packet::send` of a packet with no send record.
+pub const NO_SEND: u32 = u32::MAX;
+
 /// Index of a packet in the [`PacketArena`].
 pub type PacketId = u32;
 
@@ -55,15 +60,22 @@ pub struct RecordRows {
     pub media: Option<u32>,
 }
 
+#[derive(Clone)]
 pub struct Packet {
     pub flow: u32,
     /// Sending and receiving endpoints.
     pub from: EndpointId,
     pub to: EndpointId,
-    /// The node of `to`, where forwarding ends.
+    /// The node of `to`, where forwarding ends (`forward::GROUP_DST`: it follows its group's tree).
     pub dst: NodeId,
-    /// The receiver this packet travels to or from (its metrics row).
+    /// The receiver this packet travels to or from (its metrics row; a sender's group packet
+    /// has a row per member instead, in its send record).
     pub receiver: ReceiverRow,
+    /// The group's tree of a group packet (`NO_TREE` for unicast). A receiver's group packet
+    /// travels to the sender's node first, then down the tree.
+    pub tree: u32,
+    /// A group data packet's record of the receivers it counts for (`NO_SEND` if none).
+    pub send: u32,
     /// True for packets from the flow's sender to a receiver.
     pub to_receiver: bool,
     pub size: u32,

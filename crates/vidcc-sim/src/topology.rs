@@ -45,8 +45,22 @@ pub struct FlowInstance {
     /// For per-hop chain flows, the hop; otherwise 0.
     pub hop: u32,
     pub src: NodeId,
+    /// The (first) receiver's node.
     pub dst: NodeId,
     pub start: Instant,
+    /// Every receiver (a unicast flow's one receiver is `dst`, from the flow's start to its stop).
+    pub receivers: Vec<ReceiverPlace>,
+    /// A multicast flow (its receivers listed in the scenario), as opposed to a unicast one.
+    pub multicast: bool,
+}
+
+/// Where a receiver sits and when it runs.
+#[derive(Clone, Debug)]
+pub struct ReceiverPlace {
+    pub node: NodeId,
+    pub start: Instant,
+    pub stop: Option<Instant>,
+    pub groups: Vec<u32>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -151,7 +165,7 @@ fn attach_edge_pairs(
     source_access: &AccessConfig,
     sink_access: &AccessConfig,
     rng: &mut SimRng,
-    add_flow: &mut impl FnMut(&mut Network, usize, u32, u32, NodeId, NodeId, &FlowConfig),
+    add_flow: &mut impl FnMut(&mut Network, usize, u32, u32, NodeId, Vec<NodeId>, &FlowConfig),
 ) -> Result<(), ConfigError> {
     let hops = routers.len() - 1;
     let is_chain = !matches!(config.topology, TopologyConfig::Dumbbell { .. });
@@ -171,6 +185,37 @@ fn attach_edge_pairs(
                 return Err(config_error(format!("flows[{g}]"), msg));
             }
         };
+        if let Some(m) = &f.multicast {
+            if spans.len() != 1 {
+                return Err(config_error(format!("flows[{g}]"), "a multicast flow runs end to end (not per hop)"));
+            }
+            let (_, left, right) = spans[0];
+            let n = m.receivers.len();
+            for i in 0..f.count {
+                // The sender's edge node on its side, a private edge node per receiver on the other,
+                // access links left side first, each oriented left to right.
+                let (lefts, rights) = if reverse { (n, 1) } else { (1, n) };
+                let name = |side: char, j: usize, many: bool| {
+                    if many {
+                        format!("{side}{k}.{j}")
+                    } else {
+                        format!("{side}{k}")
+                    }
+                };
+                let l: Vec<NodeId> = (0..lefts).map(|j| net.node(name('a', j, lefts > 1 || reverse))).collect();
+                let r: Vec<NodeId> = (0..rights).map(|j| net.node(name('b', j, rights > 1 || !reverse))).collect();
+                for &a in &l {
+                    net.access(a, left, source_access, rng);
+                }
+                for &b in &r {
+                    net.access(right, b, sink_access, rng);
+                }
+                let (src, dsts) = if reverse { (r[0], l) } else { (l[0], r) };
+                add_flow(net, g, i, 0, src, dsts, f);
+                k += 1;
+            }
+            continue;
+        }
         for (hop, left, right) in spans {
             for i in 0..f.count {
                 let a = net.node(format!("a{k}"));
@@ -178,7 +223,7 @@ fn attach_edge_pairs(
                 net.access(a, left, source_access, rng);
                 net.access(right, b, sink_access, rng);
                 let (src, dst) = if reverse { (b, a) } else { (a, b) };
-                add_flow(net, g, i, hop, src, dst, f);
+                add_flow(net, g, i, hop, src, vec![dst], f);
                 k += 1;
             }
         }
@@ -186,14 +231,98 @@ fn attach_edge_pairs(
     Ok(())
 }
 
+/// Reserves room for every flow instance and its end hosts up front, so that a scenario too big
+/// for the machine is a clear error here rather than an abort halfway through.
+fn reserve(net: &mut Network, config: &SimConfig) -> Result<(), ConfigError> {
+    let hops = match &config.topology {
+        TopologyConfig::Chain { hops, .. } => *hops as u64,
+        _ => 1,
+    };
+    let (mut instances, mut hosts) = (0u64, 0u64);
+    for f in &config.flows {
+        let per = if matches!(f.placement, Placement::PerHop { .. }) { hops } else { 1 };
+        let receivers = f.multicast.as_ref().map_or(1, |m| m.receivers.len() as u64);
+        instances = instances.saturating_add((f.count as u64).saturating_mul(per));
+        hosts = hosts.saturating_add((f.count as u64).saturating_mul(per).saturating_mul(1 + receivers));
+    }
+    let too_big = |what: &str, n: u64| {
+        config_error("flows", format!("{n} {what} do not fit in this machine's memory (the scenario is too big)"))
+    };
+    let fits = |n: u64| usize::try_from(n).ok();
+    let n = fits(instances).ok_or_else(|| too_big("flow instances", instances))?;
+    net.flows.try_reserve_exact(n).map_err(|_| too_big("flow instances", instances))?;
+    let h = fits(hosts).ok_or_else(|| too_big("end hosts", hosts))?;
+    net.nodes.try_reserve(h).map_err(|_| too_big("end hosts", hosts))?;
+    let l = fits(hosts.saturating_mul(2)).ok_or_else(|| too_big("access links", hosts.saturating_mul(2)))?;
+    net.links.try_reserve(l).map_err(|_| too_big("access links", hosts.saturating_mul(2)))?;
+    Ok(())
+}
+
+/// A graph flow's source node, its receivers' nodes (each with the key naming it), and its
+/// access links.
+#[allow(clippy::type_complexity)]
+fn graph_placement(
+    g: usize,
+    f: &FlowConfig,
+) -> Result<(&str, Vec<(String, &str)>, Option<&AccessConfig>, Option<&AccessConfig>), ConfigError> {
+    match (&f.placement, &f.multicast) {
+        (Placement::Nodes { src, dst, source_access, sink_access }, None) => {
+            Ok((src, vec![(format!("flows[{g}].dst"), dst.as_str())], source_access.as_deref(), sink_access.as_deref()))
+        }
+        (Placement::Tree { src, source_access, sink_access }, Some(m)) => {
+            let mut dsts = Vec::with_capacity(m.receivers.len());
+            for (j, r) in m.receivers.iter().enumerate() {
+                let key = format!("flows[{g}].receivers[{j}].node");
+                let node = r.node.as_deref().ok_or_else(|| config_error(&key, "a graph receiver names its node"))?;
+                dsts.push((key, node));
+            }
+            if dsts.is_empty() {
+                return Err(config_error(format!("flows[{g}].receivers"), "a multicast flow needs a receiver"));
+            }
+            Ok((src, dsts, source_access.as_deref(), sink_access.as_deref()))
+        }
+        (Placement::Tree { .. }, None) => {
+            Err(config_error(format!("flows[{g}]"), "a unicast graph flow names its src and dst nodes"))
+        }
+        (_, Some(_)) => Err(config_error(format!("flows[{g}]"), "a multicast graph flow names its src and receivers")),
+        _ => Err(config_error(format!("flows[{g}]"), "a graph flow names its src and dst nodes")),
+    }
+}
+
 pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, ConfigError> {
     let mut rng = streams.stream("topology");
     let mut start_rng = streams.stream("flows/start");
     let mut net = Network::default();
-    let mut add_flow = |net: &mut Network, g: usize, i: u32, hop: u32, src: NodeId, dst: NodeId, f: &FlowConfig| {
-        let start = Instant::from_nanos(draw(&f.start_ns, &mut start_rng));
-        net.flows.push(FlowInstance { group: g as u32, instance: i, hop, src, dst, start });
-    };
+    reserve(&mut net, config)?;
+    let mut add_flow =
+        |net: &mut Network, g: usize, i: u32, hop: u32, src: NodeId, dsts: Vec<NodeId>, f: &FlowConfig| {
+            let start = Instant::from_nanos(draw(&f.start_ns, &mut start_rng));
+            let stop = f.stop_ns.map(Instant::from_nanos);
+            let receivers = match &f.multicast {
+                None => dsts.iter().map(|&node| ReceiverPlace { node, start, stop, groups: Vec::new() }).collect(),
+                Some(m) => dsts
+                    .iter()
+                    .zip(&m.receivers)
+                    .map(|(&node, r)| ReceiverPlace {
+                        node,
+                        start: r.start_ns.map_or(start, Instant::from_nanos),
+                        stop: r.stop_ns.map(Instant::from_nanos),
+                        groups: r.groups.clone(),
+                    })
+                    .collect(),
+            };
+            let dst = dsts[0];
+            net.flows.push(FlowInstance {
+                group: g as u32,
+                instance: i,
+                hop,
+                src,
+                dst,
+                start,
+                receivers,
+                multicast: f.multicast.is_some(),
+            });
+        };
     match &config.topology {
         TopologyConfig::Dumbbell { bottleneck, source_access, sink_access } => {
             let routers = [net.node("L".into()), net.node("R".into())];
@@ -230,15 +359,21 @@ pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, Config
             }
             let mut k = 0;
             for (g, f) in config.flows.iter().enumerate() {
-                let Placement::Nodes { src, dst, source_access, sink_access } = &f.placement else {
-                    return Err(config_error(format!("flows[{g}]"), "a graph flow names its src and dst nodes"));
-                };
+                let (src, dst_names, source_access, sink_access) = graph_placement(g, f)?;
                 let s = find(src)
                     .ok_or_else(|| config_error(format!("flows[{g}].src"), format!("unknown node {src:?}")))?;
-                let d = find(dst)
-                    .ok_or_else(|| config_error(format!("flows[{g}].dst"), format!("unknown node {dst:?}")))?;
-                if s == d {
-                    return Err(config_error(format!("flows[{g}]"), "src and dst are the same node"));
+                let mut ds = Vec::with_capacity(dst_names.len());
+                for (j, (key, name)) in dst_names.iter().enumerate() {
+                    let d = find(name).ok_or_else(|| config_error(key.clone(), format!("unknown node {name:?}")))?;
+                    if d == s {
+                        let what = if f.multicast.is_some() {
+                            format!("receiver {j} is on the sender's node {name:?}")
+                        } else {
+                            "src and dst are the same node".to_string()
+                        };
+                        return Err(config_error(format!("flows[{g}]"), what));
+                    }
+                    ds.push(d);
                 }
                 for i in 0..f.count {
                     // Private edge nodes, when asked for: data runs edge → src … dst → edge, so the
@@ -251,15 +386,19 @@ pub fn build(config: &SimConfig, streams: &RngStreams) -> Result<Network, Config
                         }
                         None => s,
                     };
-                    let dst_node = match sink_access {
-                        Some(a) => {
-                            let e = net.node(format!("b{k}"));
-                            net.access(d, e, a, &mut rng);
-                            e
-                        }
-                        None => d,
-                    };
-                    add_flow(&mut net, g, i, 0, src_node, dst_node, f);
+                    let mut dst_nodes = Vec::with_capacity(ds.len());
+                    for (j, &d) in ds.iter().enumerate() {
+                        dst_nodes.push(match sink_access {
+                            Some(a) => {
+                                let name = if f.multicast.is_some() { format!("b{k}.{j}") } else { format!("b{k}") };
+                                let e = net.node(name);
+                                net.access(d, e, a, &mut rng);
+                                e
+                            }
+                            None => d,
+                        });
+                    }
+                    add_flow(&mut net, g, i, 0, src_node, dst_nodes, f);
                     k += 1;
                 }
             }

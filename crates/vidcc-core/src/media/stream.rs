@@ -246,6 +246,9 @@ pub enum PartSelection {
     Stream(u8),
     /// Everything: all layers, or the top simulcast stream (full quality).
     Full,
+    /// Every part: all layers, or every simulcast stream (a multicast sender feeding a group per
+    /// part).
+    All,
 }
 
 /// Turns a stream's frames into packets as they become ready: the one loop every video sender
@@ -292,7 +295,7 @@ impl FrameFeeder {
             let n = self.next.parts.len() as u8;
             let parts = match (select(&f), self.stream.kind()) {
                 (PartSelection::Layers(k), PartKind::Layers) => 0..k.clamp(1, n),
-                (PartSelection::Full, PartKind::Layers) => 0..n,
+                (PartSelection::Full, PartKind::Layers) | (PartSelection::All, _) => 0..n,
                 (PartSelection::Stream(j), PartKind::Streams) => j.min(n - 1)..j.min(n - 1) + 1,
                 (PartSelection::Full, PartKind::Streams) => n - 1..n,
                 // A layer count for simulcast means "the stream of that rank", and vice versa.

@@ -13,6 +13,7 @@ pub mod ssvp;
 pub mod tcp;
 pub mod tfrc;
 pub mod udp;
+pub mod udp_multicast;
 
 #[cfg(test)]
 pub(crate) mod testing;

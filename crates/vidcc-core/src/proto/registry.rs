@@ -29,11 +29,25 @@ pub struct FlowContext<'a> {
     pub packet_size: DataSize,
     pub start: Instant,
     pub stop: Option<Instant>,
-    /// How many receivers the flow has (1 for unicast).
+    /// How many receivers the flow has (1 for unicast); `members.len()`.
     pub receivers: u32,
+    /// Each receiver's own schedule and subscription, `members[i]` being `PeerId(i)` (one entry
+    /// for a unicast flow: the flow's start and stop, no groups).
+    pub members: &'a [ReceiverSpec],
     /// The seeded random stream of one named component of this flow (`"traffic"`, `"video"`):
     /// the same name always gives the same stream, whatever else the flow or the run contains.
     pub rng: &'a dyn Fn(&str) -> SimRng,
+}
+
+/// One receiver of a flow, as the scenario places it: when it starts (a multicast receiver joins
+/// its groups then; a late joiner starts after the flow), when it stops (leaves), and which of the
+/// sender's groups it is told to subscribe to (empty: the protocol decides, e.g. all of them or by
+/// its own adaptation). Protocols that adapt their subscription may ignore `groups`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReceiverSpec {
+    pub start: Instant,
+    pub stop: Option<Instant>,
+    pub groups: Vec<crate::endpoint::GroupId>,
 }
 
 /// A unicast protocol's constructor: `pair(config, application, packet_size, start, stop)`.
@@ -96,6 +110,13 @@ macro_rules! protocols {
                         ctx.receivers
                     ));
                 }
+                if ctx.members.len() != ctx.receivers as usize {
+                    return Err(format!(
+                        "{} receivers but {} receiver specifications (a driver bug)",
+                        ctx.receivers,
+                        ctx.members.len()
+                    ));
+                }
                 match self {
                     $(ProtocolConfig::$variant(c) => ($build)(c, ctx),)*
                 }
@@ -151,6 +172,10 @@ protocols! {
     "tfrc" => Tfrc(tfrc::TfrcConfig), build: unicast(tfrc::pair), header: crate::wire::tfrc::DATA_BYTES, reach: Unicast;
     /// GAIMD(α, β) on the TCP agents' window machinery, bulk data.
     "gaimd" => Gaimd(gaimd::GaimdConfig), build: unicast(gaimd::pair), header: tcp::HEADER_BYTES, reach: Unicast;
+    /// Unresponsive multicast: constant-rate groups or the flow's video, a layer or stream per
+    /// group; receivers join their groups at their start and leave at their stop.
+    "udp-multicast" => UdpMulticast(udp_multicast::UdpMulticastConfig),
+        build: udp_multicast::build, header: crate::wire::udp::HEADER_BYTES, reach: Multicast;
 }
 
 #[cfg(test)]
@@ -170,7 +195,9 @@ mod tests {
     }
 
     fn context(receivers: u32) -> FlowContext<'static> {
+        let members: &'static [ReceiverSpec] = Box::leak(vec![ReceiverSpec::default(); receivers as usize].into());
         FlowContext {
+            members,
             app: Application::Bulk,
             packet_size: DataSize::from_bytes(1000),
             start: Instant::ZERO,

@@ -76,6 +76,10 @@ impl<E: Endpoint + ?Sized> Endpoint for Box<E> {
     fn poll_event(&mut self) -> Option<Event> {
         (**self).poll_event()
     }
+    // Without this a boxed multicast receiver would answer the trait's default (no request).
+    fn poll_membership(&mut self) -> Option<crate::endpoint::Membership> {
+        (**self).poll_membership()
+    }
     fn stats(&self) -> EndpointStats {
         (**self).stats()
     }

@@ -15,6 +15,12 @@ pub enum EventKind {
     Timeout,
     Layers,
     LossClass,
+    /// A receiver's request to join (leave) a group; the value is the group.
+    Join,
+    Leave,
+    /// The network grafted (pruned) the receiver's branch of a group; the value is the group.
+    Graft,
+    Prune,
 }
 
 impl EventKind {
@@ -26,6 +32,10 @@ impl EventKind {
             EventKind::Timeout => "timeout",
             EventKind::Layers => "layers",
             EventKind::LossClass => "loss_class",
+            EventKind::Join => "join",
+            EventKind::Leave => "leave",
+            EventKind::Graft => "graft",
+            EventKind::Prune => "prune",
         }
     }
 
@@ -62,6 +72,20 @@ impl Recorder for EventLog {
         self.value.push(value);
     }
 
+    fn on_membership(&mut self, now: Instant, flow: u32, receiver: u32, group: u32, join: bool, effective: bool) {
+        let kind = match (join, effective) {
+            (true, false) => EventKind::Join,
+            (false, false) => EventKind::Leave,
+            (true, true) => EventKind::Graft,
+            (false, true) => EventKind::Prune,
+        };
+        self.t_ns.push(now.as_nanos());
+        self.flow.push(flow as u64);
+        self.side.push(Side::Receiver(receiver));
+        self.kind.push(kind);
+        self.value.push(group as f64);
+    }
+
     fn finish(self, _run: &RunView<'_>) -> Vec<Table> {
         let side = |s: &Side| match s {
             Side::Sender => "sender".to_string(),
@@ -71,6 +95,19 @@ impl Recorder for EventLog {
             .col("t_ns", Column::U64(self.t_ns))
             .col("flow", Column::U64(self.flow))
             .col("side", Column::Str(self.side.iter().map(side).collect()))
+            // The receiver's index in its flow (-1 for the sender).
+            .col(
+                "receiver",
+                Column::I64(
+                    self.side
+                        .iter()
+                        .map(|s| match s {
+                            Side::Sender => -1,
+                            Side::Receiver(i) => *i as i64,
+                        })
+                        .collect(),
+                ),
+            )
             .col("kind", Column::Str(self.kind.iter().map(|k| k.name().to_string()).collect()))
             .col("value", Column::F64(self.value))]
     }

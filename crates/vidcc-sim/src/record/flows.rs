@@ -227,6 +227,8 @@ impl FlowRecorder {
             .col("start_ns", Column::U64(rx.iter().map(|r| instance(r).start.as_nanos()).collect()))
             .col("fair_share_bps", Column::F64(rx.iter().map(|r| r.fair_share_bps).collect()))
             .col("path_rtt_ns", Column::U64(rx.iter().map(|r| r.path_rtt.as_nanos()).collect()))
+            // A receiver of a multicast flow (its aggregate row is `<label>/flow<flow>`).
+            .col("multicast", Column::Bool(rx.iter().map(|r| instance(r).multicast).collect()))
     }
 
     fn summary_table(&self, run: &RunView<'_>, s: &Summary) -> Table {
@@ -256,7 +258,8 @@ impl FlowRecorder {
             .col("normalized_throughput", Column::F64(s.normalized.clone()))
     }
 
-    /// Aggregates: all receivers, then each label in order of first appearance.
+    /// Aggregates: all receivers, then each label in order of first appearance, then each
+    /// multicast flow instance's receivers (its group of receivers), labelled `<label>/flow<k>`.
     fn aggregate_table(&self, run: &RunView<'_>, s: &Summary) -> Table {
         let label_of = |row: usize| {
             let group = run.net.flows[run.receivers[row].flow as usize].group;
@@ -269,6 +272,17 @@ impl FlowRecorder {
             match groups[1..].iter_mut().find(|(g, _)| g == l) {
                 Some((_, v)) => v.push(row),
                 None => groups.push((l.clone(), vec![row])),
+            }
+        }
+        for row in 0..n {
+            let flow = run.receivers[row].flow;
+            if !run.net.flows[flow as usize].multicast {
+                continue;
+            }
+            let name = format!("{}/flow{flow}", label_of(row));
+            match groups.last_mut() {
+                Some((g, v)) if *g == name => v.push(row),
+                _ => groups.push((name, vec![row])),
             }
         }
         let mut label = Vec::new();

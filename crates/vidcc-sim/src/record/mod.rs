@@ -71,6 +71,10 @@ pub trait Recorder {
     fn on_data_dropped(&mut self, _now: Instant, _pkt: &Packet, _why: DropReason) {}
     /// An endpoint of `flow` reported an event.
     fn on_event(&mut self, _now: Instant, _flow: u32, _side: Side, _event: Event) {}
+    /// Receiver `receiver` of `flow` asked to join (`join`) or leave `group` (`effective` false),
+    /// or the network grafted or pruned its branch (`effective` true).
+    fn on_membership(&mut self, _now: Instant, _flow: u32, _receiver: u32, _group: u32, _join: bool, _effective: bool) {
+    }
     /// A receiver's measurement window opens.
     fn on_measure_start(&mut self, _receiver: ReceiverRow, _run: &RunView<'_>) {}
     /// The per-flow sampling instant (every `interval`).
@@ -126,6 +130,9 @@ impl Recorder for Recorders {
     }
     fn on_event(&mut self, now: Instant, flow: u32, side: Side, event: Event) {
         self.events.on_event(now, flow, side, event);
+    }
+    fn on_membership(&mut self, now: Instant, flow: u32, receiver: u32, group: u32, join: bool, effective: bool) {
+        self.events.on_membership(now, flow, receiver, group, join, effective);
     }
     fn on_measure_start(&mut self, receiver: ReceiverRow, run: &RunView<'_>) {
         self.flows.on_measure_start(receiver, run);

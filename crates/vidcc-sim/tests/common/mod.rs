@@ -49,6 +49,7 @@ pub fn flow(protocol: ProtocolConfig, count: u32) -> FlowConfig {
         placement: Placement::EndToEnd { reverse: false },
         send_jitter_ns: 0,
         video: None,
+        multicast: None,
     }
 }
 

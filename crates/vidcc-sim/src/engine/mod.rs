@@ -11,9 +11,10 @@ use vidcc_core::{Datagram, Destination, Duration, Instant, PacketKind, PeerId, T
 
 use crate::build::{self, Built, EndpointSlot, FlowState};
 use crate::config::SimConfig;
-use crate::forward::{Fabric, Hop, LinkEvent};
+use crate::forward::{Fabric, Hop, LinkEvent, GROUP_DST};
 use crate::metrics::Table;
-use crate::packet::{DropReason, EndpointId, Packet, PacketArena, PacketId, RecordRows};
+use crate::multicast::{Groups, PendingChange};
+use crate::packet::{DropReason, EndpointId, Packet, PacketArena, PacketId, ReceiverRow, RecordRows, NO_SEND, NO_TREE};
 use crate::record::video::VideoRecorders;
 use crate::record::{ReceiverInfo, Recorder, Recorders, RunView, Side};
 use crate::scheduler::Scheduler;
@@ -36,6 +37,12 @@ enum Ev {
     Inject {
         pkt: PacketId,
     },
+    /// A multicast receiver's measurement window opens.
+    MeasureStartRow {
+        row: ReceiverRow,
+    },
+    /// A join or leave comes due: the network grafts or prunes the receiver's branch.
+    Membership(PendingChange),
 }
 
 impl From<LinkEvent> for Ev {
@@ -86,7 +93,13 @@ pub struct Simulation {
     sched: Scheduler<Ev>,
     recorders: Recorders,
     stats: RunStats,
+    groups: Groups,
+    sends: groups::SendRecords,
+    /// Each multicast receiver row's path from its sender.
+    data_paths: Vec<Vec<LinkId>>,
 }
+
+mod groups;
 
 /// The recorders' view of the run (a free function, so that it borrows only the fields it reads).
 fn view<'a>(
@@ -119,7 +132,7 @@ impl Simulation {
     }
 
     fn from_built(config: SimConfig, built: Built) -> Self {
-        let Built { net, fabric, flows, endpoints, receivers, receiver_endpoints, monitored, end } = built;
+        let Built { net, fabric, flows, endpoints, receivers, receiver_endpoints, data_paths, monitored, end } = built;
         let video = VideoRecorders::new(&receivers, &|flow| {
             config.flows[net.flows[flow as usize].group as usize].video.clone()
         });
@@ -134,6 +147,9 @@ impl Simulation {
             sched: Scheduler::new(),
             recorders,
             stats: RunStats::default(),
+            groups: Groups::default(),
+            sends: groups::SendRecords::default(),
+            data_paths,
         }
     }
 
@@ -152,7 +168,16 @@ impl Simulation {
             self.sched.schedule(Instant::ZERO + qsample, Ev::QueueSample);
         }
         for k in 0..self.flows.len() {
-            self.sched.schedule(self.flows[k].measure_from, Ev::MeasureStart { flow: k as u32 });
+            if !self.flows[k].multicast {
+                self.sched.schedule(self.flows[k].measure_from, Ev::MeasureStart { flow: k as u32 });
+            }
+        }
+        // Multicast receivers start on their own (after the unicast flows, whose order is as it was).
+        for f in self.flows.iter().filter(|f| f.multicast) {
+            for row in f.first_row..f.first_row + f.receivers {
+                let from = self.world.receivers[row as usize].measure_from;
+                self.sched.schedule(from, Ev::MeasureStartRow { row });
+            }
         }
         for ep in 0..self.endpoints.len() {
             self.service(ep as EndpointId, Instant::ZERO);
@@ -201,9 +226,19 @@ impl Simulation {
                 Ev::Inject { pkt } => {
                     let p = self.packets.get(pkt);
                     let (node, dst) = (self.endpoints[p.from as usize].node, p.dst);
-                    let hop = self.fabric.send_from(node, dst, pkt, &self.packets, &mut self.sched, now);
-                    self.settle(hop, now);
+                    if dst == GROUP_DST {
+                        self.branch(pkt, node, now);
+                    } else {
+                        let hop = self.fabric.send_from(node, dst, pkt, &self.packets, &mut self.sched, now);
+                        self.settle(hop, now);
+                    }
                 }
+                Ev::MeasureStartRow { row } => {
+                    let Simulation { world, fabric, endpoints, recorders, .. } = &mut self;
+                    let app = app_bytes(world, endpoints);
+                    recorders.on_measure_start(row, &view(world, fabric, &app));
+                }
+                Ev::Membership(change) => self.membership_due(change, now),
                 Ev::MeasureStart { flow } => {
                     let f = &self.flows[flow as usize];
                     let rows = f.first_row..f.first_row + f.receivers;
@@ -229,10 +264,10 @@ impl Simulation {
         while let Some(e) = slot.endpoint.poll_event() {
             self.recorders.on_event(now, slot.flow, slot.side, e);
         }
-        if let Some(m) = slot.endpoint.poll_membership() {
-            // Only multicast protocols ask, and `build` refuses them until the simulator has groups.
-            panic!("flow {}: group membership request {m:?}, but the simulator has no multicast groups", slot.flow);
+        while let Some(m) = self.endpoints[ep as usize].endpoint.poll_membership() {
+            self.request_membership(ep, m, now);
         }
+        let slot = &mut self.endpoints[ep as usize];
         if let Some(t) = slot.endpoint.poll_timeout() {
             if slot.timer_at.is_none_or(|s| t < s) {
                 slot.timer_at = Some(t.max(now));
@@ -253,6 +288,9 @@ impl Simulation {
     }
 
     fn send(&mut self, ep: EndpointId, t: Transmit, now: Instant) {
+        if let Destination::Group(g) = t.to {
+            return self.send_group(ep, g, t, now);
+        }
         let to = self.destination(ep, t.to);
         let from_slot = &self.endpoints[ep as usize];
         let flow_id = from_slot.flow;
@@ -271,6 +309,8 @@ impl Simulation {
             dst: self.endpoints[to as usize].node,
             receiver,
             to_receiver,
+            tree: NO_TREE,
+            send: NO_SEND,
             size: t.wire_size().as_bytes() as u32,
             payload_len: t.payload_len,
             header: t.header,
@@ -303,8 +343,13 @@ impl Simulation {
     fn settle(&mut self, hop: Hop, now: Instant) {
         match hop {
             Hop::Moving => {}
+            Hop::Arrived(pkt) if self.packets.get(pkt).tree != NO_TREE => self.reflect(pkt, now),
             Hop::Arrived(pkt) => self.deliver(pkt, now),
-            Hop::Dropped(pkt, why) => self.drop_packet(pkt, why, now),
+            Hop::Dropped(pkt, why, link) if self.packets.get(pkt).dst == GROUP_DST => {
+                self.drop_group(pkt, why, link, now)
+            }
+            Hop::Dropped(pkt, why, _) => self.drop_packet(pkt, why, now),
+            Hop::Branch(pkt, node) => self.branch(pkt, node, now),
         }
     }
 
