@@ -5,5 +5,7 @@ pub mod jitter;
 pub mod loss_detect;
 pub mod loss_intervals;
 pub mod rate_meter;
+pub mod rtcp_interval;
+pub mod rtp_reception;
 pub mod rtt;
 pub mod tcp_model;

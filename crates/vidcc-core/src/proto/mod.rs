@@ -4,6 +4,7 @@
 //! `pair(...)` constructor, which their unit tests use).
 
 pub mod app;
+pub mod asmp;
 pub mod dvrc;
 pub mod gaimd;
 pub mod qos_aimd;

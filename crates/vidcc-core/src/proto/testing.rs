@@ -514,3 +514,140 @@ pub(crate) fn feed_garbage<E: Endpoint + ?Sized>(
 pub(crate) fn garbage() -> impl Strategy<Value = (Vec<u8>, u32)> {
     (proptest::collection::vec(any::<u8>(), 0..64), 0u32..2000)
 }
+
+// ---------------------------------------------------------------------------------------------
+// The fan-out: one sender and several receivers, for multicast protocols
+
+/// Where a datagram in a [`Fanout`] is going.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum FanoutHop {
+    ToReceiver(usize),
+    ToSender(usize),
+}
+
+/// A datagram in a [`Fanout`]: arrival, send order, where to, header bytes and length, payload.
+type FanoutDatagram = (Instant, u64, FanoutHop, [u8; crate::endpoint::MAX_HEADER_BYTES], u8, u32);
+
+/// A sender `s` and receivers `rs`, receiver i being the sender's `PeerId(i)` and `one_way[i]`
+/// away in both directions, with no bandwidth limit. A datagram to a group reaches every
+/// receiver that joined it (through `poll_membership`, at once) and `lose(i, seq)` does not
+/// drop (called for data packets only, with the data sequence number); one to a peer reaches
+/// that receiver; feedback reaches the sender, naming its receiver.
+///
+/// Like [`Pipe`], the loop checks that every peer's datagram is accepted and no timer asks
+/// for a time already past.
+pub(crate) struct Fanout<S, R> {
+    pub(crate) s: S,
+    pub(crate) rs: Vec<R>,
+    pub(crate) now: Instant,
+    one_way: Vec<Duration>,
+    lose: Box<dyn Fn(usize, u64) -> bool>,
+    joined: Vec<Vec<crate::endpoint::GroupId>>,
+    queue: BinaryHeap<std::cmp::Reverse<FanoutDatagram>>,
+    sent: u64,
+    /// The sender's events, with the time they were collected.
+    pub(crate) events: Vec<(Instant, Event)>,
+}
+
+impl<S: Endpoint, R: Endpoint> Fanout<S, R> {
+    pub(crate) fn new(s: S, rs: Vec<R>, one_way: &[Duration], lose: impl Fn(usize, u64) -> bool + 'static) -> Self {
+        assert_eq!(rs.len(), one_way.len(), "one delay per receiver");
+        let n = rs.len();
+        Fanout {
+            s,
+            rs,
+            now: Instant::ZERO,
+            one_way: one_way.to_vec(),
+            lose: Box::new(lose),
+            joined: vec![vec![]; n],
+            queue: BinaryHeap::new(),
+            sent: 0,
+            events: vec![],
+        }
+    }
+
+    fn push(&mut self, hop: FanoutHop, delay: Duration, t: &Transmit) {
+        let mut h = [0; crate::endpoint::MAX_HEADER_BYTES];
+        h[..t.header.len()].copy_from_slice(t.header.as_slice());
+        self.sent += 1;
+        self.queue.push(std::cmp::Reverse((self.now + delay, self.sent, hop, h, t.header.len() as u8, t.payload_len)));
+    }
+
+    fn flush(&mut self) {
+        use crate::endpoint::{Destination, Membership};
+        for (i, r) in self.rs.iter_mut().enumerate() {
+            while let Some(m) = r.poll_membership() {
+                match m {
+                    Membership::Join(g) if !self.joined[i].contains(&g) => self.joined[i].push(g),
+                    Membership::Join(_) => {}
+                    Membership::Leave(g) => self.joined[i].retain(|&x| x != g),
+                }
+            }
+        }
+        while let Some(t) = self.s.poll_transmit(self.now) {
+            let to: Vec<usize> = match t.to {
+                Destination::Peer(p) => vec![p.0 as usize],
+                Destination::Group(g) => (0..self.rs.len()).filter(|&i| self.joined[i].contains(&g)).collect(),
+            };
+            for i in to {
+                if t.meta.kind == PacketKind::Data && (self.lose)(i, t.meta.seq) {
+                    continue;
+                }
+                self.push(FanoutHop::ToReceiver(i), self.one_way[i], &t);
+            }
+        }
+        for i in 0..self.rs.len() {
+            while let Some(t) = self.rs[i].poll_transmit(self.now) {
+                assert_eq!(t.to, Destination::PEER, "a receiver sends to its sender");
+                self.push(FanoutHop::ToSender(i), self.one_way[i], &t);
+            }
+        }
+        while let Some(e) = self.s.poll_event() {
+            self.events.push((self.now, e));
+        }
+    }
+
+    /// Runs the loop until `end` (the clock then reads `end`).
+    pub(crate) fn run_until(&mut self, end: Instant) {
+        for _ in 0..50_000_000u64 {
+            self.flush();
+            let timers = std::iter::once(self.s.poll_timeout()).chain(self.rs.iter().map(|r| r.poll_timeout()));
+            let mut next = self.queue.peek().map(|p| p.0 .0);
+            for t in timers.flatten() {
+                assert!(t >= self.now, "timer {t} is in the past of {}", self.now);
+                next = Some(next.map_or(t, |n| n.min(t)));
+            }
+            match next {
+                Some(t) if t <= end => self.now = t,
+                _ => {
+                    self.now = end;
+                    return;
+                }
+            }
+            while self.queue.peek().is_some_and(|p| p.0 .0 <= self.now) {
+                let std::cmp::Reverse((_, _, hop, h, len, payload)) = self.queue.pop().expect("peeked");
+                let bytes = &h[..len as usize];
+                match hop {
+                    FanoutHop::ToReceiver(i) => {
+                        let d = Datagram { from: PeerId::PEER, bytes, virtual_payload: payload };
+                        self.rs[i].handle_datagram(self.now, d).expect("a receiver rejected the sender's datagram");
+                    }
+                    FanoutHop::ToSender(i) => {
+                        let d = Datagram { from: PeerId(i as u32), bytes, virtual_payload: payload };
+                        self.s.handle_datagram(self.now, d).expect("the sender rejected a receiver's datagram");
+                    }
+                }
+                self.flush();
+            }
+            if self.s.poll_timeout().is_some_and(|t| t <= self.now) {
+                self.s.handle_timeout(self.now);
+            }
+            for r in &mut self.rs {
+                if r.poll_timeout().is_some_and(|t| t <= self.now) {
+                    r.handle_timeout(self.now);
+                }
+            }
+        }
+        panic!("event loop did not reach {end}");
+    }
+}

@@ -2,9 +2,12 @@
 //! against fixed byte vectors. Parsers take bytes from the network: they return [`WireError`]
 //! on anything truncated, oversized or inconsistent and never panic.
 
+pub mod asmp;
 pub mod dvrc;
 pub mod qos_aimd;
+pub mod rtcp;
 pub mod rtcp_udp;
+pub mod rtp;
 pub mod ssvp;
 pub mod tfrc;
 pub mod udp;
@@ -53,6 +56,16 @@ impl<'a> Reader<'a> {
     pub fn u64(&mut self) -> Result<u64, WireError> {
         Ok(u64::from_be_bytes(self.array()?))
     }
+    /// The next `n` bytes as a slice.
+    pub fn bytes(&mut self, n: usize) -> Result<&'a [u8], WireError> {
+        self.need(n)?;
+        self.pos += n;
+        Ok(&self.buf[self.pos - n..self.pos])
+    }
+    /// Bytes read so far.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
     fn array<const N: usize>(&mut self) -> Result<[u8; N], WireError> {
         self.need(N)?;
         let mut a = [0u8; N];
@@ -83,6 +96,9 @@ impl<'a> Writer<'a> {
     }
     pub fn u64(&mut self, v: u64) -> &mut Self {
         self.put(&v.to_be_bytes())
+    }
+    pub fn bytes(&mut self, b: &[u8]) -> &mut Self {
+        self.put(b)
     }
     fn put(&mut self, b: &[u8]) -> &mut Self {
         self.buf[self.pos..self.pos + b.len()].copy_from_slice(b);

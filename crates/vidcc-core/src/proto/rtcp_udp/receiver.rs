@@ -2,18 +2,7 @@
 //! A.8) reported in Receiver Reports every `report_interval` and, with `immediate_reports`, at
 //! once on a sequence gap, at most one immediate report per RTT (DVRC digest §1.3 \[D\]).
 //!
-//! Statistics, per RFC 3550 Appendix A.3:
-//! - the 16-bit RTP sequence number is extended with a cycle count (A.1) by serial-number
-//!   comparison with the highest number so far (no probation and no MAX_DROPOUT restart: the
-//!   source is known and never restarts; a deviation from A.1 that only matters for a new or
-//!   restarted source);
-//! - expected = extended highest − extended first + 1; received counts every packet, late and
-//!   duplicates included (as A.1 does), so the cumulative loss can be negative;
-//! - fraction lost = 256·(expected_interval − received_interval) / expected_interval since the
-//!   previous report, 0 when negative; capped at 255 (A.3's 256 for a report with nothing
-//!   received cannot be sent);
-//! - jitter: [`Rfc3550Jitter`] over the RTP timestamps converted to ns, reported in RTP units;
-//! - LSR / DLSR from the last Sender Report (0 / 0 before one arrives).
+//! Statistics: [`RtpReception`] (RFC 3550 Appendix A.1, A.3, A.8).
 //!
 //! A periodic report is skipped when nothing arrived since the previous report (RFC 3550 §6.4:
 //! a report block is only sent for a source heard from since the last report). The RTT that
@@ -24,13 +13,10 @@ use std::collections::VecDeque;
 
 use super::config::RtcpUdpConfig;
 use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
-use crate::estimate::jitter::Rfc3550Jitter;
-use crate::estimate::loss_detect::{Arrival, GapDetector};
+use crate::estimate::loss_detect::Arrival;
+use crate::estimate::rtp_reception::RtpReception;
 use crate::time::{Duration, Instant};
-use crate::wire::rtcp_udp::{
-    ns_to_short, ntp_middle, ReceiverReport, ReportBlock, ToReceiver, CUMULATIVE_LOST_MAX, CUMULATIVE_LOST_MIN,
-    RTP_HEADER_BYTES,
-};
+use crate::wire::rtcp_udp::{ReceiverReport, ReportBlock, ToReceiver, RTP_HEADER_BYTES};
 use crate::wire::WireError;
 
 /// SSRC of a vidcc RTCP receiver ("vidr").
@@ -40,18 +26,7 @@ pub struct RtcpUdpReceiver {
     report_interval: Duration,
     immediate: bool,
     rtt_fallback: Duration,
-    clock_rate_hz: u32,
-    source_ssrc: u32,
-    gap: GapDetector,
-    /// Extended highest sequence number (cycles << 16 | seq) and the first one.
-    max_ext: Option<u32>,
-    base_ext: u32,
-    expected_prior: u64,
-    received_prior: u64,
-    jitter: Rfc3550Jitter,
-    last_ts_ext: Option<u64>,
-    /// LSR and the arrival time of the last SR.
-    last_sr: Option<(u32, Instant)>,
+    rx: RtpReception,
     sender_rtt: Option<Duration>,
     next_report: Option<Instant>,
     last_immediate: Option<Instant>,
@@ -68,16 +43,7 @@ impl RtcpUdpReceiver {
             report_interval: Duration::from_nanos(cfg.report_interval_ns),
             immediate: cfg.immediate_reports,
             rtt_fallback: Duration::from_nanos(cfg.rtt_fallback_ns),
-            clock_rate_hz: cfg.clock_rate_hz,
-            source_ssrc: 0,
-            gap: GapDetector::new(),
-            max_ext: None,
-            base_ext: 0,
-            expected_prior: 0,
-            received_prior: 0,
-            jitter: Rfc3550Jitter::new(),
-            last_ts_ext: None,
-            last_sr: None,
+            rx: RtpReception::new(cfg.clock_rate_hz),
             sender_rtt: None,
             next_report: None,
             last_immediate: None,
@@ -98,64 +64,12 @@ impl RtcpUdpReceiver {
     }
     /// Current interarrival jitter, RTP timestamp units.
     pub fn jitter_units(&self) -> u32 {
-        let ns = self.jitter.jitter().as_nanos() as u128;
-        (ns * self.clock_rate_hz as u128 / 1_000_000_000).min(u32::MAX as u128) as u32
-    }
-
-    /// RFC 3550 A.1: the 16-bit number extended by serial comparison with the highest so far.
-    fn extend_seq(&self, seq: u16) -> u32 {
-        match self.max_ext {
-            None => seq as u32,
-            Some(max) => {
-                let delta = seq.wrapping_sub(max as u16) as i16;
-                (max as i64 + delta as i64).clamp(0, u32::MAX as i64) as u32
-            }
-        }
-    }
-
-    /// The RTP timestamp unwrapped against the previous one, in ns.
-    fn timestamp_ns(&mut self, ts: u32) -> u64 {
-        let ext = match self.last_ts_ext {
-            None => ts as u64,
-            Some(last) => {
-                let delta = ts.wrapping_sub(last as u32) as i32;
-                (last as i64 + delta as i64).max(0) as u64
-            }
-        };
-        self.last_ts_ext = Some(ext);
-        (ext as u128 * 1_000_000_000 / self.clock_rate_hz as u128) as u64
+        self.rx.jitter_units()
     }
 
     /// The report block as of `now` (RFC 3550 A.3), advancing the per-interval counters.
     pub fn report_block(&mut self, now: Instant) -> Option<ReportBlock> {
-        let max = self.max_ext?;
-        let expected = max.wrapping_sub(self.base_ext) as u64 + 1;
-        let received = self.gap.received();
-        let lost = (expected as i64 - received as i64).clamp(CUMULATIVE_LOST_MIN as i64, CUMULATIVE_LOST_MAX as i64);
-        let expected_interval = expected.saturating_sub(self.expected_prior);
-        let received_interval = received - self.received_prior;
-        let lost_interval = expected_interval as i64 - received_interval as i64;
-        self.expected_prior = expected;
-        self.received_prior = received;
-        // fraction = (lost_interval << 8) / expected_interval, 0 if nothing was lost
-        let fraction = if expected_interval == 0 || lost_interval <= 0 {
-            0
-        } else {
-            (((lost_interval as u64) << 8) / expected_interval).min(255) as u8
-        };
-        let (lsr, dlsr) = match self.last_sr {
-            Some((lsr, at)) => (lsr, ns_to_short(now.saturating_since(at).as_nanos())),
-            None => (0, 0),
-        };
-        Some(ReportBlock {
-            source_ssrc: self.source_ssrc,
-            fraction_lost: fraction,
-            cumulative_lost: lost as i32,
-            extended_highest_seq: max,
-            jitter: self.jitter_units(),
-            lsr,
-            dlsr,
-        })
+        self.rx.report_block(now)
     }
 
     fn send_report(&mut self, now: Instant) {
@@ -165,16 +79,11 @@ impl RtcpUdpReceiver {
     }
 
     fn on_data(&mut self, now: Instant, seq: u16, timestamp: u32, ssrc: u32, wire_size: usize) {
-        let ext = self.extend_seq(seq);
-        if self.max_ext.is_none() {
-            self.base_ext = ext;
-            self.source_ssrc = ssrc;
+        let rec = self.rx.on_packet(now, seq, timestamp, ssrc);
+        if rec.first {
             self.next_report = Some(now + self.report_interval);
         }
-        self.max_ext = Some(self.max_ext.map_or(ext, |m| m.max(ext)));
-        let arrival = self.gap.on_packet(ext);
-        let sent = Instant::from_nanos(self.timestamp_ns(timestamp));
-        self.jitter.on_packet(sent, now);
+        let arrival = rec.arrival;
         if arrival != Arrival::Duplicate {
             self.stats.app_packets_delivered += 1;
             self.stats.app_bytes_delivered += (wire_size - RTP_HEADER_BYTES) as u64;
@@ -208,7 +117,7 @@ impl Endpoint for RtcpUdpReceiver {
         match p {
             ToReceiver::Data(h) => self.on_data(now, h.seq, h.timestamp, h.ssrc, d.wire_size()),
             ToReceiver::Sr(sr) => {
-                self.last_sr = Some((ntp_middle(sr.ntp), now));
+                self.rx.on_sender_report(now, sr.ntp);
                 if sr.rtt_ns > 0 {
                     self.sender_rtt = Some(Duration::from_nanos(sr.rtt_ns));
                 }
@@ -223,7 +132,7 @@ impl Endpoint for RtcpUdpReceiver {
         if self.now < due {
             return;
         }
-        if self.gap.received() > self.received_prior {
+        if self.rx.received_since_report() {
             self.send_report(self.now);
         }
         while due <= self.now {

@@ -22,9 +22,8 @@ use crate::media::stream::{FrameFeeder, PartSelection, VideoStream};
 use crate::media::MediaTag;
 use crate::time::{Duration, Instant};
 use crate::units::DataSize;
-use crate::wire::rtcp_udp::{
-    ntp_from_ns, ntp_middle, short_to_ns, ReceiverReport, RtpHeader, SenderReport, RTP_HEADER_BYTES,
-};
+use crate::wire::rtcp::rtt_from_report;
+use crate::wire::rtcp_udp::{ntp_from_ns, rtp_header, ReceiverReport, SenderReport, RTP_HEADER_BYTES};
 use crate::wire::WireError;
 
 /// SSRC of a vidcc RTP sender ("vidc").
@@ -141,13 +140,9 @@ impl Endpoint for RtcpUdpSender {
         let rr = ReceiverReport::parse(d.bytes)?;
         self.now = self.now.max(now);
         let Some(b) = rr.block else { return Ok(()) };
-        if b.lsr != 0 {
-            // RFC 3550 §6.4.1: RTT = A − LSR − DLSR in 1/65536 s; a "negative" result is ignored.
-            let a = ntp_middle(ntp_from_ns(self.now.as_nanos()));
-            let units = a.wrapping_sub(b.lsr).wrapping_sub(b.dlsr);
-            if units < 1 << 31 {
-                self.rtt.on_sample(Duration::from_nanos(short_to_ns(units)));
-            }
+        // RFC 3550 §6.4.1: RTT = A − LSR − DLSR; no echo or a "negative" result is ignored.
+        if let Some(rtt) = rtt_from_report(self.now, b.lsr, b.dlsr) {
+            self.rtt.on_sample(rtt);
         }
         self.adapt(b.fraction_lost);
         Ok(())
@@ -182,8 +177,7 @@ impl Endpoint for RtcpUdpSender {
             });
         }
         let q = self.queue.pop_front()?;
-        let header =
-            RtpHeader { marker: q.marker, seq: self.seq as u16, timestamp: q.timestamp, ssrc: SENDER_SSRC }.emit();
+        let header = rtp_header(q.marker, self.seq as u16, q.timestamp, SENDER_SSRC).emit();
         let meta = PacketMeta { media: q.tag, ..PacketMeta::data(self.seq) };
         self.seq += 1;
         self.packets_sent = self.packets_sent.wrapping_add(1);

@@ -9,7 +9,7 @@ use crate::media::stream::{BoxedSource, SendOrder, StreamSource, VideoStream};
 use crate::proto::testing::*;
 use crate::time::{Duration, Instant};
 use crate::units::{DataRate, DataSize};
-use crate::wire::rtcp_udp::{ReceiverReport, ReportBlock, RtpHeader, SenderReport, ToReceiver};
+use crate::wire::rtcp_udp::{parse_rtp, rtp_header, ReceiverReport, ReportBlock, SenderReport, ToReceiver};
 use proptest::prelude::*;
 
 const MS: u64 = 1_000_000;
@@ -25,7 +25,7 @@ fn stream(full_kbps: u64) -> VideoStream {
     VideoStream::new(StreamSource::Layered(LayeredSource::new(src, rates())), SendOrder::Decode)
 }
 fn rtp(seq: u16, ts: u32) -> Transmit {
-    let h = RtpHeader { marker: false, seq, timestamp: ts, ssrc: SENDER_SSRC };
+    let h = rtp_header(false, seq, ts, SENDER_SSRC);
     Transmit { to: Destination::PEER, header: h.emit(), payload_len: 988, meta: PacketMeta::data(seq as u64) }
 }
 fn rr(fraction: u8, lsr: u32, dlsr: u32) -> Transmit {
@@ -56,13 +56,13 @@ fn sender_starts_with_the_base_layer_and_an_sr() {
     let sr = SenderReport::parse(t[0].header.as_slice()).unwrap();
     assert_eq!((sr.packet_count, sr.octet_count, sr.rtt_ns), (0, 0, 0));
     assert_eq!(t[1].wire_size(), DataSize::from_bytes(652));
-    let h = RtpHeader::parse(t[1].header.as_slice()).unwrap();
+    let h = parse_rtp(t[1].header.as_slice()).unwrap();
     assert_eq!((h.seq, h.timestamp, h.marker), (0, 0, true));
     assert_eq!(events(&mut s), vec![Event::LayersChanged { layers: 1 }]);
     // Frame 1 at 40 ms: RTP timestamp 0.04 s · 90 kHz = 3600.
     assert_eq!(s.poll_timeout(), Some(ms(40)));
     let t = drain(&mut s, ms(40));
-    assert_eq!(RtpHeader::parse(t[0].header.as_slice()).unwrap().timestamp, 3600);
+    assert_eq!(parse_rtp(t[0].header.as_slice()).unwrap().timestamp, 3600);
     // The next SR is due 1 s after the first, with the counts so far: frames 0..=24 (0 to
     // 960 ms), one 640 B packet each.
     assert_eq!(drain(&mut s, ms(999)).len(), 23); // frames at 80..=960 ms

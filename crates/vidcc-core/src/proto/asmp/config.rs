@@ -1,0 +1,148 @@
+//! [`AsmpConfig`]: every ASMP parameter. \[P\] = the paper (Kioumourtzis, Bouras, Gkamas 2012),
+//! \[C\] = the digest's recommendation where the paper is silent (`specs/002-asmp-tfmcc.md` §1.3,
+//! AMB-n), \[X\] = RFC 3550.
+
+use serde::{Deserialize, Serialize};
+
+use crate::estimate::rtcp_interval::RtcpIntervalConfig;
+use crate::time::Duration;
+use crate::units::DataRate;
+
+/// Which loss ratio enters eq.(2) (AMB-2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossMeasure {
+    /// \[C\] Loss events since the previous report / packets expected in that interval; losses
+    /// within one RTT of an event's first loss belong to it.
+    #[default]
+    LossEventRatio,
+    /// Option A: the report block's fraction lost (lost / expected in the interval).
+    FractionLost,
+}
+
+/// How a lower r_inst after loss takes effect (AMB-5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decrease {
+    /// \[P\] literal eq.(3): decreases are smoothed by γ like increases.
+    #[default]
+    Smoothed,
+    /// Option: on a lossy interval with r_inst < r, r ← r_inst at once.
+    Immediate,
+}
+
+/// ASMP parameters. Raw numbers carry their unit.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AsmpConfig {
+    /// γ in the UNLOADED state (eq.5) \[P\]: 0.9.
+    pub gamma_unloaded: f64,
+    /// γ in the CONGESTED state (eq.5) \[P\]: 0.2.
+    pub gamma_congested: f64,
+    /// Weight of a new per-interval mean in the long-running average of cumulative jitter
+    /// (AMB-4) \[C\]: 1/8.
+    pub cj_long_weight: f64,
+    /// Loss ratio in eq.(2) (AMB-2) \[C\]: `loss_event_ratio`.
+    pub loss_measure: LossMeasure,
+    /// Decreases (AMB-5) \[C\]: `smoothed` (the literal rule).
+    pub decrease: Decrease,
+    /// Cap r_inst at r + P/RTT on lossy intervals too (AMB-6) \[C\]: false (the literal rule).
+    pub cap_always: bool,
+    /// Weight of a new RTT sample at the sender, R ← (1 − w)·R + w·sample \[C\]: 1 (the latest
+    /// sample; the digest's option is 0.1).
+    pub rtt_weight: f64,
+    /// The sender's rate before any report (AMB-8) \[C\]: 100 kb/s (the Q = 31 rate).
+    pub initial_rate_bps: u64,
+    /// Lowest sending rate \[C\]: 100 kb/s (the video's lowest rate, digest §1.3 sender rule).
+    pub min_rate_bps: u64,
+    /// Highest sending rate \[C\]: none (the video's highest rate when it bounds it).
+    pub max_rate_bps: Option<u64>,
+    /// RTCP session bandwidth (RFC 3550 §6.2; AMB-9) \[C\]: 1 Mb/s.
+    pub session_bandwidth_bps: u64,
+    /// RTCP minimum interval T_min (AMB-9) \[X\]: 5 s.
+    pub rtcp_min_interval_ns: u64,
+    /// RFC 3550's reduced minimum 360/(session kb/s) s \[C\]: off.
+    pub rtcp_reduced_minimum: bool,
+    /// Lower-layer bytes counted in RTCP packet sizes (RFC 3550 §6.2: UDP + IPv4): 28.
+    pub rtcp_overhead_bytes: u64,
+    /// RTP timestamp clock (RFC 3551 §5, video) \[X\]: 90 kHz.
+    pub clock_rate_hz: u32,
+}
+
+impl Default for AsmpConfig {
+    fn default() -> Self {
+        AsmpConfig {
+            gamma_unloaded: 0.9,
+            gamma_congested: 0.2,
+            cj_long_weight: 0.125,
+            loss_measure: LossMeasure::LossEventRatio,
+            decrease: Decrease::Smoothed,
+            cap_always: false,
+            rtt_weight: 1.0,
+            initial_rate_bps: 100_000,
+            min_rate_bps: 100_000,
+            max_rate_bps: None,
+            session_bandwidth_bps: 1_000_000,
+            rtcp_min_interval_ns: 5_000_000_000,
+            rtcp_reduced_minimum: false,
+            rtcp_overhead_bytes: 28,
+            clock_rate_hz: 90_000,
+        }
+    }
+}
+
+impl AsmpConfig {
+    /// Checks every field; the error names the field.
+    pub fn validate(&self) -> Result<(), String> {
+        let unit = |v: f64, name: &str, zero_ok: bool| {
+            if (zero_ok && (0.0..=1.0).contains(&v)) || (!zero_ok && v > 0.0 && v <= 1.0) {
+                Ok(())
+            } else {
+                Err(format!("asmp: {name} must be in {}, got {v}", if zero_ok { "[0, 1]" } else { "(0, 1]" }))
+            }
+        };
+        unit(self.gamma_unloaded, "gamma_unloaded", true)?;
+        unit(self.gamma_congested, "gamma_congested", true)?;
+        unit(self.cj_long_weight, "cj_long_weight", false)?;
+        unit(self.rtt_weight, "rtt_weight", false)?;
+        if self.min_rate_bps == 0 {
+            return Err("asmp: min_rate_bps must be positive".into());
+        }
+        if self.max_rate_bps.is_some_and(|m| m < self.min_rate_bps) {
+            return Err("asmp: max_rate_bps must be at least min_rate_bps".into());
+        }
+        if self.initial_rate_bps == 0 {
+            return Err("asmp: initial_rate_bps must be positive".into());
+        }
+        if self.clock_rate_hz == 0 {
+            return Err("asmp: clock_rate_hz must be positive".into());
+        }
+        self.rtcp().validate().map_err(|e| format!("asmp: {e}"))
+    }
+
+    /// The RTCP interval's parameters.
+    pub fn rtcp(&self) -> RtcpIntervalConfig {
+        RtcpIntervalConfig {
+            session_bandwidth: DataRate::from_bps(self.session_bandwidth_bps),
+            min_interval: Duration::from_nanos(self.rtcp_min_interval_ns),
+            reduced_minimum: self.rtcp_reduced_minimum,
+            ..RtcpIntervalConfig::default()
+        }
+    }
+
+    /// γ for a congestion state (eq.5).
+    pub fn gamma(&self, congested: bool) -> f64 {
+        if congested {
+            self.gamma_congested
+        } else {
+            self.gamma_unloaded
+        }
+    }
+
+    /// The sending rate clamped to [min, max], bytes/s.
+    pub fn clamp_bytes_per_s(&self, x: f64) -> f64 {
+        let lo = self.min_rate_bps as f64 / 8.0;
+        let hi = self.max_rate_bps.map_or(f64::INFINITY, |m| m as f64 / 8.0);
+        x.clamp(lo, hi)
+    }
+}

@@ -1,0 +1,65 @@
+//! `asmp`: the Adaptive Smooth Multicast Protocol, single-rate multicast congestion control over
+//! RTP/RTCP, as the TFMCC-vs-ASMP paper states it (G. Kioumourtzis, C. Bouras, A. Gkamas,
+//! "TFMCC versus ASMP: lessons learned from performance evaluation", IJCS 2012, §3.2 and
+//! eqs.(2)–(5); digest `specs/002-asmp-tfmcc.md` §1.1–1.3; docs/protocols/asmp.md).
+//!
+//! - The sender ([`sender`]) sends RTP data to the group, paced at X; measures each receiver's
+//!   RTT from its RR (RFC 3550 §6.4.1, A − LSR − DLSR) and returns it in an APP; sets X to the
+//!   slowest active receiver's reported rate.
+//! - Each receiver ([`receiver`]) joins the group and, once per RTCP report (RFC 3550's interval,
+//!   `estimate::rtcp_interval`), computes r_inst: r + P/RTT without loss, eq.(2) (Padhye, D = 1,
+//!   t_out = 4·RTT) with loss; chooses γ = 0.2 (CONGESTED: short > long average of cumulative
+//!   jitter) or 0.9 (UNLOADED); smooths r ← γ·r_inst + (1 − γ)·r (eq.3); and sends r in an APP
+//!   with its RR ([`rate`]).
+//! - Packets: [`crate::wire::asmp`] over `wire::rtp` and `wire::rtcp`.
+//!
+//! Parameters: [`AsmpConfig`] (γ 0.9/0.2 \[P\]; the CI windows, loss measure, decrease rule,
+//! cap, RTT smoothing, initial and clamp rates, RTCP session bandwidth \[C\]). Deviations from
+//! the paper's unstated reference [23] and from RFC 3550 are in docs/protocols/asmp.md: the
+//! sender advertises the group size and X in an APP with its SR (receivers report by unicast and
+//! cannot count each other); no SDES CNAME and no BYE; fixed SSRCs; no slow start \[P\].
+//! Application: Bulk (every packet full) or Video at full quality through an unbounded FIFO
+//! sender buffer (the rate-adaptive quantiser choice is the video model's, not this module's).
+
+mod config;
+pub mod rate;
+pub mod receiver;
+pub mod sender;
+#[cfg(test)]
+mod tests;
+
+pub use config::{AsmpConfig, Decrease, LossMeasure};
+pub use receiver::{AsmpReceiver, ReceiverState, DATA_GROUP};
+pub use sender::{AsmpSender, PeerState};
+
+use crate::endpoint::FlowEndpoints;
+use crate::proto::FlowContext;
+
+/// SSRC of an ASMP sender ("asmp").
+pub const SENDER_SSRC: u32 = 0x6173_6d70;
+/// Receiver i's SSRC is this + i.
+pub const RECEIVER_SSRC_BASE: u32 = 0x7200_0000;
+
+/// The SSRC of receiver `i`.
+pub fn receiver_ssrc(i: u32) -> u32 {
+    RECEIVER_SSRC_BASE.wrapping_add(i)
+}
+
+/// An ASMP flow: the sender and `ctx.receivers` receivers (receiver i is the sender's
+/// `PeerId(i)`), each with its own random stream for its RTCP intervals.
+pub fn build(config: &AsmpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
+    config.validate()?;
+    if ctx.receivers == 0 {
+        return Err("asmp: a flow needs at least one receiver".into());
+    }
+    let size = u32::try_from(ctx.packet_size.as_bytes()).map_err(|_| "asmp: packet_size too large".to_string())?;
+    let sender = AsmpSender::new(config, ctx.app, size, ctx.receivers, ctx.start, ctx.stop, (ctx.rng)("rtcp/sender"))?;
+    let receivers = (0..ctx.receivers)
+        .map(|i| {
+            let r =
+                AsmpReceiver::new(config, receiver_ssrc(i), size, ctx.start, (ctx.rng)(&format!("rtcp/receiver{i}")));
+            Box::new(r) as Box<dyn crate::endpoint::Endpoint + Send>
+        })
+        .collect();
+    Ok(FlowEndpoints { sender: Box::new(sender), receivers })
+}

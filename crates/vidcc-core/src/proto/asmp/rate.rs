@@ -1,0 +1,93 @@
+//! The ASMP receiver's rate rule (digest §1.2–1.3), free of I/O so that it can be tested on
+//! hand-made inputs: eq.(2), the loss-free increase, the congestion indicator from cumulative
+//! jitter, and the smoothing of eq.(3).
+
+use super::config::{AsmpConfig, Decrease};
+use crate::estimate::tcp_model::padhye_approx;
+
+/// Eq.(2), bytes/s: `P / (R·sqrt(2Dl/3) + t_out·min(1, 3·sqrt(3Dl/8))·l·(1 + 32l²))` with
+/// D = 1 and t_out = 4R (Padhye et al.'s approximate model, `estimate::tcp_model`).
+/// Infinite at l = 0.
+pub fn eq2_bytes_per_s(packet_bytes: f64, rtt_s: f64, loss: f64) -> f64 {
+    packet_bytes * padhye_approx(rtt_s, loss, 4.0 * rtt_s, 1.0)
+}
+
+/// One report interval as the rate rule sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interval {
+    /// The loss ratio l of the interval (AMB-2's measure).
+    pub loss: f64,
+    /// Whether anything was lost in the interval ("no loss since the previous report").
+    pub lossy: bool,
+    /// CONGESTED (CJ_short > CJ_long) or UNLOADED.
+    pub congested: bool,
+}
+
+/// The new smoothed rate r (bytes/s) from the previous `r` at one report:
+/// r_inst = r + P/R without loss, eq.(2) with loss (capped at r + P/R with `cap_always`);
+/// r ← γ·r_inst + (1 − γ)·r (eq.3), γ from the state (eq.5); with [`Decrease::Immediate`] a
+/// lossy interval's lower r_inst is taken at once.
+pub fn update(cfg: &AsmpConfig, r: f64, packet_bytes: f64, rtt_s: f64, interval: Interval) -> f64 {
+    let step = packet_bytes / rtt_s;
+    let r_inst = if interval.lossy {
+        let x = eq2_bytes_per_s(packet_bytes, rtt_s, interval.loss);
+        if cfg.cap_always {
+            x.min(r + step)
+        } else {
+            x
+        }
+    } else {
+        r + step
+    };
+    if interval.lossy && cfg.decrease == Decrease::Immediate && r_inst < r {
+        return r_inst;
+    }
+    let gamma = cfg.gamma(interval.congested);
+    gamma * r_inst + (1.0 - gamma) * r
+}
+
+/// The congestion indicator (digest §1.3, AMB-4 \[C\]): CJ_short is the mean of the cumulative
+/// jitter samples of the current report interval, CJ_long an EWMA of past interval means
+/// (weight `cj_long_weight`), updated *after* the comparison. CONGESTED ⇔ CJ_short > CJ_long;
+/// a tie, an interval without samples, and the first interval (no long average yet) are
+/// UNLOADED.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CongestionIndicator {
+    weight: f64,
+    sum_ns: i128,
+    count: u64,
+    long_ns: Option<f64>,
+}
+
+impl CongestionIndicator {
+    pub fn new(weight: f64) -> Self {
+        CongestionIndicator { weight, sum_ns: 0, count: 0, long_ns: None }
+    }
+
+    /// One cumulative-jitter sample CJ_k, ns (one per completely received frame).
+    pub fn sample(&mut self, cj_ns: i64) {
+        self.sum_ns += cj_ns as i128;
+        self.count += 1;
+    }
+
+    /// The long-running average, ns.
+    pub fn long(&self) -> Option<f64> {
+        self.long_ns
+    }
+
+    /// Ends the report interval: the state, then the long average takes the interval's mean.
+    pub fn close_interval(&mut self) -> bool {
+        if self.count == 0 {
+            return false;
+        }
+        let short = self.sum_ns as f64 / self.count as f64;
+        let congested = self.long_ns.is_some_and(|long| short > long);
+        self.long_ns = Some(match self.long_ns {
+            None => short,
+            Some(long) => long + self.weight * (short - long),
+        });
+        self.sum_ns = 0;
+        self.count = 0;
+        congested
+    }
+}
