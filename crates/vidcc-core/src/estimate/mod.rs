@@ -3,6 +3,7 @@
 pub mod ewma;
 pub mod jitter;
 pub mod loss_detect;
+pub mod loss_events;
 pub mod loss_intervals;
 pub mod rate_meter;
 pub mod rtcp_interval;

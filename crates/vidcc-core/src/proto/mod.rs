@@ -12,6 +12,7 @@ pub mod registry;
 pub mod rtcp_udp;
 pub mod ssvp;
 pub mod tcp;
+pub mod tfmcc;
 pub mod tfrc;
 pub mod udp;
 pub mod udp_multicast;

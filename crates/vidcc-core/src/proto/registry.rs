@@ -170,6 +170,8 @@ protocols! {
         build: unicast(ssvp::layered_pair), header: crate::wire::ssvp::HEADER_BYTES, reach: Unicast;
     /// TFRC, RFC 5348, carrying bulk data or full-quality video.
     "tfrc" => Tfrc(tfrc::TfrcConfig), build: unicast(tfrc::pair), header: crate::wire::tfrc::DATA_BYTES, reach: Unicast;
+    /// TFMCC, RFC 4654: single-rate multicast following the current limiting receiver.
+    "tfmcc" => Tfmcc(tfmcc::TfmccConfig), build: tfmcc::build, header: tfmcc::HEADER_BYTES, reach: Multicast;
     /// GAIMD(α, β) on the TCP agents' window machinery, bulk data.
     "gaimd" => Gaimd(gaimd::GaimdConfig), build: unicast(gaimd::pair), header: tcp::HEADER_BYTES, reach: Unicast;
     /// Unresponsive multicast: constant-rate groups or the flow's video, a layer or stream per

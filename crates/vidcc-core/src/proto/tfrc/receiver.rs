@@ -30,7 +30,8 @@
 //! - When no data arrived during a feedback interval the timer is not re-armed (the RFC re-arms
 //!   it every R_m); the next data packet re-arms it, or triggers feedback at once if R_m has
 //!   passed since the last one. Same feedback, fewer idle wake-ups.
-//! - T_before/T_after are the arrivals around the hole when it opened; a reordered packet that
+//! - Loss history (detection, events, intervals) is `estimate::loss_events`, shared with TFMCC;
+//!   T_before/T_after are the arrivals around the hole when it opened; a reordered packet that
 //!   later fills part of the hole does not move them. At most 64 open holes are remembered; a
 //!   loss in a forgotten hole gets the current time as its nominal arrival.
 //! - No ECN (the simulator marks nothing).
@@ -39,58 +40,16 @@ use std::collections::VecDeque;
 
 use super::config::TfrcConfig;
 use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
-use crate::estimate::loss_detect::{Arrival, GapDetector};
-use crate::estimate::loss_intervals::{LossIntervals, LossIntervalsConfig, N_INTERVALS};
+use crate::estimate::loss_detect::Arrival;
+use crate::estimate::loss_events::LossEventHistory;
+use crate::estimate::loss_intervals::{LossIntervals, LossIntervalsConfig};
 use crate::estimate::rate_meter::{EpochRate, RateMeter};
 use crate::estimate::tcp_model::rfc5348_inverse_p;
 use crate::time::{Duration, Instant};
 use crate::wire::tfrc::{TfrcData, TfrcFeedback, TfrcHeader, DATA_BYTES};
 use crate::wire::WireError;
 
-const MAX_HOLES: usize = 64;
 const EVENT_CAPACITY: usize = 16;
-/// Loss events one declaration can start: beyond n + 1 the history is all new anyway.
-const MAX_EVENTS_PER_DECLARATION: usize = N_INTERVALS + 1;
-
-/// A run of missing sequence numbers [start, end) and the arrivals around it when it opened.
-#[derive(Clone, Copy, Debug)]
-struct Hole {
-    start: u64,
-    end: u64,
-    t_before: Instant,
-    t_after: Instant,
-}
-
-impl Hole {
-    /// §5.2 interpolation, in integer ns: T_before + (T_after − T_before)·(S − S_before)/(S_after − S_before)
-    /// with S_before = start − 1 and S_after = end.
-    fn nominal_time(&self, s: u64) -> Instant {
-        let span = (self.end - (self.start - 1)) as u128;
-        let dt = self.t_after.saturating_since(self.t_before).as_nanos() as u128;
-        let k = (s.clamp(self.start, self.end) - (self.start - 1)) as u128;
-        self.t_before + Duration::from_nanos((dt * k / span) as u64)
-    }
-
-    /// Smallest s ≥ `from` in the hole whose nominal time is later than `thr`.
-    fn first_after(&self, from: u64, thr: Instant) -> Option<u64> {
-        if from >= self.end {
-            return None;
-        }
-        if self.nominal_time(from) > thr {
-            return Some(from);
-        }
-        // nominal(s) > thr ⇔ ⌊dt·k/span⌋ ≥ thr − T_before + 1 ⇔ k ≥ ⌈(thr − T_before + 1)·span/dt⌉
-        let dt = self.t_after.saturating_since(self.t_before).as_nanos() as u128;
-        if dt == 0 {
-            return None;
-        }
-        let span = (self.end - (self.start - 1)) as u128;
-        let need = (thr.saturating_since(self.t_before).as_nanos() as u128 + 1) * span;
-        let k = need.div_ceil(dt);
-        let s = (self.start - 1).saturating_add(u64::try_from(k).unwrap_or(u64::MAX)).max(from);
-        (s < self.end).then_some(s)
-    }
-}
 
 /// The last data packet received: what the next feedback echoes.
 #[derive(Clone, Copy, Debug)]
@@ -112,13 +71,8 @@ pub struct TfrcReceiverCounters {
 pub struct TfrcReceiver {
     s_bytes: f64,
     b: f64,
-    gap: GapDetector,
-    intervals: LossIntervals,
-    /// Extended highest sequence number received and its arrival time.
-    highest: Option<(u64, Instant)>,
-    holes: VecDeque<Hole>,
-    /// First lost packet of the current loss event and its nominal arrival time.
-    event: Option<(u64, Instant)>,
+    /// Loss detection, loss events and intervals (RFC 5348 §5.1–§5.4).
+    history: LossEventHistory,
     /// R_m, from the sender's header.
     r_m: Option<Duration>,
     last_data: Option<LastData>,
@@ -146,11 +100,7 @@ impl TfrcReceiver {
         TfrcReceiver {
             s_bytes: packet_size_bytes as f64,
             b: config.b,
-            gap: GapDetector::with_reorder_threshold(config.ndupack.max(1)),
-            intervals: LossIntervals::with_config(li),
-            highest: None,
-            holes: VecDeque::with_capacity(MAX_HOLES),
-            event: None,
+            history: LossEventHistory::new(config.ndupack, li),
             r_m: None,
             last_data: None,
             meter: RateMeter::new(Duration::from_secs(1)),
@@ -172,7 +122,7 @@ impl TfrcReceiver {
         self.p
     }
     pub fn loss_intervals(&self) -> &LossIntervals {
-        &self.intervals
+        self.history.intervals()
     }
     pub fn counters(&self) -> TfrcReceiverCounters {
         self.counters
@@ -196,21 +146,6 @@ impl TfrcReceiver {
         self.events.push_back(e);
     }
 
-    /// Extended number of an arriving `seq`, relative to the highest so far (RFC 1982 order).
-    fn extend(&self, seq: u32) -> u64 {
-        match self.highest {
-            None => (1u64 << 32) + seq as u64,
-            Some((h, _)) => {
-                let d = seq.wrapping_sub(h as u32);
-                if d < 1 << 31 {
-                    h.saturating_add(d as u64)
-                } else {
-                    h.saturating_sub((1u64 << 32) - d as u64)
-                }
-            }
-        }
-    }
-
     fn on_data(&mut self, now: Instant, h: TfrcData, wire_bytes: usize) {
         if h.rtt_us > 0 {
             let r = Duration::from_micros(h.rtt_us as u64);
@@ -219,12 +154,11 @@ impl TfrcReceiver {
                 self.meter.set_window(r);
             }
         }
-        let arrival = self.gap.on_packet(h.seq);
+        let arrival = self.history.classify(h.seq);
         if arrival == Arrival::Duplicate {
             return;
         }
-        let ext = self.extend(h.seq);
-        if self.highest.is_none() {
+        if self.history.is_empty() {
             self.epoch = EpochRate::new(now);
         }
         self.meter.on_bytes(now, wire_bytes as u64);
@@ -233,32 +167,22 @@ impl TfrcReceiver {
         self.stats.app_bytes_delivered += wire_bytes.saturating_sub(DATA_BYTES) as u64;
         self.last_data = Some(LastData { seq: h.seq, timestamp_ns: h.timestamp_ns, arrival: now });
         self.received_since_fb = true;
-        let first = self.highest.is_none();
-        match self.highest {
-            None => self.highest = Some((ext, now)),
-            Some((hi, t_hi)) if ext > hi => {
-                if ext > hi + 1 {
-                    if self.holes.len() == MAX_HOLES {
-                        self.holes.pop_front();
-                    }
-                    self.holes.push_back(Hole { start: hi + 1, end: ext, t_before: t_hi, t_after: now });
-                }
-                self.highest = Some((ext, now));
-            }
-            Some(_) => {}
-        }
-        if let Arrival::Gap { lost, first_missing } = arrival {
-            self.counters.lost_packets += lost as u64;
-            let hi = self.highest.map_or(ext, |(h, _)| h);
-            let lo = hi.saturating_sub((hi as u32).wrapping_sub(first_missing) as u64);
-            self.on_losses(now, lo, lo.saturating_add(lost as u64));
-        }
-        if let (Some((s_old, _)), Some((hi, _))) = (self.event, self.highest) {
-            // I_0: from the current event's first lost packet to the highest received, inclusive.
-            self.intervals.set_open((hi + 1).saturating_sub(s_old));
+        let r = self.r_m.unwrap_or(Duration::ZERO);
+        let (s_bytes, b, r_m) = (self.s_bytes, self.b, self.r_m);
+        let (meter, epoch) = (&self.meter, &self.epoch);
+        let rec = self.history.record(now, h.seq, arrival, r, &mut |fallback| {
+            // X_recv as `x_recv_bps` measures it, only when a first interval is needed.
+            let x_recv = if r_m.is_some() { meter.rate(now) } else { epoch.rate(now) };
+            first_interval(s_bytes, b, r_m, x_recv.as_bps() as f64 / 8.0, fallback)
+        });
+        let first = rec.first;
+        self.counters.lost_packets += rec.lost as u64;
+        self.counters.loss_events += rec.new_events as u64;
+        for _ in 0..rec.new_events {
+            self.push_event(Event::LossEvent);
         }
         let p_prev = self.p;
-        self.p = self.intervals.loss_event_rate();
+        self.p = self.history.loss_event_rate();
         if first || self.p > p_prev {
             // §6.3 first packet, §6.1 step 4: p increased.
             self.feedback_due = true;
@@ -274,78 +198,6 @@ impl TfrcReceiver {
                     }
                 }
                 (Some(_), Some(_)) => {}
-            }
-        }
-    }
-
-    /// Packets [lo, hi) were declared lost: group them into loss events (§5.2).
-    fn on_losses(&mut self, now: Instant, lo: u64, hi: u64) {
-        let lo = lo.max(1);
-        let mut found = false;
-        for i in 0..self.holes.len() {
-            let h = self.holes[i];
-            if h.start < hi && lo < h.end {
-                found = true;
-                self.on_lost_range(now, lo.max(h.start), hi.min(h.end), &h);
-            }
-        }
-        if !found {
-            let pseudo = Hole { start: lo, end: hi.max(lo + 1), t_before: now, t_after: now };
-            self.on_lost_range(now, lo, hi, &pseudo);
-        }
-    }
-
-    fn on_lost_range(&mut self, now: Instant, lo: u64, hi: u64, hole: &Hole) {
-        let r = self.r_m.unwrap_or(Duration::ZERO);
-        let mut s = lo;
-        let mut started = 0;
-        while s < hi && started < MAX_EVENTS_PER_DECLARATION {
-            let t = hole.nominal_time(s);
-            match self.event {
-                // Part of the current loss event: T_old + R ≥ T_loss (or older than its start).
-                Some((s_old, t_old)) if s <= s_old || t <= t_old + r => match hole.first_after(s + 1, t_old + r) {
-                    Some(next) if next < hi => s = next,
-                    _ => break,
-                },
-                _ => {
-                    self.new_loss_event(now, s, t);
-                    started += 1;
-                    s += 1;
-                }
-            }
-        }
-    }
-
-    fn new_loss_event(&mut self, now: Instant, s: u64, t: Instant) {
-        match self.event {
-            None => {
-                let synth = self.first_interval(now, s);
-                self.intervals.push_interval(synth);
-            }
-            Some((s_old, _)) => self.intervals.push_interval(s - s_old),
-        }
-        self.event = Some((s, t));
-        self.counters.loss_events += 1;
-        self.push_event(Event::LossEvent);
-    }
-
-    /// §6.3.1: the interval that would give X_recv through the throughput equation.
-    fn first_interval(&self, now: Instant, s_loss: u64) -> u64 {
-        let x_recv = self.x_recv_bps(now) as f64 / 8.0;
-        match self.r_m {
-            Some(r) if x_recv > 0.0 => {
-                let r = r.as_secs_f64();
-                let p = rfc5348_inverse_p(self.s_bytes, r, 4.0 * r, self.b, x_recv);
-                if p > 0.0 {
-                    (1.0 / p).round().clamp(1.0, u32::MAX as f64) as u64
-                } else {
-                    u32::MAX as u64
-                }
-            }
-            // No R_m or nothing measured: the packets since the first one.
-            _ => {
-                let first = self.highest.map_or(s_loss, |(h, _)| (h + 1).saturating_sub(self.gap.span()));
-                s_loss.saturating_sub(first).max(1)
             }
         }
     }
@@ -415,5 +267,22 @@ impl Endpoint for TfrcReceiver {
 
     fn stats(&self) -> EndpointStats {
         self.stats
+    }
+}
+
+/// §6.3.1: the first loss interval, the one that would give X_recv (bytes/s) through the
+/// throughput equation; without R_m or a measured rate, the packets since the first one.
+fn first_interval(s_bytes: f64, b: f64, r_m: Option<Duration>, x_recv: f64, fallback: u64) -> u64 {
+    match r_m {
+        Some(r) if x_recv > 0.0 => {
+            let r = r.as_secs_f64();
+            let p = rfc5348_inverse_p(s_bytes, r, 4.0 * r, b, x_recv);
+            if p > 0.0 {
+                (1.0 / p).round().clamp(1.0, u32::MAX as f64) as u64
+            } else {
+                u32::MAX as u64
+            }
+        }
+        _ => fallback.max(1),
     }
 }
