@@ -10,6 +10,7 @@ pub mod gaimd;
 pub mod qos_aimd;
 pub mod registry;
 pub mod rtcp_udp;
+pub mod sramt;
 pub mod ssvp;
 pub mod tcp;
 pub mod tfmcc;

@@ -172,6 +172,10 @@ protocols! {
     "tfrc" => Tfrc(tfrc::TfrcConfig), build: unicast(tfrc::pair), header: crate::wire::tfrc::DATA_BYTES, reach: Unicast;
     /// TFMCC, RFC 4654: single-rate multicast following the current limiting receiver.
     "tfmcc" => Tfmcc(tfmcc::TfmccConfig), build: tfmcc::build, header: tfmcc::HEADER_BYTES, reach: Multicast;
+    /// SRAMT with simulcast streams: per-stream rates from the receivers' reports, epoch changes.
+    "sramt-s" => SramtS(sramt::SramtSConfig), build: sramt::build_s, header: sramt::wire::DATA_HEADER_BYTES, reach: Multicast;
+    /// SRAMT with cumulative layers.
+    "sramt-le" => SramtLe(sramt::SramtLeConfig), build: sramt::build_le, header: sramt::wire::DATA_HEADER_BYTES, reach: Multicast;
     /// GAIMD(α, β) on the TCP agents' window machinery, bulk data.
     "gaimd" => Gaimd(gaimd::GaimdConfig), build: unicast(gaimd::pair), header: tcp::HEADER_BYTES, reach: Unicast;
     /// Unresponsive multicast: constant-rate groups or the flow's video, a layer or stream per
