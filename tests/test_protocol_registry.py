@@ -112,8 +112,9 @@ def doc_page(name: str) -> str:
     """The protocol's page under docs/protocols/ (a family of kinds shares its family's page)."""
     from scenario_testing import ROOT
 
-    family = {"tcp-reno": "tcp", "tcp-newreno": "tcp", "tcp-westwood-plus": "tcp", "udp-cbr": "udp",
-              "udp-pareto": "udp", "ssvp-layered": "ssvp", "sramt-s": "sramt", "sramt-le": "sramt"}.get(name, name)
+    family = {"tcp-tahoe": "tcp", "tcp-sack": "tcp", "tcp-reno": "tcp", "tcp-newreno": "tcp", "tcp-westwood-plus": "tcp", "udp-cbr": "udp",
+              "udp-pareto": "udp", "ssvp-layered": "ssvp", "sramt-s": "sramt",
+              "sramt-le": "sramt"}.get(name, name)
     page = ROOT / "docs" / "protocols" / f"{family}.md"
     assert page.is_file(), f"{name}: no page {page}"
     return page.read_text()

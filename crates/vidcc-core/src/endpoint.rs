@@ -139,6 +139,10 @@ pub struct PacketMeta {
     pub seq: u64,
     /// True for a retransmitted copy (TCP), so drivers can tell goodput from throughput.
     pub retransmit: bool,
+    /// The driver must not hold this packet back with the flow's send jitter: a TCP fast or
+    /// partial-ACK retransmission, which ns-2 outputs at once (`output()`), outside the
+    /// randomised delayed send of `overhead_` (`send_much`, tcp.cc).
+    pub urgent: bool,
     /// Which frame, layer and fragment a media packet carries (`MediaTag::NONE` otherwise).
     pub media: crate::media::MediaTag,
 }
@@ -146,11 +150,23 @@ pub struct PacketMeta {
 impl PacketMeta {
     /// A data packet with no media tag.
     pub fn data(seq: u64) -> Self {
-        PacketMeta { kind: PacketKind::Data, seq, retransmit: false, media: crate::media::MediaTag::NONE }
+        PacketMeta {
+            kind: PacketKind::Data,
+            seq,
+            retransmit: false,
+            urgent: false,
+            media: crate::media::MediaTag::NONE,
+        }
     }
     /// A control packet (feedback, ACK).
     pub fn control() -> Self {
-        PacketMeta { kind: PacketKind::Control, seq: 0, retransmit: false, media: crate::media::MediaTag::NONE }
+        PacketMeta {
+            kind: PacketKind::Control,
+            seq: 0,
+            retransmit: false,
+            urgent: false,
+            media: crate::media::MediaTag::NONE,
+        }
     }
 }
 

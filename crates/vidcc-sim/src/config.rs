@@ -183,7 +183,9 @@ pub struct FlowConfig {
     /// Random delay, uniform in [0, send_jitter_ns], between the sender emitting a data packet
     /// and the packet entering the network, keeping the sender's packets in order (ns-2
     /// `Agent/TCP overhead_`). Breaks DropTail phase effects between flows of identical RTT
-    /// (Floyd & Jacobson 1992); 0 (the ns-2 default) turns it off.
+    /// (Floyd & Jacobson 1992); 0 (the ns-2 default) turns it off. Packets the protocol marks
+    /// urgent (TCP fast and partial-ACK retransmissions, which ns-2 sends outside `overhead_`)
+    /// are not delayed.
     #[serde(default)]
     pub send_jitter_ns: u64,
     /// The flow's application is video (protocols that carry media: `udp`).

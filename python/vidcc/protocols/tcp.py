@@ -1,6 +1,6 @@
-"""Scenario models of `tcp-reno`, `tcp-newreno` and `tcp-westwood-plus` (vidcc_sim's ns-2-style
-TCP agents; docs/scenarios.md). They carry bulk data (no `video` table). The resolved form is the
-Rust `TcpConfig`, one per kind.
+"""Scenario models of `tcp-tahoe`, `tcp-reno`, `tcp-newreno`, `tcp-sack` and `tcp-westwood-plus`
+(vidcc_sim's ns-2-style TCP agents; docs/scenarios.md). They carry bulk data (no `video`
+table). The resolved form is the Rust `TcpConfig`, one per kind.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pydantic import BeforeValidator
 from vidcc.protocols import ProtocolSpec, register
 from vidcc.schema import U32_MAX, BaseFlow, PositiveDuration, Size, integer
 
-KINDS = ("tcp-reno", "tcp-newreno", "tcp-westwood-plus")
+KINDS = ("tcp-tahoe", "tcp-reno", "tcp-newreno", "tcp-sack", "tcp-westwood-plus")
 
 
 class TcpAgentKeys(BaseFlow):
@@ -40,7 +40,7 @@ def agent_config(flow: TcpAgentKeys) -> dict:
 
 
 class TcpFlow(TcpAgentKeys):
-    protocol: Literal["tcp-reno", "tcp-newreno", "tcp-westwood-plus"]
+    protocol: Literal["tcp-tahoe", "tcp-reno", "tcp-newreno", "tcp-sack", "tcp-westwood-plus"]
 
 
 for kind in KINDS:

@@ -145,6 +145,8 @@ macro_rules! protocols {
 use super::*;
 
 protocols! {
+    "tcp-tahoe" => TcpTahoe(tcp::TcpConfig), build: tcp::build_tahoe, header: tcp::HEADER_BYTES, reach: Unicast;
+    "tcp-sack" => TcpSack(tcp::TcpConfig), build: tcp::build_sack, header: tcp::HEADER_BYTES, reach: Unicast;
     "tcp-reno" => TcpReno(tcp::TcpConfig), build: tcp::build_reno, header: tcp::HEADER_BYTES, reach: Unicast;
     "tcp-newreno" => TcpNewReno(tcp::TcpConfig), build: tcp::build_newreno, header: tcp::HEADER_BYTES, reach: Unicast;
     "tcp-westwood-plus" => TcpWestwoodPlus(tcp::TcpConfig),

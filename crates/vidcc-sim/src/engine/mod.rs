@@ -326,7 +326,10 @@ impl Simulation {
         }
         let dst = pkt.dst;
         let id = self.packets.insert(pkt);
-        if is_data {
+        // An urgent packet (a TCP fast or partial-ACK retransmission) skips the send jitter and
+        // may overtake the flow's jittered packets, as ns-2's direct `output()` bypasses the
+        // delayed send of `overhead_`.
+        if is_data && !t.meta.urgent {
             let f = &mut self.flows[flow_id as usize];
             if let Some(rng) = &mut f.jitter_rng {
                 let delay = Duration::from_nanos(rng.gen_range(0..=f.send_jitter.as_nanos()));

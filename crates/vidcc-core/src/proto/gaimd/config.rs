@@ -6,11 +6,11 @@ use crate::proto::tcp::TcpConfig;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TimeoutSsthresh {
-    /// \[D\] TCP's FlightSize/2 (RFC 5681 Eq. 4): a timeout is heavy congestion, and ssthresh
-    /// = β·FlightSize would send slow start back to the window that just failed.
+    /// \[D\] TCP's W/2 (W = cwnd without inflation, as ns-2): a timeout is heavy congestion,
+    /// and ssthresh = β·W would send slow start back to the window that just failed.
     #[default]
     Half,
-    /// β·FlightSize, the loss-event decrease applied to timeouts too.
+    /// β·W, the loss-event decrease applied to timeouts too.
     Beta,
 }
 
@@ -64,7 +64,7 @@ impl GaimdConfig {
         self.alpha.unwrap_or_else(|| friendly_alpha(self.beta))
     }
 
-    /// The factor of FlightSize ssthresh gets on a timeout.
+    /// The factor of W ssthresh gets on a timeout.
     pub fn timeout_beta(&self) -> f64 {
         match self.timeout_ssthresh {
             TimeoutSsthresh::Half => 0.5,

@@ -4,10 +4,11 @@
 //!
 //! Rules ([`sender::Gaimd`], hooks of the shared TCP sender [`crate::proto::tcp::TcpSender`]):
 //! - congestion avoidance: cwnd += α/cwnd per new ACK, i.e. +α segments per RTT \[X\];
-//! - loss event (third duplicate ACK): ssthresh = cwnd = β·FlightSize, then NewReno fast
-//!   recovery (RFC 6582), so a window with several losses is one decrease \[X\];
-//! - timeout: cwnd = 1, RFC 6298 backoff, ssthresh = FlightSize/2 (TCP's rule, \[D\]; option
-//!   `timeout_ssthresh = "beta"`: β·FlightSize);
+//! - loss event (third duplicate ACK): ssthresh = cwnd = β·W (W = cwnd without fast-recovery
+//!   inflation, what the TCP agents halve), then NewReno fast recovery (RFC 6582), so a window
+//!   with several losses is one decrease \[X\];
+//! - timeout: cwnd = 1, RFC 6298 backoff, ssthresh = W/2 (TCP's rule, \[D\]; option
+//!   `timeout_ssthresh = "beta"`: β·W);
 //! - everything else is the TCP agent's: slow start (+1 per ACK below ssthresh, initial window 2,
 //!   ssthresh initially unbounded), 64 kB window cap, RTO min 200 ms / initial 1 s, one
 //!   cumulative ACK per segment from the TCP sink.
@@ -22,8 +23,8 @@
 //!
 //! Deviations and choices: cwnd and ssthresh stay fractional (⌊0.875·W⌋ would cut small
 //! windows far deeper than β), with TCP's floor of 2 segments after a loss. The digests do not
-//! say what a timeout does to ssthresh \[D\]: TCP's FlightSize/2 is the default because
-//! β·FlightSize sends slow start straight back to the window that just overflowed the queue;
+//! say what a timeout does to ssthresh \[D\]: TCP's W/2 is the default because
+//! β·W sends slow start straight back to the window that just overflowed the queue;
 //! measured alone on 10 Mbps / 44 ms with a BDP buffer, `beta` locks into a cycle of slow-start
 //! overshoot, failed NewReno recovery and timeout every ≈ 0.3 s (5.96 Mbit/s), `half` fills the
 //! link.

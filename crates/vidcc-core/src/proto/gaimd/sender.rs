@@ -13,12 +13,12 @@ pub struct Gaimd {
 
 impl Gaimd {
     /// `alpha` > 0 segments per RTT, `beta` ∈ (0, 1) (checked by `GaimdConfig::validate`); a
-    /// timeout sets ssthresh to TCP's FlightSize/2 (see [`Gaimd::with_timeout_beta`]).
+    /// timeout sets ssthresh to TCP's W/2 (see [`Gaimd::with_timeout_beta`]).
     pub fn new(alpha: f64, beta: f64) -> Self {
         Gaimd { alpha, beta, timeout_beta: 0.5 }
     }
 
-    /// The factor of FlightSize that ssthresh gets on a timeout (0.5: TCP's; β: GAIMD's own).
+    /// The factor of W that ssthresh gets on a timeout (0.5: TCP's; β: GAIMD's own).
     pub fn with_timeout_beta(mut self, timeout_beta: f64) -> Self {
         self.timeout_beta = timeout_beta;
         self
@@ -32,24 +32,24 @@ impl Gaimd {
         self.beta
     }
 
-    /// Window after a loss event: W ← β·W with W = FlightSize (as RFC 5681 Eq. 4 takes
-    /// FlightSize for TCP's β = 1/2), at least 2 segments like TCP's ssthresh; not rounded,
-    /// since ⌊0.875·W⌋ would cut small windows much deeper than β.
-    pub fn window_after_loss(&self, flight: u64) -> f64 {
-        (self.beta * flight as f64).max(2.0)
+    /// Window after a loss event: W ← β·W with W the congestion window without fast-recovery
+    /// inflation (what the TCP agents halve, as ns-2 does), at least 2 segments like TCP's
+    /// ssthresh; not rounded, since ⌊0.875·W⌋ would cut small windows much deeper than β.
+    pub fn window_after_loss(&self, window: f64) -> f64 {
+        (self.beta * window).max(2.0)
     }
 }
 
 impl CongestionControl for Gaimd {
-    /// Multiplicative decrease: ssthresh = cwnd = β·FlightSize, then fast recovery.
-    fn on_fast_retransmit(&mut self, w: &mut Window, flight: u64) {
-        w.ssthresh = self.window_after_loss(flight);
+    /// Multiplicative decrease: ssthresh = cwnd = β·W, then fast recovery.
+    fn on_fast_retransmit(&mut self, w: &mut Window) {
+        w.ssthresh = self.window_after_loss(w.cwnd);
         w.cwnd = w.ssthresh;
     }
 
-    /// Timeout: ssthresh = max(b_t·FlightSize, 2) with b_t = 1/2 (TCP's, \[D\]) or β, cwnd = 1.
-    fn on_timeout(&mut self, w: &mut Window, flight: u64) {
-        w.ssthresh = (self.timeout_beta * flight as f64).max(2.0);
+    /// Timeout: ssthresh = max(b_t·W, 2) with b_t = 1/2 (TCP's, \[D\]) or β, cwnd = 1.
+    fn on_timeout(&mut self, w: &mut Window) {
+        w.ssthresh = (self.timeout_beta * w.cwnd).max(2.0);
         w.cwnd = 1.0;
     }
 

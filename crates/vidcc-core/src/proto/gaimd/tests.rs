@@ -60,11 +60,13 @@ fn loss_event_multiplies_the_window_by_beta() {
     for _ in 0..3 {
         ack(&mut s, ms(101), 1, ms(1));
     }
-    // The hole is retransmitted; cwnd 14 + 3 inflation = 17 lets segment 17 out too (1 + 17 − 1).
+    // W = cwnd without inflation = 16 + 0.3125/16 → ssthresh = cwnd = 0.875·W ≈ 14.017 (TCP:
+    // ⌊W/2⌋ = 8), not rounded.
+    let w = 16.0 + 0.3125 / 16.0;
+    assert_eq!(s.ssthresh(), 0.875 * w);
+    assert_eq!(s.cwnd(), 0.875 * w);
+    // The hole is retransmitted; ⌊14.017 + 3⌋ = 17 lets segment 17 out too (1 + 17 − 1).
     assert_eq!(sent_seqs(&mut s, ms(101)), vec![(1, true), (17, false)]);
-    // FlightSize = snd_nxt − snd_una = 17 − 1 = 16 → ssthresh = cwnd = 0.875·16 = 14 (TCP: 8)
-    assert_eq!(s.ssthresh(), 14.0);
-    assert_eq!(s.cwnd(), 14.0);
     assert_eq!(events(&mut s), vec![Event::LossEvent, Event::WindowChanged { cwnd: DataSize::from_bytes(14_000) }]);
 }
 
@@ -72,17 +74,17 @@ fn loss_event_multiplies_the_window_by_beta() {
 fn small_windows_keep_two_segments_and_are_not_rounded() {
     let g = Gaimd::new(0.3125, 0.875);
     // 0.875·2 = 1.75 → floor of 2 segments; 0.875·3 = 2.625 stays fractional (⌊⌋ would be 2 = ×0.67)
-    assert_eq!(g.window_after_loss(2), 2.0);
-    assert_eq!(g.window_after_loss(3), 2.625);
-    assert_eq!(g.window_after_loss(0), 2.0);
+    assert_eq!(g.window_after_loss(2.0), 2.0);
+    assert_eq!(g.window_after_loss(3.0), 2.625);
+    assert_eq!(g.window_after_loss(0.0), 2.0);
 }
 
 #[test]
-fn timeout_sets_ssthresh_to_half_the_flight_and_cwnd_to_one() {
+fn timeout_sets_ssthresh_to_half_the_window_and_cwnd_to_one() {
     let mut s = sender(0.3125, 0.875);
     s.set_window(8.0, 4.0);
     assert_eq!(sent_seqs(&mut s, ms(0)).len(), 8);
-    // No ACK at all: the initial RTO of 1 s fires; flight 8 → ssthresh 8/2 = 4 (TCP's rule,
+    // No ACK at all: the initial RTO of 1 s fires; cwnd 8 → ssthresh 8/2 = 4 (TCP's rule,
     // the default), cwnd 1.
     assert_eq!(s.poll_timeout(), Some(ms(1000)));
     s.handle_timeout(ms(1000));

@@ -1,9 +1,10 @@
 //! TCP agents in the ns-2 one-way style: the papers' cross and background traffic (FTP over
-//! Reno in every DVRC scenario, Westwood+ as an MPEG carrier in DVRC §5.2) and NewReno.
+//! Reno in every DVRC scenario, Westwood+ as an MPEG carrier in DVRC §5.2, Tahoe in SRAMT) and
+//! NewReno.
 //!
 //! Like ns-2's `Agent/TCP/*` + `Agent/TCPSink`, a flow is a one-way sender of fixed-size
-//! segments and a sink that returns one cumulative ACK per segment: no handshake, no FIN, no
-//! receive window, no SACK. Both are sans-IO [`crate::Endpoint`]s; the simulator carries
+//! segments and a sink that returns one cumulative ACK per segment (with SACK blocks for
+//! `tcp-sack`): no handshake, no FIN, no receive window. Both are sans-IO [`crate::Endpoint`]s; the simulator carries
 //! the 40-byte header ([`header`]) plus a virtual payload.
 //!
 //! The agents live in vidcc-core (they started in vidcc-sim) because the window machinery of
@@ -13,9 +14,11 @@
 //! - [`sender`]: the shared machinery (slow start, congestion avoidance, fast retransmit and
 //!   recovery, RFC 6298 timer with Karn's rule and backoff, window limit), generic over a
 //!   [`CongestionControl`] that decides what differs between variants;
-//! - [`reno`] (RFC 5681, ns-2 tcp-reno.cc), [`newreno`] (RFC 6582, ns-2 tcp-newreno.cc),
+//! - [`tahoe`] (4.3BSD-Tahoe, ns-2 tcp.cc: fast retransmit, no fast recovery), [`reno`]
+//!   (RFC 5681, ns-2 tcp-reno.cc), [`newreno`] (RFC 6582, ns-2 tcp-newreno.cc),
 //!   [`westwood_plus`] (Grieco & Mascolo 2004, Linux tcp_westwood.c);
-//! - [`receiver`]: TCPSink with optional delayed ACKs (ns-2 DelAckSink).
+//! - [`sack`] (RFC 2018 blocks, RFC 6675 recovery; ns-2 Sack1): the scoreboard and the hooks;
+//! - [`receiver`]: TCPSink with optional delayed ACKs (ns-2 DelAckSink) and SACK blocks.
 //!
 //! Parameters come from [`TcpConfig`] (defaults = the DVRC digest §1.3 ns-2 settings: 64 kB
 //! maximum window, initial window 2, min RTO 200 ms, initial RTO 1 s, no delayed ACK, FTP
@@ -26,17 +29,21 @@ pub mod header;
 pub mod newreno;
 pub mod receiver;
 pub mod reno;
+pub mod sack;
 pub mod sender;
+pub mod tahoe;
 #[cfg(test)]
 pub(crate) mod tests;
 pub mod westwood_plus;
 
 pub use config::TcpConfig;
-pub use header::{TcpHeader, HEADER_BYTES};
+pub use header::{SackBlocks, TcpHeader, HEADER_BYTES, MAX_SACK_BLOCKS};
 pub use newreno::NewReno;
 pub use receiver::TcpReceiver;
 pub use reno::Reno;
-pub use sender::{AckSample, CongestionControl, PartialAck, SenderCounters, TcpSender, Window};
+pub use sack::Sack;
+pub use sender::{AckSample, AfterFastRetransmit, CongestionControl, PartialAck, SenderCounters, TcpSender, Window};
+pub use tahoe::Tahoe;
 pub use westwood_plus::WestwoodPlus;
 
 use crate::proto::registry::FlowContext;
@@ -46,6 +53,8 @@ use crate::{EndpointPair, Instant};
 /// Which congestion control a TCP flow runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TcpVariant {
+    Tahoe,
+    Sack,
     Reno,
     NewReno,
     WestwoodPlus,
@@ -62,6 +71,8 @@ pub fn pair(
     stop: Option<Instant>,
 ) -> EndpointPair {
     let sender: Box<dyn crate::Endpoint + Send> = match variant {
+        TcpVariant::Tahoe => Box::new(TcpSender::new(Tahoe, config, packet_size_bytes, start, stop)),
+        TcpVariant::Sack => Box::new(TcpSender::new(Sack, config, packet_size_bytes, start, stop)),
         TcpVariant::Reno => Box::new(TcpSender::new(Reno, config, packet_size_bytes, start, stop)),
         TcpVariant::NewReno => Box::new(TcpSender::new(NewReno, config, packet_size_bytes, start, stop)),
         TcpVariant::WestwoodPlus => {
@@ -71,7 +82,9 @@ pub fn pair(
     // The sender never has more than its window limit outstanding beyond the receiver's
     // `rcv_nxt`, so that is all the reassembly buffer ever needs.
     let buffer = sender::window_limit_segments(config, packet_size_bytes);
-    EndpointPair { sender, receiver: Box::new(TcpReceiver::new(config.delayed_ack, buffer)) }
+    let receiver = TcpReceiver::new(config.delayed_ack, buffer);
+    let receiver = if variant == TcpVariant::Sack { receiver.with_sack() } else { receiver };
+    EndpointPair { sender, receiver: Box::new(receiver) }
 }
 
 fn build(variant: TcpVariant, config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
@@ -81,6 +94,12 @@ fn build(variant: TcpVariant, config: &TcpConfig, ctx: FlowContext<'_>) -> Resul
 }
 
 /// The registry's constructors (`proto::registry`), one per variant.
+pub fn build_tahoe(config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
+    build(TcpVariant::Tahoe, config, ctx)
+}
+pub fn build_sack(config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
+    build(TcpVariant::Sack, config, ctx)
+}
 pub fn build_reno(config: &TcpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
     build(TcpVariant::Reno, config, ctx)
 }

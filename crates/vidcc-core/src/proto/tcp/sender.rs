@@ -1,5 +1,5 @@
-//! The shared TCP sender: one state machine for Reno, NewReno and Westwood+, which differ only in
-//! the hooks of [`CongestionControl`] (what ssthresh/cwnd become on a loss signal, what a partial
+//! The shared TCP sender: one state machine for Tahoe, Reno, NewReno, SACK, Westwood+ and GAIMD,
+//! which differ only in the hooks of [`CongestionControl`] (what ssthresh/cwnd become on a loss signal, what a partial
 //! ACK does in fast recovery, and what each ACK teaches a bandwidth estimator).
 //!
 //! Behaviour follows ns-2's one-way `Agent/TCP` (tcp.cc) with the RFC rules it implements:
@@ -14,6 +14,13 @@
 //! - Fast retransmit on the 3rd duplicate ACK (RFC 5681 §3.2), then fast recovery with window
 //!   inflation (+3, then +1 per further duplicate). Multiple fast retransmits for losses of one
 //!   window are prevented by `recover` (RFC 6582 §3.2 step 2, ns-2 `bugfix_ 1`, for all variants).
+//!   The fast retransmission, and NewReno's partial-ACK retransmissions, are sent at once ahead
+//!   of the window and marked [`PacketMeta::urgent`]: ns-2 sends them with `output()`, outside
+//!   the random delayed send of `overhead_`, and the simulator's `send_jitter` skips them too.
+//! - A loss signal reduces W = cwnd without the inflation (ns-2 `windowd()`, its `dupwnd_` being
+//!   0 when `slowdown()` runs; cwnd never exceeds window_limit here): the hooks of
+//!   [`CongestionControl`] see it as `Window::cwnd`. NewReno's partial ACKs deflate the
+//!   inflation first and then cwnd itself (ns-2 `partial_window_deflation_ 1`).
 //! - Retransmission timeout per RFC 6298 with the shared estimator
 //!   ([`crate::estimate::rtt::Rfc6298`]): min RTO from the config (0.2 s), initial 1 s,
 //!   max 60 s, clock granularity G = 10 ms (ns-2 `tcpTick_`). On expiry: the variant sets
@@ -32,13 +39,18 @@
 //!
 //! Deviations from ns-2:
 //! - RTT samples are not rounded to `tcpTick_` ticks; G only enters RTO = SRTT + max(G, 4·RTTVAR).
-//! - ssthresh on a loss is max(FlightSize/2, 2) with FlightSize = snd_nxt − snd_una (RFC 5681
-//!   Eq. 4); ns-2 halves min(cwnd, window_). They agree whenever the window is full, which is
-//!   always the case for a backlogged FTP source.
+//! - From RFC 5681 Eq. (4): ssthresh halves W as ns-2 does, not
+//!   FlightSize = snd_nxt − snd_una. The two differ whenever the window is not full, and most
+//!   during and after NewReno recovery, whose inflation keeps sending new data while `snd_una`
+//!   advances one hole per RTT (FlightSize then spans several windows; halving it on the
+//!   timeout that often ends such a recovery sent slow start far past the path's capacity,
+//!   issue 13).
 //! - cwnd is capped at window_limit (ns-2 lets `cwnd_` grow past `window_`, where it has no
 //!   effect on what is sent).
 //! - A finite transfer sends ⌈transfer_bytes / payload⌉ full-size segments, like ns-2.
-//! - No SACK, no limited transmit, no delayed-ACK-aware byte counting, no handshake.
+//! - SACK recovery only for `tcp-sack` ([`super::sack`]); no limited transmit (ns-2 2.35 has `singledup_ 1`), no NewReno `maxburst` of 2 per
+//!   duplicate ACK in recovery, no delayed-ACK-aware byte counting, no handshake. ns-2's
+//!   initial RTO is 3 s (`rtxcur_init_`); the default here is RFC 6298's 1 s.
 //! - The header's timestamps are echoed by the receiver; besides Westwood+'s per-ACK RTT they
 //!   carry no RFC 7323 semantics (no PAWS, no RTO sampling from them).
 
@@ -51,7 +63,8 @@ use crate::wire::WireError;
 use crate::{Duration, Instant};
 
 use super::config::TcpConfig;
-use super::header::{TcpHeader, HEADER_BYTES};
+use super::header::{SackBlocks, TcpHeader, HEADER_BYTES};
+use super::sack::Scoreboard;
 
 /// Duplicate ACKs that trigger fast retransmit (ns-2 `numdupacks_`, RFC 5681 §3.2).
 pub const DUPACK_THRESHOLD: u32 = 3;
@@ -89,17 +102,40 @@ pub enum PartialAck {
     RetransmitAndStay,
 }
 
+/// What follows a fast retransmission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterFastRetransmit {
+    /// Reno and its descendants (RFC 5681 §3.2): retransmit the hole ahead of the window and
+    /// inflate the window by the duplicate ACKs until recovery ends.
+    FastRecovery,
+    /// Tahoe (ns-2 `tahoe_action`): go back to the hole and slow-start from the cwnd the hook
+    /// set, as after a timeout but with no backoff.
+    SlowStart,
+    /// SACK (RFC 6675, [`super::sack`]): retransmit the hole, then send what NextSeg names
+    /// while cwnd − pipe ≥ 1, pipe computed from the SACK scoreboard.
+    SackRecovery,
+}
+
 /// The points where the TCP variants differ. The sender clamps the window to
 /// [1, window_limit] after each hook.
 pub trait CongestionControl: Send + 'static {
     /// Every acceptable ACK (new or duplicate), before the sender reacts to it.
     fn on_ack(&mut self, _ack: &AckSample) {}
-    /// Third duplicate ACK: set ssthresh and cwnd for fast recovery. `flight` = snd_nxt − snd_una.
-    fn on_fast_retransmit(&mut self, w: &mut Window, flight: u64);
-    /// Retransmission timeout: set ssthresh and cwnd.
-    fn on_timeout(&mut self, w: &mut Window, flight: u64);
+    /// Third duplicate ACK: set ssthresh and cwnd for fast recovery. `w.cwnd` is the window to
+    /// reduce: the congestion window without fast-recovery inflation (ns-2 `windowd()`, in
+    /// which `dupwnd_` is 0 at that point), never above the window limit.
+    fn on_fast_retransmit(&mut self, w: &mut Window);
+    /// Retransmission timeout: set ssthresh and cwnd. `w.cwnd` is again the window without the
+    /// inflation (ns-2's Reno zeroes `dupwnd_` before `slowdown()`), as NewReno's partial ACKs
+    /// left it: never `snd_nxt − snd_una`, which new data sent during a long recovery can push
+    /// to several windows.
+    fn on_timeout(&mut self, w: &mut Window);
     /// Reaction to a partial ACK during fast recovery.
     fn partial_ack(&self) -> PartialAck;
+    /// Fast recovery (the default) or Tahoe's slow start after a fast retransmission.
+    fn after_fast_retransmit(&self) -> AfterFastRetransmit {
+        AfterFastRetransmit::FastRecovery
+    }
     /// Congestion-avoidance growth of cwnd per new ACK, in segments: 1/cwnd for TCP (one
     /// segment per RTT, RFC 5681 §3.1); GAIMD grows by α/cwnd.
     fn congestion_avoidance_increase(&self, cwnd: f64) -> f64 {
@@ -131,8 +167,8 @@ pub struct TcpSender<C> {
     started: bool,
 
     w: Window,
-    /// Fast-recovery inflation in segments (ns-2 `dupwnd_`); may go negative after RFC 6582
-    /// partial window deflation.
+    /// Fast-recovery inflation in segments (ns-2 `dupwnd_`); partial ACKs deflate it down to 1
+    /// and then cwnd itself ([`TcpSender::deflate_partially`]).
     dupwnd: f64,
     /// Oldest unacknowledged segment.
     snd_una: u64,
@@ -148,6 +184,8 @@ pub struct TcpSender<C> {
     recover: Option<u64>,
     /// A single segment to retransmit ahead of the window (fast retransmit, partial ACK).
     pending_rtx: Option<u64>,
+    /// SACK senders only: what the receiver reported (RFC 6675 scoreboard).
+    scoreboard: Option<Scoreboard>,
 
     rtt: Rfc6298,
     /// Karn: the segment being timed and when it was sent.
@@ -174,6 +212,7 @@ impl<C: CongestionControl> TcpSender<C> {
             Rfc6298::new(Duration::from_nanos(config.initial_rto_ns), Duration::from_nanos(config.min_rto_ns), MAX_RTO)
                 .with_granularity(CLOCK_GRANULARITY);
         let cwnd = (config.initial_window.max(1) as f64).min(window_limit as f64);
+        let sack = cc.after_fast_retransmit() == AfterFastRetransmit::SackRecovery;
         TcpSender {
             cc,
             packet_size_bytes,
@@ -193,6 +232,7 @@ impl<C: CongestionControl> TcpSender<C> {
             partial_ack_seen: false,
             recover: None,
             pending_rtx: None,
+            scoreboard: sack.then(Scoreboard::default),
             rtt,
             timed: None,
             rto_deadline: None,
@@ -304,15 +344,21 @@ impl<C: CongestionControl> TcpSender<C> {
         self.w.cwnd = self.w.cwnd.min(self.window_limit as f64);
     }
 
-    fn on_ack(&mut self, now: Instant, ack: u64, ts_echo_ns: u64) {
+    fn on_ack(&mut self, now: Instant, ack: u64, ts_echo_ns: u64, sack: &SackBlocks) {
         self.counters.acks_received += 1;
         // An ACK beyond anything sent cannot come from our receiver; an old one carries nothing.
         if ack > self.snd_max || ack < self.snd_una {
             return;
         }
+        // SACK: a duplicate ACK counts only if it SACKs new data (ns-2 `CheckUpdate`).
+        let mut new_sack = true;
+        if let Some(sb) = &mut self.scoreboard {
+            sb.advance(ack);
+            new_sack = sb.record(sack, self.snd_max);
+        }
         if ack > self.snd_una {
             self.on_new_ack(now, ack, ts_echo_ns);
-        } else if self.snd_una < self.snd_max {
+        } else if self.snd_una < self.snd_max && new_sack {
             self.on_duplicate_ack(now);
         }
     }
@@ -339,7 +385,17 @@ impl<C: CongestionControl> TcpSender<C> {
         }
 
         let mut restart_timer = true;
-        if self.in_recovery {
+        if self.in_recovery && self.scoreboard.is_some() {
+            // RFC 6675: recovery ends when the cumulative ACK passes RecoveryPoint; cwnd stays
+            // as set (ns-2 Sack1 `newack()`, no `opencwnd()`). A partial ACK only moves the
+            // scoreboard; what to send next is NextSeg's, in `poll_transmit`.
+            if !matches!(self.recover, Some(r) if ack <= r) {
+                self.in_recovery = false;
+                if let Some(sb) = &mut self.scoreboard {
+                    sb.end_recovery();
+                }
+            }
+        } else if self.in_recovery {
             let full = !matches!(self.recover, Some(r) if ack <= r);
             if full || self.cc.partial_ack() == PartialAck::ExitRecovery {
                 // RFC 5681 step 6 / RFC 6582 step 3: deflate to ssthresh. ns-2 then runs its
@@ -352,7 +408,7 @@ impl<C: CongestionControl> TcpSender<C> {
                 // the amount acknowledged and add back one segment; the timer is reset only for
                 // the first partial ACK ("Impatient", §4).
                 self.pending_rtx = Some(ack);
-                self.dupwnd = self.dupwnd - acked as f64 + 1.0;
+                self.deflate_partially(acked);
                 restart_timer = !self.partial_ack_seen;
                 self.partial_ack_seen = true;
             }
@@ -367,28 +423,61 @@ impl<C: CongestionControl> TcpSender<C> {
         }
     }
 
+    /// Partial window deflation as ns-2's NewReno does it (`partialnewack`,
+    /// `partial_window_deflation_ 1`): the inflation absorbs what was acknowledged as long as it
+    /// can; beyond that, cwnd itself shrinks and the inflation stays at 1 (the segment about to
+    /// be retransmitted). The usable window cwnd + dupwnd ends the same as RFC 6582's "deflate
+    /// by the amount acknowledged, add back one segment"; where the reduction lands matters for
+    /// the window a later timeout halves and for cwnd when recovery ends.
+    fn deflate_partially(&mut self, acked: u64) {
+        let acked = acked as f64;
+        if self.dupwnd > acked {
+            self.dupwnd -= acked - 1.0;
+        } else {
+            self.w.cwnd = (self.w.cwnd - (acked - self.dupwnd)).max(1.0);
+            self.dupwnd = 1.0;
+        }
+    }
+
     fn on_duplicate_ack(&mut self, now: Instant) {
         self.dupacks = self.dupacks.saturating_add(1);
         self.cc.on_ack(&AckSample { now, newly_acked: 0, rtt: None });
         if self.in_recovery {
-            // RFC 5681 §3.2 step 4: each further duplicate means a segment left the network.
-            self.dupwnd += 1.0;
+            // RFC 5681 §3.2 step 4: each further duplicate means a segment left the network
+            // (SACK recovery counts that through the scoreboard instead).
+            if self.scoreboard.is_none() {
+                self.dupwnd += 1.0;
+            }
             return;
         }
         // RFC 6582 §3.2 step 2: duplicates for data sent before the last loss recovery began
         // (e.g. go-back-N copies after a timeout) do not trigger another fast retransmit.
         let beyond_recover = !matches!(self.recover, Some(r) if self.snd_una <= r.saturating_add(1));
-        if self.dupacks == DUPACK_THRESHOLD && beyond_recover {
+        // RFC 6675 §5 step 2: with SACK, IsLost(HighACK + 1) also starts recovery.
+        let lost = self.scoreboard.as_ref().is_some_and(|sb| sb.is_lost(self.snd_una, self.snd_max));
+        if (self.dupacks == DUPACK_THRESHOLD || lost) && beyond_recover {
             self.enter_fast_recovery(now);
         }
     }
 
     fn enter_fast_recovery(&mut self, now: Instant) {
-        let flight = self.snd_nxt - self.snd_una;
-        self.cc.on_fast_retransmit(&mut self.w, flight);
+        self.cc.on_fast_retransmit(&mut self.w);
         self.clamp_window();
         self.recover = Some(self.snd_max - 1);
-        self.dupwnd = DUPACK_THRESHOLD as f64;
+        if self.cc.after_fast_retransmit() == AfterFastRetransmit::SlowStart {
+            // Tahoe: ns-2 `reset_rtx_timer(0,0)` rewinds to the hole and restarts the timer
+            // without backoff; the hole then leaves through the window of 1.
+            self.dupwnd = 0.0;
+            self.pending_rtx = None;
+            self.snd_nxt = self.snd_una;
+            self.counters.fast_retransmits += 1;
+            self.rto_deadline = Some(now + self.rtt.rto());
+            self.push_event(Event::LossEvent);
+            self.window_event();
+            return;
+        }
+        // No inflation with SACK: pipe counts what left the network.
+        self.dupwnd = if self.scoreboard.is_some() { 0.0 } else { DUPACK_THRESHOLD as f64 };
         self.in_recovery = true;
         self.partial_ack_seen = false;
         self.pending_rtx = Some(self.snd_una);
@@ -400,14 +489,16 @@ impl<C: CongestionControl> TcpSender<C> {
 
     fn on_retransmission_timeout(&mut self, now: Instant) {
         self.counters.timeouts += 1;
-        let flight = self.snd_nxt - self.snd_una;
-        self.cc.on_timeout(&mut self.w, flight);
+        self.cc.on_timeout(&mut self.w);
         self.clamp_window();
         self.recover = Some(self.snd_max - 1);
         self.in_recovery = false;
         self.dupwnd = 0.0;
         self.dupacks = 0;
         self.pending_rtx = None;
+        if let Some(sb) = &mut self.scoreboard {
+            sb.clear();
+        }
         // Go-back-N from the first unacknowledged segment (ns-2 resets `t_seqno_`).
         self.snd_nxt = self.snd_una;
         self.rtt.backoff();
@@ -416,7 +507,9 @@ impl<C: CongestionControl> TcpSender<C> {
         self.window_event();
     }
 
-    fn transmit(&mut self, now: Instant, seq: u64, retransmit: bool) -> Transmit {
+    /// `urgent`: a fast or partial-ACK retransmission, which a driver must not delay (see
+    /// [`PacketMeta::urgent`]).
+    fn transmit(&mut self, now: Instant, seq: u64, retransmit: bool, urgent: bool) -> Transmit {
         self.counters.segments_sent += 1;
         if retransmit {
             self.counters.retransmissions += 1;
@@ -429,8 +522,32 @@ impl<C: CongestionControl> TcpSender<C> {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
         let header = TcpHeader::Data { seq, ts_ns: now.as_nanos() }.emit();
-        let meta = PacketMeta { retransmit, ..PacketMeta::data(seq) };
+        let meta = PacketMeta { retransmit, urgent, ..PacketMeta::data(seq) };
         Transmit { to: Destination::PEER, header, payload_len: self.payload_bytes, meta }
+    }
+
+    /// RFC 6675 §5 (C): while cwnd − pipe ≥ 1, the segment NextSeg names. The retransmissions
+    /// go through the driver's send jitter, as ns-2's Sack1 sends them from `send_much()`.
+    fn next_sack_segment(&mut self, now: Instant) -> Option<Transmit> {
+        let sb = self.scoreboard.as_ref()?;
+        let pipe = sb.pipe(self.snd_max) as f64;
+        if self.w.cwnd - pipe < 1.0 {
+            return None;
+        }
+        let new = self.snd_max;
+        let seq = match sb.next_retransmission(self.snd_max, false) {
+            Some(s) => s,
+            None if new < self.snd_una + self.window_limit && self.has_segment(new, now) => {
+                self.snd_nxt = new + 1;
+                self.snd_max = new + 1;
+                return Some(self.transmit(now, new, false, false));
+            }
+            None => sb.next_retransmission(self.snd_max, true)?,
+        };
+        if let Some(sb) = &mut self.scoreboard {
+            sb.mark_retransmitted(seq);
+        }
+        Some(self.transmit(now, seq, true, false))
     }
 
     fn maybe_start(&mut self, now: Instant) {
@@ -455,8 +572,8 @@ impl<C: CongestionControl> Endpoint for TcpSender<C> {
             }
         };
         match header {
-            TcpHeader::Ack { ack, ts_echo_ns, .. } => {
-                self.on_ack(now, ack, ts_echo_ns);
+            TcpHeader::Ack { ack, ts_echo_ns, sack, .. } => {
+                self.on_ack(now, ack, ts_echo_ns, &sack);
                 Ok(())
             }
             TcpHeader::Data { .. } => {
@@ -486,15 +603,21 @@ impl<C: CongestionControl> Endpoint for TcpSender<C> {
         // `output(last_ack_ + 1)`): it replaces a segment that has left the network.
         if let Some(seq) = self.pending_rtx.take() {
             if seq >= self.snd_una && seq < self.snd_max {
-                return Some(self.transmit(now, seq, true));
+                if let Some(sb) = &mut self.scoreboard {
+                    sb.mark_retransmitted(seq);
+                }
+                return Some(self.transmit(now, seq, true, true));
             }
+        }
+        if self.in_recovery && self.scoreboard.is_some() {
+            return self.next_sack_segment(now);
         }
         let seq = self.snd_nxt;
         if seq < self.snd_una + self.usable_window() && self.has_segment(seq, now) {
             self.snd_nxt += 1;
             let retransmit = seq < self.snd_max;
             self.snd_max = self.snd_max.max(self.snd_nxt);
-            return Some(self.transmit(now, seq, retransmit));
+            return Some(self.transmit(now, seq, retransmit, false));
         }
         None
     }

@@ -20,7 +20,7 @@ fn sender<C: CongestionControl>(cc: C) -> TcpSender<C> {
 
 /// Feeds a hand-made cumulative ACK whose echo says the acknowledged copy left at `echo`.
 pub(crate) fn ack<C: CongestionControl>(s: &mut TcpSender<C>, now: Instant, ack: u64, echo: Instant) {
-    let h = TcpHeader::Ack { ack, ts_ns: now.as_nanos(), ts_echo_ns: echo.as_nanos() }.emit();
+    let h = TcpHeader::Ack { ack, ts_ns: now.as_nanos(), ts_echo_ns: echo.as_nanos(), sack: SackBlocks::EMPTY }.emit();
     receive(s, now, h.as_slice(), 0).unwrap();
 }
 
@@ -116,12 +116,13 @@ fn three_dupacks_one_fast_retransmit<C: CongestionControl>(cc: C) {
     assert_eq!(sent_seqs(&mut s, ms(101)), vec![], "two duplicates do nothing");
     ack(&mut s, ms(101), 1, ms(1));
     assert_eq!(sent_seqs(&mut s, ms(101)), vec![(1, true)], "the third retransmits the hole");
-    // FlightSize = snd_nxt − snd_una = 11 − 1 = 10 → ssthresh = 5, cwnd = 5 (+3 inflation).
+    // The ACK of 0 opened cwnd to 10.1: ssthresh = ⌊10.1/2⌋ = 5, cwnd = 10.1/2 = 5.05 (ns-2
+    // CLOSE_CWND_HALF with precisionReduce_), +3 inflation.
     assert_eq!(s.ssthresh(), 5.0);
-    assert_eq!(s.cwnd(), 5.0);
+    assert_eq!(s.cwnd(), 5.05);
     assert!(s.in_recovery());
     assert_eq!(events(&mut s), vec![Event::LossEvent, Event::WindowChanged { cwnd: DataSize::from_bytes(5000) }]);
-    // Duplicates 4..=9 inflate the window to 5 + 9 = 14: segments up to 1 + 14 − 1 = 14 go
+    // Duplicates 4..=9 inflate the window to ⌊5.05 + 9⌋ = 14: segments up to 1 + 14 − 1 = 14 go
     // out as new data; the hole is not retransmitted again.
     let mut sent = vec![];
     for _ in 4..=9 {
@@ -152,7 +153,7 @@ fn ssthresh_never_below_two_segments() {
     for _ in 0..3 {
         ack(&mut s, ms(100), 0, ms(0));
     }
-    // Nothing acknowledged: ack 0 repeats snd_una = 0, and FlightSize 3 → max(1, 2) = 2.
+    // Nothing acknowledged: ack 0 repeats snd_una = 0, and cwnd 3 → max(⌊1.5⌋, 2) = 2.
     assert_eq!(s.ssthresh(), 2.0);
     assert_eq!(s.counters().fast_retransmits, 1);
 }
@@ -168,7 +169,7 @@ fn two_losses_until_partial_ack<C: CongestionControl>(cc: C) -> TcpSender<C> {
     for _ in 0..8 {
         ack(&mut s, ms(101), 1, ms(1));
     }
-    // Retransmission of 1, then inflation 5 + 8 = 13 → new segments 11, 12, 13.
+    // Retransmission of 1, then inflation ⌊5.05 + 8⌋ = 13 → new segments 11, 12, 13.
     assert_eq!(sent_seqs(&mut s, ms(101)), vec![(1, true), (11, false), (12, false), (13, false)]);
     ack(&mut s, ms(201), 4, ms(101));
     s
@@ -178,8 +179,8 @@ fn two_losses_until_partial_ack<C: CongestionControl>(cc: C) -> TcpSender<C> {
 fn reno_leaves_recovery_on_the_first_new_ack() {
     let mut s = two_losses_until_partial_ack(Reno);
     assert!(!s.in_recovery());
-    // Deflated to ssthresh, then ns-2's per-ACK opencwnd: 5 + 1/5.
-    assert_eq!(s.cwnd(), 5.2);
+    // Inflation dropped (cwnd 5.05 ≥ ssthresh 5), then ns-2's per-ACK opencwnd: + 1/5.05.
+    assert_eq!(s.cwnd(), 5.05 + 1.0 / 5.05);
     assert_eq!(s.usable_window(), 5);
     assert_eq!(sent_seqs(&mut s, ms(201)), vec![], "4 is not retransmitted; 4 + 5 ≤ snd_nxt = 14");
     // Duplicates for the second hole cannot start another fast retransmit (ACK 4 does not
@@ -196,16 +197,128 @@ fn reno_leaves_recovery_on_the_first_new_ack() {
 fn newreno_retransmits_on_a_partial_ack_and_stays_in_recovery() {
     let mut s = two_losses_until_partial_ack(NewReno);
     assert!(s.in_recovery());
-    assert_eq!(s.cwnd(), 5.0);
-    // Partial window deflation: inflation 8 − 3 acknowledged + 1 = 6, usable 11 → 4 + 11 = 15.
+    assert_eq!(s.cwnd(), 5.05);
+    // Partial window deflation: inflation 8 − 3 acknowledged + 1 = 6, usable ⌊11.05⌋ = 11 →
+    // 4 + 11 = 15.
     assert_eq!(s.usable_window(), 11);
     assert_eq!(sent_seqs(&mut s, ms(201)), vec![(4, true), (14, false)]);
     assert_eq!(s.counters().fast_retransmits, 1);
     // The full ACK (everything up to recover = 10, and beyond) ends recovery.
     ack(&mut s, ms(301), 15, ms(201));
     assert!(!s.in_recovery());
-    assert_eq!(s.cwnd(), 5.2);
+    assert_eq!(s.cwnd(), 5.05 + 1.0 / 5.05);
     assert_eq!(events(&mut s), vec![Event::LossEvent, Event::WindowChanged { cwnd: DataSize::from_bytes(5000) }]);
+}
+
+/// Segments 0..=19 sent with cwnd 20, segment 1 lost and 2..=19 plus 20 (released by the ACK
+/// of 0) arrive: 19 duplicate ACKs. Fast retransmit at the third (ssthresh ⌊20.05/2⌋ = 10,
+/// cwnd 10.025), then the inflation 3 + 16 = 19 sends new segments 21..=29: FlightSize
+/// snd_nxt − snd_una = 30 − 1 = 29, nearly three times cwnd.
+fn long_recovery<C: CongestionControl>(cc: C) -> TcpSender<C> {
+    let mut s = sender(cc);
+    s.set_window(20.0, 10.0);
+    assert_eq!(sent_seqs(&mut s, ms(0)).len(), 20);
+    ack(&mut s, ms(100), 1, ms(0));
+    assert_eq!(sent_seqs(&mut s, ms(100)), vec![(20, false)]);
+    let mut sent = vec![];
+    for _ in 0..19 {
+        ack(&mut s, ms(101), 1, ms(1));
+        sent.extend(sent_seqs(&mut s, ms(101)));
+    }
+    assert_eq!(sent[0], (1, true));
+    assert_eq!(sent[1..], (21..=29).map(|q| (q, false)).collect::<Vec<_>>());
+    assert_eq!((s.ssthresh(), s.cwnd(), s.usable_window()), (10.0, 10.025, 29));
+    assert_eq!(s.snd_nxt() - s.snd_una(), 29);
+    s
+}
+
+/// The root of issue 13: a timeout halves the congestion window without its inflation (ns-2
+/// `windowd()` after Reno's timeout zeroes `dupwnd_`), not FlightSize, which the inflation has
+/// pushed to 29 here and would have given ssthresh 14, past what the path held.
+#[test]
+fn a_timeout_in_recovery_halves_cwnd_not_the_inflated_flight() {
+    for newreno in [false, true] {
+        let (ssthresh, cwnd) = if newreno {
+            let mut s = long_recovery(NewReno);
+            s.handle_timeout(ms(1101));
+            assert_eq!(s.counters().timeouts, 1);
+            (s.ssthresh(), s.cwnd())
+        } else {
+            let mut s = long_recovery(Reno);
+            s.handle_timeout(ms(1101));
+            assert_eq!(s.counters().timeouts, 1);
+            (s.ssthresh(), s.cwnd())
+        };
+        assert_eq!((ssthresh, cwnd), (5.0, 1.0), "⌊10.025 / 2⌋ = 5 (newreno: {newreno})");
+    }
+}
+
+/// ns-2's partial window deflation (`partialnewack`, `partial_window_deflation_ 1`): once an
+/// ACK covers more than the inflation (here most duplicate ACKs were lost), cwnd itself gives
+/// up the rest and the inflation stays at 1; the next timeout halves that smaller cwnd.
+#[test]
+fn newreno_partial_acks_deflate_cwnd_once_the_inflation_is_spent() {
+    let mut s = sender(NewReno);
+    s.set_window(20.0, 10.0);
+    sent_seqs(&mut s, ms(0));
+    ack(&mut s, ms(100), 1, ms(0));
+    assert_eq!(sent_seqs(&mut s, ms(100)), vec![(20, false)]);
+    for _ in 0..3 {
+        ack(&mut s, ms(101), 1, ms(1));
+    }
+    assert_eq!(sent_seqs(&mut s, ms(101)), vec![(1, true)], "1 + ⌊10.025 + 3⌋ = 14 ≤ snd_nxt 21");
+    // A partial ACK for 1..=7 (hole at 8): 7 acknowledged > inflation 3 → cwnd 10.025 − (7 − 3)
+    // = 6.025, inflation 1, usable ⌊7.025⌋ = 7.
+    ack(&mut s, ms(201), 8, ms(101));
+    assert!(s.in_recovery());
+    assert_eq!((s.cwnd(), s.usable_window()), (6.025, 7));
+    assert_eq!(sent_seqs(&mut s, ms(201)), vec![(8, true)]);
+    // ⌊6.025 / 2⌋ = 3 (halving ssthresh 10 instead would give 5; FlightSize 21 − 8 = 13, 6).
+    let rto = s.poll_timeout().unwrap();
+    s.handle_timeout(rto);
+    assert_eq!((s.ssthresh(), s.cwnd()), (3.0, 1.0));
+    // Recovery ends with its window: a full ACK leaves cwnd as deflated (ns-2
+    // exit_recovery_fix_ 0) — checked through a fresh sender in the same state.
+    let mut s = sender(NewReno);
+    s.set_window(20.0, 10.0);
+    sent_seqs(&mut s, ms(0));
+    ack(&mut s, ms(100), 1, ms(0));
+    sent_seqs(&mut s, ms(100));
+    for _ in 0..3 {
+        ack(&mut s, ms(101), 1, ms(1));
+    }
+    sent_seqs(&mut s, ms(101));
+    ack(&mut s, ms(201), 8, ms(101));
+    sent_seqs(&mut s, ms(201));
+    ack(&mut s, ms(301), 21, ms(201));
+    assert!(!s.in_recovery());
+    // 6.025 < ssthresh 10: slow start's +1 for this ACK.
+    assert_eq!(s.cwnd(), 7.025);
+}
+
+/// Fast and partial-ACK retransmissions leave at once (ns-2 `output()` outside `overhead_`'s
+/// delayed send): they are marked urgent so that a driver does not jitter them; window sends,
+/// go-back-N copies after a timeout included, are not.
+#[test]
+fn only_fast_and_partial_ack_retransmissions_are_urgent() {
+    let mut s = sender(NewReno);
+    s.set_window(10.0, 5.0);
+    let first: Vec<_> = std::iter::from_fn(|| s.poll_transmit(ms(0))).collect();
+    assert!(first.iter().all(|t| !t.meta.urgent && !t.meta.retransmit));
+    ack(&mut s, ms(100), 1, ms(0));
+    sent_seqs(&mut s, ms(100));
+    for _ in 0..3 {
+        ack(&mut s, ms(101), 1, ms(1));
+    }
+    let fast = s.poll_transmit(ms(101)).unwrap();
+    assert_eq!((fast.meta.seq, fast.meta.retransmit, fast.meta.urgent), (1, true, true));
+    ack(&mut s, ms(201), 4, ms(101));
+    let partial = s.poll_transmit(ms(201)).unwrap();
+    assert_eq!((partial.meta.seq, partial.meta.retransmit, partial.meta.urgent), (4, true, true));
+    let rto = s.poll_timeout().unwrap();
+    s.handle_timeout(rto);
+    let go_back = s.poll_transmit(rto).unwrap();
+    assert_eq!((go_back.meta.seq, go_back.meta.retransmit, go_back.meta.urgent), (4, true, false));
 }
 
 #[test]
@@ -223,7 +336,7 @@ fn rto_fires_on_time_backs_off_and_goes_back_to_the_first_unacked_segment() {
     s.handle_timeout(ms(400));
     assert_eq!(s.counters().timeouts, 1);
     assert_eq!(s.cwnd(), 1.0);
-    assert_eq!(s.ssthresh(), 2.0, "FlightSize 3 → max(1, 2)");
+    assert_eq!(s.ssthresh(), 2.0, "cwnd 3 → max(⌊1.5⌋, 2)");
     assert_eq!(s.rto(), Duration::from_millis(600), "backed off ×2");
     assert_eq!(s.poll_timeout(), Some(ms(1000)));
     assert_eq!(sent_seqs(&mut s, ms(400)), vec![(1, true)]);
@@ -292,7 +405,7 @@ fn malformed_and_misdirected_datagrams_are_counted_and_change_nothing() {
     assert_eq!(s.snd_una(), 0);
     let mut r = TcpReceiver::new(false, 64);
     assert!(r.handle_datagram(ms(1), garbage).is_err());
-    let a = TcpHeader::Ack { ack: 1, ts_ns: 0, ts_echo_ns: 0 }.emit();
+    let a = TcpHeader::Ack { ack: 1, ts_ns: 0, ts_echo_ns: 0, sack: SackBlocks::EMPTY }.emit();
     assert!(r
         .handle_datagram(ms(1), Datagram { from: PeerId::PEER, bytes: a.as_slice(), virtual_payload: 0 })
         .is_err());
@@ -371,7 +484,7 @@ fn receiver_echoes_the_triggering_segment_and_sends_40_byte_acks() {
     assert_eq!(t.meta.kind, PacketKind::Control);
     assert_eq!(
         TcpHeader::parse(t.header.as_slice()).unwrap(),
-        TcpHeader::Ack { ack: 1, ts_ns: ms(50).as_nanos(), ts_echo_ns: 12_345 }
+        TcpHeader::Ack { ack: 1, ts_ns: ms(50).as_nanos(), ts_echo_ns: 12_345, sack: SackBlocks::EMPTY }
     );
 }
 
@@ -518,11 +631,18 @@ pub(crate) fn drive<C: CongestionControl>(cc: C, cfg: &TcpConfig, ops: &[NetOp])
     drive_network(&mut s, &mut r, ops, &mut TcpInvariants { transfer_bytes: cfg.transfer_bytes })
 }
 
+/// `tcp-sack`'s sender and SACK receiver through `ops`.
+fn drive_sack(cfg: &TcpConfig, ops: &[NetOp]) -> Result<(), TestCaseError> {
+    let mut s = TcpSender::new(Sack, cfg, PKT, Instant::ZERO, None);
+    let mut r = TcpReceiver::new(cfg.delayed_ack, s.window_limit()).with_sack();
+    drive_network(&mut s, &mut r, ops, &mut TcpInvariants { transfer_bytes: cfg.transfer_bytes })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
     #[test]
     fn arbitrary_network_behaviour_keeps_the_invariants(
-        variant in 0u8..3,
+        variant in 0u8..5,
         window_segments in 1u64..80,
         initial_window in 1u32..5,
         delayed_ack: bool,
@@ -539,13 +659,16 @@ proptest! {
         match variant {
             0 => drive(Reno, &cfg, &ops)?,
             1 => drive(NewReno, &cfg, &ops)?,
+            2 => drive(Tahoe, &cfg, &ops)?,
+            3 => drive_sack(&cfg, &ops)?,
             _ => drive(WestwoodPlus::new(), &cfg, &ops)?,
         }
     }
 
     #[test]
-    fn endpoints_never_panic_on_random_bytes(variant in 0u8..3, (bytes, extra) in garbage()) {
-        let variant = [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::WestwoodPlus][variant as usize];
+    fn endpoints_never_panic_on_random_bytes(variant in 0u8..5, (bytes, extra) in garbage()) {
+        let variant = [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::WestwoodPlus, TcpVariant::Tahoe, TcpVariant::Sack]
+            [variant as usize];
         let mut p = pair(variant, &TcpConfig::default(), PKT, Instant::ZERO, None);
         sent_seqs(&mut p.sender, Instant::ZERO);
         feed_garbage(&mut p.sender, ms(1), &bytes, extra, Rejections::Counted)?;

@@ -145,12 +145,12 @@ impl CongestionControl for WestwoodPlus {
         self.bk += self.acked_count(ack.newly_acked);
     }
 
-    fn on_fast_retransmit(&mut self, w: &mut Window, _flight: u64) {
+    fn on_fast_retransmit(&mut self, w: &mut Window) {
         w.ssthresh = self.ssthresh();
         w.cwnd = w.cwnd.min(w.ssthresh);
     }
 
-    fn on_timeout(&mut self, w: &mut Window, _flight: u64) {
+    fn on_timeout(&mut self, w: &mut Window) {
         w.ssthresh = self.ssthresh();
         w.cwnd = 1.0;
         self.reset_rtt_min = true;
@@ -188,13 +188,13 @@ mod tests {
         // ssthresh = BWE · RTT_min = 1015.625 · 0.1 = 101.56 → 101 segments.
         assert_eq!(w.ssthresh(), 101.0);
         let mut win = Window { cwnd: 150.0, ssthresh: f64::INFINITY };
-        w.on_fast_retransmit(&mut win, 150);
+        w.on_fast_retransmit(&mut win);
         assert_eq!(win, Window { cwnd: 101.0, ssthresh: 101.0 });
         // Below ssthresh, cwnd is kept: Westwood+ does not cut a window the path can carry.
         let mut win = Window { cwnd: 40.0, ssthresh: f64::INFINITY };
-        w.on_fast_retransmit(&mut win, 40);
+        w.on_fast_retransmit(&mut win);
         assert_eq!(win, Window { cwnd: 40.0, ssthresh: 101.0 });
-        w.on_timeout(&mut win, 40);
+        w.on_timeout(&mut win);
         assert_eq!(win, Window { cwnd: 1.0, ssthresh: 101.0 });
     }
 
@@ -231,7 +231,7 @@ mod tests {
         w.on_ack(&ack(1, 1, Some(50)));
         assert_eq!(w.rtt_min(), Some(Duration::from_millis(50)));
         let mut win = Window { cwnd: 10.0, ssthresh: 20.0 };
-        w.on_timeout(&mut win, 10);
+        w.on_timeout(&mut win);
         assert_eq!(win, Window { cwnd: 1.0, ssthresh: 2.0 });
         w.on_ack(&ack(2, 1, Some(80)));
         assert_eq!(w.rtt_min(), Some(Duration::from_millis(80)));
