@@ -226,6 +226,13 @@ pub enum Event {
     /// A loss event was classified (DVRC's AIAMD): `congestion` = true for a multiplicative
     /// decrease (congestive loss), false for an additive decrease (random loss).
     LossClassified { congestion: bool },
+    /// A multicast sender's rate of one of its groups (layer or simulcast stream) changed.
+    GroupRateChanged { group: u8, rate: DataRate },
+    /// A receiver's round-trip-time estimate, each time it uses one (e.g. SRAMT's one-way-delay
+    /// RTT, once per RTT).
+    RttEstimated { rtt: Duration },
+    /// A multicast sender heard feedback (a report) from its receiver `peer` (`PeerId(peer)`).
+    FeedbackReceived { peer: u32 },
 }
 
 /// Counters a driver can read at any time (used for goodput: application bytes, not wire bytes).
