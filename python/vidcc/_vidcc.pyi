@@ -46,6 +46,7 @@ def simulate(
     released while it runs and ``progress(fraction)`` is called about every 1 % of simulated time.
     Ctrl-C (or an exception from ``progress``) stops the run and is re-raised."""
 
+def sramt_unit_measurements() -> dict[str, float]: ...
 def qos_aimd_select(
     error_rate: float,
     rtt_slots: Sequence[int],

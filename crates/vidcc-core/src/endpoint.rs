@@ -230,6 +230,13 @@ pub enum Event {
     /// `up_to` (`PacketMeta::seq`) to its application: the instant a video frame carried by such
     /// a flow becomes usable (head-of-line blocking included).
     Delivered { up_to: u64 },
+    /// A multicast sender's rate of one of its groups (layer or simulcast stream) changed.
+    GroupRateChanged { group: u8, rate: DataRate },
+    /// A receiver's round-trip-time estimate, each time it uses one (e.g. SRAMT's one-way-delay
+    /// RTT, once per RTT).
+    RttEstimated { rtt: Duration },
+    /// A multicast sender heard feedback (a report) from its receiver `peer` (`PeerId(peer)`).
+    FeedbackReceived { peer: u32 },
 }
 
 /// Counters a driver can read at any time (used for goodput: application bytes, not wire bytes).

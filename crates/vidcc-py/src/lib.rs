@@ -110,6 +110,13 @@ fn protocol_reach(name: &str) -> PyResult<&'static str> {
     })
 }
 
+/// SRAMT's own numbers for its paper's unit-level claims (C01–C03, C05–C07, C29):
+/// `{name: value}` from `vidcc_core::proto::sramt::claims::unit_measurements`.
+#[pyfunction]
+fn sramt_unit_measurements() -> std::collections::BTreeMap<String, f64> {
+    vidcc_core::proto::sramt::claims::unit_measurements().into_iter().collect()
+}
+
 fn column<'py>(py: Python<'py>, c: Column) -> PyResult<Bound<'py, PyAny>> {
     Ok(match c {
         Column::U64(v) => PyArray1::from_vec(py, v).into_any(),
@@ -281,6 +288,7 @@ fn _vidcc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(protocol_reach, m)?)?;
     m.add_function(wrap_pyfunction!(protocol_header_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(qos_aimd_select, m)?)?;
+    m.add_function(wrap_pyfunction!(sramt_unit_measurements, m)?)?;
     m.add_function(wrap_pyfunction!(psnr_ssim, m)?)?;
     Ok(())
 }

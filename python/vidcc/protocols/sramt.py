@@ -39,7 +39,18 @@ def _calibration(value: Any) -> float:
     return v
 
 
+def _band(value: Any) -> Any:
+    # A scenario file writes a band as a TOML array [min, max] (a list); the strict schema
+    # validates tuples only as tuples.
+    if isinstance(value, list):
+        if len(value) != 2:
+            raise invalid(f"must be [min, max] (two rates), got {show(value)}")
+        return tuple(value)
+    return value
+
+
 _Share = Annotated[float, BeforeValidator(_share)]
+_Band = Annotated[tuple[Rate, Rate], BeforeValidator(_band)]
 _Count = Annotated[int, BeforeValidator(integer(minimum=1, maximum=2**32 - 1))]
 
 
@@ -77,13 +88,13 @@ class _SramtFlow(CoreFlow):
 
 class SramtSFlow(_SramtFlow):
     protocol: Literal["sramt-s"]
-    bands: list[tuple[Rate, Rate]] = [(50_000, 200_000), (200_000, 600_000), (600_000, 1_000_000)]
+    bands: list[_Band] = [(50_000, 200_000), (200_000, 600_000), (600_000, 1_000_000)]
     initial_rates: list[Rate] = [50_000, 200_000, 600_000]
 
 
 class SramtLeFlow(_SramtFlow):
     protocol: Literal["sramt-le"]
-    bands: list[tuple[Rate, Rate]] = [(50_000, 200_000), (50_000, 400_000), (50_000, 400_000)]
+    bands: list[_Band] = [(50_000, 200_000), (50_000, 400_000), (50_000, 400_000)]
     initial_rates: list[Rate] = [150_000, 150_000, 150_000]
     initial_group: Annotated[int, BeforeValidator(integer(minimum=1, maximum=MAX_GROUPS))] = 1
 

@@ -24,6 +24,12 @@ pub enum EventKind {
     /// The network grafted (pruned) the receiver's branch of a group; the value is the group.
     Graft,
     Prune,
+    /// A multicast sender's group rate (bit/s); the group is in the `group` column.
+    GroupRate,
+    /// A receiver's RTT estimate (seconds).
+    RttEstimate,
+    /// A multicast sender heard a report; the value is the receiver's index.
+    Feedback,
 }
 
 impl EventKind {
@@ -39,14 +45,21 @@ impl EventKind {
             EventKind::Leave => "leave",
             EventKind::Graft => "graft",
             EventKind::Prune => "prune",
+            EventKind::GroupRate => "group_rate",
+            EventKind::RttEstimate => "rtt_estimate",
+            EventKind::Feedback => "feedback",
         }
     }
 
     /// The event's kind and the number in its `value` column (bit/s, bytes, layers, 1 for a
-    /// congestive loss classification and 0 for a random one, 1 otherwise); `None` for what the
-    /// table does not log (delivery reports).
+    /// congestive loss classification and 0 for a random one, seconds for an RTT estimate, the
+    /// receiver's index for feedback, 1 otherwise); `None` for what the table does not log
+    /// (delivery reports).
     pub fn of(e: Event) -> Option<(EventKind, f64)> {
         Some(match e {
+            Event::GroupRateChanged { rate, .. } => (EventKind::GroupRate, rate.as_bps_f64()),
+            Event::RttEstimated { rtt } => (EventKind::RttEstimate, rtt.as_secs_f64()),
+            Event::FeedbackReceived { peer } => (EventKind::Feedback, f64::from(peer)),
             Event::RateChanged { rate } => (EventKind::Rate, rate.as_bps_f64()),
             Event::WindowChanged { cwnd } => (EventKind::Window, cwnd.as_bytes() as f64),
             Event::LossEvent => (EventKind::LossEvent, 1.0),
@@ -65,11 +78,17 @@ pub struct EventLog {
     side: Vec<Side>,
     kind: Vec<EventKind>,
     value: Vec<f64>,
+    /// The group an event is about (group rates, joins, leaves, grafts, prunes), else -1.
+    group: Vec<i64>,
 }
 
 impl Recorder for EventLog {
     fn on_event(&mut self, now: Instant, flow: u32, side: Side, event: Event) {
         let Some((kind, value)) = EventKind::of(event) else { return };
+        self.group.push(match event {
+            Event::GroupRateChanged { group, .. } => i64::from(group),
+            _ => -1,
+        });
         self.t_ns.push(now.as_nanos());
         self.flow.push(flow as u64);
         self.side.push(side);
@@ -89,6 +108,7 @@ impl Recorder for EventLog {
         self.side.push(Side::Receiver(receiver));
         self.kind.push(kind);
         self.value.push(group as f64);
+        self.group.push(i64::from(group));
     }
 
     fn finish(self, _run: &RunView<'_>) -> Vec<Table> {
@@ -114,6 +134,7 @@ impl Recorder for EventLog {
                 ),
             )
             .col("kind", Column::Str(self.kind.iter().map(|k| k.name().to_string()).collect()))
-            .col("value", Column::F64(self.value))]
+            .col("value", Column::F64(self.value))
+            .col("group", Column::I64(self.group))]
     }
 }

@@ -285,13 +285,14 @@ fn silent_receivers_time_out_of_the_minimum() {
 
 #[test]
 fn build_and_configuration() {
-    let ctx = |receivers: u32| crate::proto::FlowContext {
-        members: Box::leak(vec![crate::proto::registry::ReceiverSpec::default(); receivers as usize].into()),
+    let members: Vec<crate::proto::registry::ReceiverSpec> = vec![Default::default(); 8];
+    let ctx = |receivers| crate::proto::FlowContext {
         app: crate::proto::Application::Bulk,
         packet_size: DataSize::from_bytes(1018),
         start: Instant::ZERO,
         stop: None,
         receivers,
+        members: &members[..receivers as usize],
         rng: &|name| RngStreams::new(1).stream(name),
     };
     let cfg = crate::proto::registry::defaults("asmp").expect("registered");

@@ -26,6 +26,7 @@
 //! reconstruction, A-07; the sender relays reports so that receivers can suppress, since
 //! feedback goes by unicast).
 
+pub mod claims;
 pub mod config;
 pub mod estimator;
 pub mod feedback;
@@ -65,19 +66,39 @@ fn build(cfg: &SramtConfig, layered: bool, ctx: FlowContext<'_>) -> Result<FlowE
         ctx.receivers,
         (ctx.rng)("sramt/sender"),
     )?;
-    // Each receiver joins at its own start and leaves at its stop; the groups a scenario may name
-    // for it are ignored: SRAMT receivers choose their stream / level themselves.
-    let receivers = ctx
-        .members
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let rng = (ctx.rng)(&format!("sramt/receiver{i}"));
-            let r = SramtReceiver::new(cfg, layered, i as u32, packet_bytes, m.start, rng).with_stop(m.stop);
-            Box::new(r) as _
-        })
-        .collect();
+    // Each receiver joins at its own start and leaves at its stop. The groups a scenario names
+    // for it are where it starts (the paper's Scenario A starts R1, R2 on stream 1, R3, R4 on
+    // stream 2, ...); from there SRAMT receivers choose their stream / level themselves.
+    let mut receivers = Vec::with_capacity(ctx.members.len());
+    for (i, m) in ctx.members.iter().enumerate() {
+        let rng = (ctx.rng)(&format!("sramt/receiver{i}"));
+        let mut r = SramtReceiver::new(cfg, layered, i as u32, packet_bytes, m.start, rng).with_stop(m.stop);
+        if !m.groups.is_empty() {
+            let start = initial_position(&m.groups, layered, cfg.groups()).map_err(|e| format!("receiver {i}: {e}"))?;
+            r = r.with_position(start);
+        }
+        receivers.push(Box::new(r) as _);
+    }
     Ok(FlowEndpoints { sender: Box::new(sender), receivers })
+}
+
+/// The stream (S: exactly one group) or level (LE: groups 0..k, the cumulative layers) a
+/// receiver told to subscribe to `groups` starts on.
+fn initial_position(groups: &[crate::endpoint::GroupId], layered: bool, n: usize) -> Result<usize, String> {
+    let mut g: Vec<usize> = groups.iter().map(|g| g.0 as usize).collect();
+    g.sort_unstable();
+    g.dedup();
+    if layered {
+        if g.iter().enumerate().any(|(k, &j)| k != j) || g.len() > n {
+            return Err(format!("sramt-le: groups must be the cumulative layers 0..k (k < {n}), got {g:?}"));
+        }
+        Ok(g.len())
+    } else {
+        match g[..] {
+            [j] if j < n => Ok(j),
+            _ => Err(format!("sramt-s: a receiver starts on exactly one stream 0..{}, got {g:?}", n - 1)),
+        }
+    }
 }
 
 /// The registry's factory of `sramt-s`.

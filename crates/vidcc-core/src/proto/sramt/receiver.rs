@@ -142,6 +142,13 @@ impl SramtReceiver {
         }
     }
 
+    /// Starts on stream `position` (S, 0-based) or level `position` (LE) instead of the
+    /// configured `initial_group`.
+    pub fn with_position(mut self, position: usize) -> Self {
+        self.position = position;
+        self
+    }
+
     /// Leaves every group and goes quiet at `stop`.
     pub fn with_stop(mut self, stop: Option<Instant>) -> Self {
         self.stop = stop;
@@ -359,6 +366,7 @@ impl SramtReceiver {
         };
         let l = self.loss_estimate();
         self.last_loss = l;
+        self.events.push_back(Event::RttEstimated { rtt: Duration::from_secs_f64(rtt) });
         let r = self.r_tcp.unwrap_or_else(|| self.current_rate());
         let r = if l > 0.0 { 8.0 * tcp_rate(self.packet_bytes, l, rtt) } else { r + 8.0 * self.packet_bytes / rtt };
         // A-05 gives Eq. 8 no cap; `cap_estimate` holds it at the most the session can carry.

@@ -14,7 +14,7 @@ use super::rates::{band, layered_rates, simulcast_rates, ReceiverManager, Report
 use super::wire::{
     data_header_bytes, ntp, sender_report, DataHeader, ReceiverReport, MAX_GROUPS, RR_APP_BYTES, SR_BYTES,
 };
-use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, GroupId, PacketMeta, Transmit};
+use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, GroupId, PacketMeta, Transmit};
 use crate::media::packetizer::Packetizer;
 use crate::media::sender_buffer::{DropPolicy, SenderBuffer, SenderBufferConfig};
 use crate::media::stream::{PartKind, StreamFrame, VideoStream};
@@ -22,6 +22,7 @@ use crate::media::MediaTag;
 use crate::proto::Application;
 use crate::rng::SimRng;
 use crate::time::{Duration, Instant};
+use crate::units::DataRate;
 use crate::units::DataSize;
 use crate::wire::rtcp::SenderInfo;
 use crate::wire::WireError;
@@ -71,6 +72,8 @@ pub struct SramtSender {
     /// Every group-rate update: (time, rates), for invariant checks.
     rate_log_enabled: bool,
     rate_log: Vec<(Instant, Vec<f64>)>,
+    /// Group-rate changes and reports heard, for the driver's event log.
+    events: VecDeque<Event>,
 }
 
 impl SramtSender {
@@ -163,6 +166,7 @@ impl SramtSender {
             stats: EndpointStats::default(),
             rate_log_enabled: false,
             rate_log: Vec::new(),
+            events: VecDeque::new(),
             cfg: cfg.clone(),
         })
     }
@@ -269,10 +273,16 @@ impl SramtSender {
     /// §1.10: every group's rate from the receiver managers.
     fn update_rates(&mut self, now: Instant) {
         let prefs = self.managers.values().map(|m| (m.facts.position, m.preferred));
+        let before = self.rates.clone();
         if self.layered {
             layered_rates(&self.cfg, &mut self.rates, prefs);
         } else {
             simulcast_rates(&self.cfg, &mut self.rates, prefs);
+        }
+        for (j, (old, new)) in before.iter().zip(&self.rates).enumerate() {
+            if old != new {
+                self.events.push_back(Event::GroupRateChanged { group: j as u8, rate: DataRate::from_bps_f64(*new) });
+            }
         }
         if self.rate_log_enabled {
             self.rate_log.push((now, self.rates.clone()));
@@ -293,6 +303,7 @@ impl SramtSender {
         } else {
             (self.rates[position], band(&self.cfg, position)[1])
         };
+        self.events.push_back(Event::FeedbackReceived { peer: from });
         let m = self.managers.entry(from).or_insert_with(|| ReceiverManager::new(now, facts, initial));
         m.on_report(&self.cfg, now, facts, rtt, self.packet_bytes, band_top);
         // §1.4 step 3: echo (id, RTT) in the next packet of every stream (S) / the base layer (LE).
@@ -396,6 +407,10 @@ impl Endpoint for SramtSender {
             }
         }
         best.map(|j| self.data_packet(j, now))
+    }
+
+    fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
     }
 
     fn poll_timeout(&self) -> Option<Instant> {

@@ -7,7 +7,7 @@ use rand::Rng;
 
 use super::config::{RttScaling, SramtConfig};
 use super::estimator::{tcp_rate, LossSampler, OwdRtt, Wma8};
-use super::feedback::{rtcp_interval, suppresses, truncated_exponential, SuppressionRound};
+use super::feedback::{rtcp_interval, suppresses, truncated_exponential};
 use super::rates::{layered_rates, simulcast_rates};
 use super::rules::{layered_level, Backoff, SimulcastRule, SimulcastTrigger};
 use super::wire::{sender_report, DataHeader, ReceiverReport, ToReceiver, MAX_GROUPS};
@@ -434,33 +434,8 @@ fn truncated_exponential_has_the_stated_mean_and_range() {
     assert_eq!(truncated_exponential(10.0, t, 1.0), t);
 }
 
-/// Reports in one feedback round of `n` receivers with similar rates, each scheduled by the
-/// receivers' own [`SuppressionRound`] and cancelled by [`suppresses`] once a report reaches it
-/// `latency` after it was sent.
 fn reports_in_a_round(n: usize, latency: Duration, round: u64, rng: &mut crate::rng::SimRng) -> usize {
-    let t_rand = Duration::from_secs(10);
-    let start = Instant::from_nanos(round * t_rand.as_nanos());
-    let mut timers: Vec<(Instant, f64, SuppressionRound)> = (0..n)
-        .map(|_| {
-            let mut s = SuppressionRound::new(10.0, t_rand);
-            let due = s.schedule(start, rng);
-            (due, 400e3 * (1.0 + rng.gen_range(-0.005..0.005)), s)
-        })
-        .collect();
-    timers.sort_by_key(|t| t.0);
-    let mut heard: Vec<(Instant, f64)> = vec![];
-    let mut sent = 0;
-    for (due, own, timer) in timers.iter_mut() {
-        // Every report sent at t is heard by all at t + latency.
-        if heard.iter().any(|&(t, r)| t + latency <= *due && suppresses(1, *own, 1, r, 0.02)) {
-            timer.cancel();
-            continue;
-        }
-        heard.push((*due, *own));
-        timer.sent();
-        sent += 1;
-    }
-    sent
+    super::claims::reports_in_a_round(n, 10.0, Duration::from_secs(10), latency, round, rng)
 }
 
 #[test]
@@ -728,4 +703,87 @@ fn config_errors_name_the_key_and_registry_builds_both_variants() {
             .unwrap();
         assert_eq!(flow.receivers.len(), 5);
     }
+}
+
+#[test]
+fn sender_reports_each_group_rate_change_and_each_report_heard_as_events() {
+    let cfg = SramtConfig::simulcast();
+    let mut s = sender(&cfg, false, 2);
+    // A receiver on stream 0 reporting 120 kbit/s with 1 % loss: stream 0 moves off its 50 kbit/s
+    // initial rate (the rate is the clamped minimum preferred rate), the others do not.
+    send_report(&mut s, secs(1.0), 1, &report(120_000, 0.01, 0));
+    let events: Vec<crate::endpoint::Event> = std::iter::from_fn(|| s.poll_event()).collect();
+    assert_eq!(events[0], crate::endpoint::Event::FeedbackReceived { peer: 1 });
+    let rates: Vec<(u8, f64)> = events
+        .iter()
+        .filter_map(|e| match e {
+            crate::endpoint::Event::GroupRateChanged { group, rate } => Some((*group, rate.as_bps_f64())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rates.len(), 1, "{events:?}");
+    assert_eq!(rates[0].0, 0);
+    assert!((rates[0].1 - s.rates()[0]).abs() < 1.0 && s.rates()[0] != 50e3, "{rates:?} vs {:?}", s.rates());
+    // The same report again changes nothing but is still heard.
+    send_report(&mut s, secs(2.0), 1, &report(120_000, 0.01, 0));
+    let events: Vec<crate::endpoint::Event> = std::iter::from_fn(|| s.poll_event()).collect();
+    assert!(events.contains(&crate::endpoint::Event::FeedbackReceived { peer: 1 }));
+}
+
+#[test]
+fn receivers_start_on_the_groups_the_scenario_names() {
+    use crate::endpoint::GroupId;
+    use crate::proto::registry::{defaults, FlowContext, ReceiverSpec};
+    let build = |name: &str, groups: Vec<Vec<u32>>| {
+        let members: Vec<ReceiverSpec> = groups
+            .into_iter()
+            .map(|g| ReceiverSpec { groups: g.into_iter().map(GroupId).collect(), ..Default::default() })
+            .collect();
+        defaults(name).unwrap().build(FlowContext {
+            app: Application::Bulk,
+            packet_size: DataSize::from_bytes(1000),
+            start: Instant::ZERO,
+            stop: None,
+            receivers: members.len() as u32,
+            members: &members,
+            rng: &|n| RngStreams::new(1).stream(n),
+        })
+    };
+    // Joined groups at t = 0 tell where each receiver starts.
+    let joins = |flow: &mut crate::endpoint::FlowEndpoints| -> Vec<Vec<u32>> {
+        flow.receivers
+            .iter_mut()
+            .map(|r| {
+                r.handle_timeout(Instant::ZERO);
+                std::iter::from_fn(|| r.poll_membership())
+                    .filter_map(|m| match m {
+                        crate::endpoint::Membership::Join(g) => Some(g.0),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let mut s = build("sramt-s", vec![vec![], vec![1], vec![2]]).unwrap();
+    assert_eq!(joins(&mut s), vec![vec![0], vec![1], vec![2]]);
+    let mut le = build("sramt-le", vec![vec![0, 1, 2], vec![0], vec![]]).unwrap();
+    assert_eq!(joins(&mut le), vec![vec![0, 1, 2], vec![0], vec![0]]);
+    let err = build("sramt-s", vec![vec![0, 1]]).err().unwrap();
+    assert!(err.contains("receiver 0") && err.contains("exactly one stream"), "{err}");
+    let err = build("sramt-le", vec![vec![1]]).err().unwrap();
+    assert!(err.contains("cumulative layers"), "{err}");
+}
+
+#[test]
+fn unit_measurements_for_the_paper_suite_hold_the_unit_claims() {
+    let m: std::collections::BTreeMap<String, f64> = super::claims::unit_measurements().into_iter().collect();
+    assert!((m["c01_f0"] - 639_739.4).abs() < 0.051 && (m["c01_f5"] - 30_520.4).abs() < 0.051, "{m:?}");
+    assert!((m["c02_newest"] - 0.02 / 6.0).abs() < 1e-15 && (m["c02_oldest"] - 0.01 / 6.0).abs() < 1e-15);
+    assert!((m["c03_at_echo"] - 0.1).abs() < 1e-12 && (m["c03_owd_50ms"] - 0.125).abs() < 1e-12);
+    for v in ["s", "le"] {
+        assert_eq!(m[&format!("c05_c06_{v}_updates")], 2000.0);
+        assert_eq!(m[&format!("c05_c06_{v}_violations")], 0.0);
+        assert_eq!(m[&format!("c07_{v}_violations")], 0.0);
+    }
+    assert!(m["c29_6c"] < 10.0 && m["c29_4c"] > 10.0, "{m:?}");
 }

@@ -550,15 +550,15 @@ proptest! {
 }
 
 #[test]
-fn build_makes_one_receiver_per_peer_and_refuses_video_and_tiny_packets() {
-    let members = vec![crate::proto::registry::ReceiverSpec::default(); 5];
+fn build_makes_one_receiver_per_peer_and_refuses_tiny_packets_and_bad_keys() {
+    let members: Vec<crate::proto::registry::ReceiverSpec> = vec![Default::default(); 8];
     let ctx = |receivers, packet| crate::proto::FlowContext {
-        members: &members[..receivers as usize],
         app: Application::Bulk,
         packet_size: crate::units::DataSize::from_bytes(packet),
         start: Instant::ZERO,
         stop: None,
         receivers,
+        members: &members[..receivers as usize],
         rng: &|name| RngStreams::new(1).stream(name),
     };
     let f = build(&TfmccConfig::default(), ctx(5, 1000)).unwrap();
