@@ -46,7 +46,8 @@ pub fn receiver_ssrc(i: u32) -> u32 {
 }
 
 /// An ASMP flow: the sender and `ctx.receivers` receivers (receiver i is the sender's
-/// `PeerId(i)`), each with its own random stream for its RTCP intervals.
+/// `PeerId(i)`, joining at `ctx.members[i].start` and leaving at its stop), each with its own
+/// random stream for its RTCP intervals. The receivers' `groups` are not used: ASMP has one.
 pub fn build(config: &AsmpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
     config.validate()?;
     if ctx.receivers == 0 {
@@ -54,10 +55,14 @@ pub fn build(config: &AsmpConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints,
     }
     let size = u32::try_from(ctx.packet_size.as_bytes()).map_err(|_| "asmp: packet_size too large".to_string())?;
     let sender = AsmpSender::new(config, ctx.app, size, ctx.receivers, ctx.start, ctx.stop, (ctx.rng)("rtcp/sender"))?;
+    if ctx.members.len() != ctx.receivers as usize {
+        return Err(format!("asmp: {} receiver schedules for {} receivers", ctx.members.len(), ctx.receivers));
+    }
     let receivers = (0..ctx.receivers)
         .map(|i| {
-            let r =
-                AsmpReceiver::new(config, receiver_ssrc(i), size, ctx.start, (ctx.rng)(&format!("rtcp/receiver{i}")));
+            let m = &ctx.members[i as usize];
+            let rng = (ctx.rng)(&format!("rtcp/receiver{i}"));
+            let r = AsmpReceiver::new(config, receiver_ssrc(i), size, m.start, m.stop, rng);
             Box::new(r) as Box<dyn crate::endpoint::Endpoint + Send>
         })
         .collect();

@@ -44,8 +44,10 @@ pub struct AsmpReceiver {
     cfg: AsmpConfig,
     ssrc: u32,
     start: Instant,
+    stop: Option<Instant>,
     packet_bytes: f64,
     joined: bool,
+    left: bool,
     rx: RtpReception,
     sched: Option<RtcpScheduler>,
     rng: SimRng,
@@ -70,15 +72,25 @@ pub struct AsmpReceiver {
 }
 
 impl AsmpReceiver {
-    /// A receiver with SSRC `ssrc` that joins at `start`; `packet_bytes` is P (the wire size of
-    /// a full data packet); `rng` draws its RTCP intervals.
-    pub fn new(cfg: &AsmpConfig, ssrc: u32, packet_bytes: u32, start: Instant, rng: SimRng) -> Self {
+    /// A receiver with SSRC `ssrc` that joins at `start` and leaves at `stop` (then falls silent:
+    /// the sender times it out); `packet_bytes` is P (the wire size of a full data packet);
+    /// `rng` draws its RTCP intervals.
+    pub fn new(
+        cfg: &AsmpConfig,
+        ssrc: u32,
+        packet_bytes: u32,
+        start: Instant,
+        stop: Option<Instant>,
+        rng: SimRng,
+    ) -> Self {
         AsmpReceiver {
             cfg: cfg.clone(),
             ssrc,
             start,
+            stop,
             packet_bytes: packet_bytes as f64,
             joined: false,
+            left: false,
             rx: RtpReception::new(cfg.clock_rate_hz),
             sched: None,
             rng,
@@ -109,7 +121,12 @@ impl AsmpReceiver {
     }
 
     fn join_if_due(&mut self) {
-        if !self.joined && self.now >= self.start {
+        if self.joined && !self.left && self.stop.is_some_and(|t| self.now >= t) {
+            self.left = true;
+            self.sched = None;
+            self.membership.push_back(Membership::Leave(DATA_GROUP));
+        }
+        if !self.joined && self.now >= self.start && !self.stop.is_some_and(|t| self.now >= t) {
             self.joined = true;
             self.membership.push_back(Membership::Join(DATA_GROUP));
             // RFC 3550 §6.3.2: the first packet's size (an RR with a block and the APP).
@@ -256,10 +273,14 @@ impl Endpoint for AsmpReceiver {
     }
 
     fn poll_timeout(&self) -> Option<Instant> {
-        match &self.sched {
-            None => Some(self.start.max(self.now)),
-            Some(s) => Some(s.next().max(self.now)),
+        if self.left || (!self.joined && self.stop.is_some_and(|t| self.start >= t)) {
+            return None;
         }
+        let next = match &self.sched {
+            None => self.start,
+            Some(s) => self.stop.map_or(s.next(), |t| t.min(s.next())),
+        };
+        Some(next.max(self.now))
     }
 
     fn poll_event(&mut self) -> Option<Event> {

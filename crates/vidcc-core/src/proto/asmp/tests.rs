@@ -134,7 +134,7 @@ fn run_receiver(
 }
 
 fn receiver() -> AsmpReceiver {
-    AsmpReceiver::new(&AsmpConfig::default(), receiver_ssrc(0), P, Instant::ZERO, rng("r0"))
+    AsmpReceiver::new(&AsmpConfig::default(), receiver_ssrc(0), P, Instant::ZERO, None, rng("r0"))
 }
 
 #[test]
@@ -223,8 +223,9 @@ fn losses_feed_the_equation_with_the_loss_event_ratio() {
 fn sender_follows_the_slowest_receiver() {
     let cfg = AsmpConfig::default();
     let s = AsmpSender::new(&cfg, crate::proto::Application::Bulk, P, 3, Instant::ZERO, None, rng("s")).unwrap();
-    let rs: Vec<AsmpReceiver> =
-        (0..3).map(|i| AsmpReceiver::new(&cfg, receiver_ssrc(i), P, Instant::ZERO, rng(&format!("r{i}")))).collect();
+    let rs: Vec<AsmpReceiver> = (0..3)
+        .map(|i| AsmpReceiver::new(&cfg, receiver_ssrc(i), P, Instant::ZERO, None, rng(&format!("r{i}"))))
+        .collect();
     let mut net = Fanout::new(s, rs, &[millis(10), millis(40), millis(10)], |i, seq| i == 1 && seq % 50 == 49);
     let mut checked = 0;
     for t in (20..=300).step_by(20) {
@@ -253,8 +254,9 @@ fn sender_follows_the_slowest_receiver() {
 fn silent_receivers_time_out_of_the_minimum() {
     let cfg = AsmpConfig::default();
     let s = AsmpSender::new(&cfg, crate::proto::Application::Bulk, P, 2, Instant::ZERO, None, rng("s")).unwrap();
-    let rs: Vec<AsmpReceiver> =
-        (0..2).map(|i| AsmpReceiver::new(&cfg, receiver_ssrc(i), P, Instant::ZERO, rng(&format!("r{i}")))).collect();
+    let rs: Vec<AsmpReceiver> = (0..2)
+        .map(|i| AsmpReceiver::new(&cfg, receiver_ssrc(i), P, Instant::ZERO, None, rng(&format!("r{i}"))))
+        .collect();
     // Receiver 1 loses one packet in 5: it limits X...
     let mut net = Fanout::new(s, rs, &[millis(10), millis(10)], |i, seq| i == 1 && seq % 5 == 0);
     net.run_until(ms(60_000));
@@ -283,7 +285,8 @@ fn silent_receivers_time_out_of_the_minimum() {
 
 #[test]
 fn build_and_configuration() {
-    let ctx = |receivers| crate::proto::FlowContext {
+    let ctx = |receivers: u32| crate::proto::FlowContext {
+        members: Box::leak(vec![crate::proto::registry::ReceiverSpec::default(); receivers as usize].into()),
         app: crate::proto::Application::Bulk,
         packet_size: DataSize::from_bytes(1018),
         start: Instant::ZERO,
@@ -343,14 +346,14 @@ proptest! {
     fn arbitrary_network_keeps_state_sane(ops in net_ops(Clock { max_advance: millis(3000), max_rewind: millis(50) }, 1..400)) {
         let cfg = AsmpConfig::default();
         let mut s = AsmpSender::new(&cfg, crate::proto::Application::Bulk, P, 1, Instant::ZERO, None, rng("s")).unwrap();
-        let mut r = AsmpReceiver::new(&cfg, receiver_ssrc(0), P, Instant::ZERO, rng("r"));
+        let mut r = AsmpReceiver::new(&cfg, receiver_ssrc(0), P, Instant::ZERO, None, rng("r"));
         drive_network(&mut s, &mut r, &ops, &mut AsmpInvariants)?;
     }
 
     #[test]
     fn endpoints_never_panic_on_random_bytes((bytes, extra) in garbage()) {
         let cfg = AsmpConfig::default();
-        let mut r = AsmpReceiver::new(&cfg, receiver_ssrc(0), P, Instant::ZERO, rng("r"));
+        let mut r = AsmpReceiver::new(&cfg, receiver_ssrc(0), P, Instant::ZERO, None, rng("r"));
         feed_garbage(&mut r, ms(1), &bytes, extra, Rejections::Counted)?;
         let mut s = AsmpSender::new(&cfg, crate::proto::Application::Bulk, P, 1, Instant::ZERO, None, rng("s")).unwrap();
         feed_garbage(&mut s, ms(1), &bytes, extra, Rejections::Counted)?;
