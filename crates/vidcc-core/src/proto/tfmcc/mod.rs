@@ -24,7 +24,7 @@
 //! Deviations (also in `docs/protocols/tfmcc.md`): bulk data only; integer rates on the wire
 //! instead of the RFC's 16-bit floats, and a 48-byte data header (the paper gave TFMCC 12 B;
 //! the packet's wire size is the configured one either way); the CLR reports only while data
-//! arrives; a receiver's leave is scheduled with [`TfmccReceiver::leave_at`].
+//! arrives.
 
 mod config;
 pub mod receiver;
@@ -45,7 +45,8 @@ use crate::proto::FlowContext;
 pub const HEADER_BYTES: usize = wire::DATA_BYTES;
 
 /// The registry's factory: one sender and `ctx.receivers` receivers, receiver i drawing its
-/// feedback timers from the flow's stream `tfmcc/feedback/<i>`.
+/// feedback timers from the flow's stream `tfmcc/feedback/<i>`, joining at its member start and
+/// leaving (with a leave report) at its member stop.
 pub fn build(config: &TfmccConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, String> {
     config.validate()?;
     let size = u32::try_from(ctx.packet_size.as_bytes()).map_err(|_| "tfmcc: packet_size too large".to_string())?;
@@ -53,7 +54,14 @@ pub fn build(config: &TfmccConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints
     let receivers = (0..ctx.receivers)
         .map(|i| {
             let rng = (ctx.rng)(&format!("tfmcc/feedback/{i}"));
-            Box::new(TfmccReceiver::new(config, i, size, rng)) as Box<dyn crate::endpoint::Endpoint + Send>
+            let mut r = TfmccReceiver::new(config, i, size, rng);
+            if let Some(m) = ctx.members.get(i as usize) {
+                r.join_at(m.start);
+                if let Some(stop) = m.stop {
+                    r.leave_at(stop);
+                }
+            }
+            Box::new(r) as Box<dyn crate::endpoint::Endpoint + Send>
         })
         .collect();
     Ok(FlowEndpoints { sender: Box::new(sender), receivers })

@@ -1,8 +1,8 @@
 //! The TFMCC receiver (RFC 4654 §4): loss event rate, RTT, the calculated rate, and when to
 //! report.
 //!
-//! - Joins group 0 at construction ([`Membership::Join`]); leaves at [`TfmccReceiver::leave_at`]
-//!   after a report with the leave flag (§4.6).
+//! - Joins group 0 at its start ([`Membership::Join`], [`TfmccReceiver::join_at`]; at once by
+//!   default) and leaves at [`TfmccReceiver::leave_at`] after a report with the leave flag.
 //! - Loss event rate (§4.2): the TFRC loss history ([`LossEventHistory`], RFC 5348 §5, NDUPACK
 //!   3, 8 weighted intervals), events grouped by this receiver's RTT; the first interval is the
 //!   one that gives the receive rate through the equation (RFC 5348 §6.3.1).
@@ -74,6 +74,8 @@ pub struct TfmccReceiver {
     supp: Suppression,
     rng: SimRng,
     feedback_due: bool,
+    /// When to ask to join group 0 (`None`: asked).
+    join_at: Option<Instant>,
     leave_at: Option<Instant>,
     left: bool,
     leave_report_due: bool,
@@ -111,15 +113,21 @@ impl TfmccReceiver {
             supp: Suppression::new(cfg.feedback_timer, cfg.max_receivers),
             rng,
             feedback_due: false,
+            join_at: Some(Instant::ZERO),
             leave_at: None,
             left: false,
             leave_report_due: false,
-            membership: VecDeque::from([Membership::Join(GroupId(0))]),
+            membership: VecDeque::with_capacity(2),
             now: Instant::ZERO,
             events: VecDeque::with_capacity(EVENT_CAPACITY),
             counters: TfmccReceiverCounters::default(),
             stats: EndpointStats::default(),
         }
+    }
+
+    /// Join the group at `t` instead of at once (a late join).
+    pub fn join_at(&mut self, t: Instant) {
+        self.join_at = Some(t);
     }
 
     /// Leave the group at `t` (after a report with the leave flag).
@@ -315,6 +323,10 @@ impl Endpoint for TfmccReceiver {
         if self.left {
             return;
         }
+        if self.join_at.is_some_and(|t| t <= now) {
+            self.join_at = None;
+            self.membership.push_back(Membership::Join(GroupId(0)));
+        }
         if self.leave_at.is_some_and(|t| t <= now) {
             self.left = true;
             self.leave_report_due = true;
@@ -352,7 +364,7 @@ impl Endpoint for TfmccReceiver {
         if self.left {
             return None;
         }
-        [self.supp.deadline(), self.clr_next, self.leave_at].into_iter().flatten().min()
+        [self.join_at, self.supp.deadline(), self.clr_next, self.leave_at].into_iter().flatten().min()
     }
 
     fn poll_event(&mut self) -> Option<Event> {
@@ -360,6 +372,10 @@ impl Endpoint for TfmccReceiver {
     }
 
     fn poll_membership(&mut self) -> Option<Membership> {
+        if self.join_at.is_some_and(|t| t <= self.now) {
+            self.join_at = None;
+            self.membership.push_front(Membership::Join(GroupId(0)));
+        }
         self.membership.pop_front()
     }
 

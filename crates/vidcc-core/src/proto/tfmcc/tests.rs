@@ -551,7 +551,9 @@ proptest! {
 
 #[test]
 fn build_makes_one_receiver_per_peer_and_refuses_video_and_tiny_packets() {
+    let members = vec![crate::proto::registry::ReceiverSpec::default(); 5];
     let ctx = |receivers, packet| crate::proto::FlowContext {
+        members: &members[..receivers as usize],
         app: Application::Bulk,
         packet_size: crate::units::DataSize::from_bytes(packet),
         start: Instant::ZERO,
