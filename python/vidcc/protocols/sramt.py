@@ -50,6 +50,8 @@ class _SramtFlow(CoreFlow):
     equation_packet_size: Size | None = None
     epoch: PositiveDuration = 5_000_000_000
     rule2_epochs: _Count = 4
+    rule1_estimate_below_band: bool = False
+    cap_estimate: bool = False
     t_change: PositiveDuration = 5_000_000_000
     max_backoff_exponent: Annotated[int, BeforeValidator(integer(minimum=0, maximum=62))] = 16
     loss_sample_interval: PositiveDuration = 1_000_000_000
@@ -94,6 +96,8 @@ def _resolve(flow: _SramtFlow) -> dict:
         "equation_packet_bytes": flow.equation_packet_size or 0,
         "epoch_ns": flow.epoch,
         "rule2_epochs": flow.rule2_epochs,
+        "rule1_estimate_below_band": flow.rule1_estimate_below_band,
+        "cap_estimate": flow.cap_estimate,
         "change_ns": flow.t_change,
         "max_backoff_exponent": flow.max_backoff_exponent,
         "loss_sample_ns": flow.loss_sample_interval,

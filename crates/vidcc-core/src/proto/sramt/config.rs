@@ -45,6 +45,14 @@ pub struct SramtConfig {
     pub epoch_ns: u64,
     /// Consecutive epochs above / below the stream rate before a rule-2 move \[P\] 4 (A-16: ≥).
     pub rule2_epochs: u32,
+    /// SRAMT-S rule 1 downwards also when the estimate is below the stream's band minimum while
+    /// the announced rate is not yet pinned there (the sender has not yet heard the receiver
+    /// since it joined; A-28), an option of this implementation; off (default): the digest's
+    /// rule, a pinned announced rate only.
+    pub rule1_estimate_below_band: bool,
+    /// Cap the receiver's r_r_tcp at the most the session can carry (the top band's maximum, S;
+    /// the sum of the band maxima, LE) \[R\] of this implementation; off (default): A-05, no cap.
+    pub cap_estimate: bool,
     /// T_change, the back-off base \[P\] 5 s; a change reversed within
     /// `t_change + t_epoch/2` is unsuccessful \[I\] §1.7.
     pub change_ns: u64,
@@ -123,6 +131,8 @@ impl SramtConfig {
             equation_packet_bytes: 0,
             epoch_ns: 5_000_000_000,
             rule2_epochs: 4,
+            rule1_estimate_below_band: false,
+            cap_estimate: false,
             change_ns: 5_000_000_000,
             max_backoff_exponent: 16,
             loss_sample_ns: 1_000_000_000,

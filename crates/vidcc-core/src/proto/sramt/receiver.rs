@@ -62,6 +62,10 @@ pub struct SramtReceiver {
     heard_data: bool,
     /// r_r_tcp^i, bit/s, and its sums since the last report and over the epoch.
     r_tcp: Option<f64>,
+    /// l_i at the latest RTT tick (stands while no joined group has a loss sample).
+    last_loss: f64,
+    /// The top of the highest band (S) or the sum of the band tops (LE), bit/s.
+    session_max: f64,
     acc_report: (f64, u32),
     acc_epoch: (f64, u32),
     next_rtt_tick: Option<Instant>,
@@ -109,6 +113,12 @@ impl SramtReceiver {
             sender_ssrc: 0,
             heard_data: false,
             r_tcp: None,
+            last_loss: 0.0,
+            session_max: if layered {
+                cfg.bands_bps.iter().map(|b| b[1] as f64).sum()
+            } else {
+                cfg.bands_bps.iter().map(|b| b[1] as f64).fold(0.0, f64::max)
+            },
             acc_report: (0.0, 0),
             acc_epoch: (0.0, 0),
             next_rtt_tick: None,
@@ -119,7 +129,7 @@ impl SramtReceiver {
             last_sr: None,
             epoch_handled: None,
             last_epoch_end: None,
-            rule: SimulcastRule::default(),
+            rule: SimulcastRule::new(cfg.rule1_estimate_below_band),
             backoff: Backoff::new(Duration::from_nanos(cfg.change_ns), epoch, cfg.max_backoff_exponent),
             changes: Vec::new(),
             memberships: VecDeque::new(),
@@ -163,18 +173,23 @@ impl SramtReceiver {
         let v: Vec<f64> = self.joined().filter_map(|j| self.groups[j].as_ref()?.rtt.rtt()).collect();
         (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
     }
-    /// l_i (S: its stream's; LE: Eq. 11's rate-weighted mean over layers 1..k).
+    /// l_i (S: its stream's; LE: Eq. 11's rate-weighted mean over layers 1..k). A group joined
+    /// so recently that it has no loss sample yet is left out, and with no sample at all the
+    /// previous l_i stands \[R\]: a fresh group's empty filter is not evidence of a loss-free
+    /// path (read as zero, it would make Eq. 8 grow the rate for a whole sample interval
+    /// after every change).
     pub fn loss_estimate(&self) -> f64 {
         let (mut num, mut den) = (0.0, 0.0);
         for j in self.joined() {
-            let l = self.groups[j].as_ref().map_or(0.0, |g| g.loss.loss());
-            num += l * self.rates[j];
-            den += self.rates[j];
+            if let Some(l) = self.groups[j].as_ref().and_then(|g| g.loss.filter.value()) {
+                num += l * self.rates[j];
+                den += self.rates[j];
+            }
         }
         if den > 0.0 {
             num / den
         } else {
-            0.0
+            self.last_loss
         }
     }
 
@@ -343,8 +358,11 @@ impl SramtReceiver {
             return;
         };
         let l = self.loss_estimate();
+        self.last_loss = l;
         let r = self.r_tcp.unwrap_or_else(|| self.current_rate());
         let r = if l > 0.0 { 8.0 * tcp_rate(self.packet_bytes, l, rtt) } else { r + 8.0 * self.packet_bytes / rtt };
+        // A-05 gives Eq. 8 no cap; `cap_estimate` holds it at the most the session can carry.
+        let r = if self.cfg.cap_estimate { r.min(self.session_max) } else { r };
         self.r_tcp = Some(r);
         self.acc_report.0 += r;
         self.acc_report.1 += 1;

@@ -14,6 +14,8 @@ use crate::time::{Duration, Instant};
 pub struct SimulcastRule {
     above: u32,
     below: u32,
+    /// Rule 1 downwards also when the estimate is below the band (see [`SimulcastRule::decide`]).
+    estimate_below_band: bool,
 }
 
 /// Why a simulcast move was wanted (rule 1 or rule 2).
@@ -24,6 +26,10 @@ pub enum SimulcastTrigger {
 }
 
 impl SimulcastRule {
+    pub fn new(estimate_below_band: bool) -> Self {
+        SimulcastRule { above: 0, below: 0, estimate_below_band }
+    }
+
     /// One epoch end: `estimate` E_i, the stream's announced `rate` and `band`, `stream` j of
     /// `n`. Updates the rule-2 counters (they keep counting while a move is blocked, \[R\] §1.7)
     /// and returns the wanted stream with its trigger, if it differs from `stream`.
@@ -49,8 +55,12 @@ impl SimulcastRule {
         }
         let down = stream > 0;
         let up = stream + 1 < n;
-        // Rule 1: pinned at the band edge and the estimate beyond it.
-        if down && rate <= band[0] && estimate < rate {
+        // Rule 1: pinned at the band edge and the estimate beyond it. Downwards also when the
+        // estimate is below the band's minimum while the announced rate is not yet pinned
+        // (`estimate_below_band`): the sender pins it as soon as it hears this receiver, whose
+        // reports lag a stream change by up to an RTCP interval.
+        let pinned_low = rate <= band[0] || (self.estimate_below_band && estimate < band[0]);
+        if down && pinned_low && estimate < rate {
             return Some((stream - 1, SimulcastTrigger::BandExhausted));
         }
         if up && rate >= band[1] && estimate > rate {
