@@ -37,6 +37,7 @@ test: test-rust test-python
 
 bench: develop
 	$(PY) benches/simulator.py
+	$(PY) benches/multicast.py
 	cargo run --release --quiet -p vidcc-core --example bench_tes
 	$(PY) benches/video_quality.py
 	$(PY) benches/sweep.py

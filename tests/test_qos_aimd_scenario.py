@@ -129,5 +129,5 @@ def test_every_key_is_documented():
     section = section[: section.index("\n## ") if "\n## " in section else len(section)]
     missing = [k for k in QosAimdFlow.model_fields if f"`{k}`" not in section and k not in (
         "count", "packet_size", "start", "stop", "send_jitter", "label", "direction", "span", "src", "dst",
-        "source_access", "sink_access", "protocol")]
+        "source_access", "sink_access", "receivers", "join_latency", "leave_latency", "protocol")]
     assert not missing, missing

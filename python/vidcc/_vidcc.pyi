@@ -35,6 +35,9 @@ def protocol_defaults(name: str) -> dict[str, Any]:
 def protocol_header_bytes(name: str) -> int:
     """Bytes of protocol ``name``'s data header."""
 
+def protocol_reach(name: str) -> str:
+    """``"unicast"`` (one receiver per flow) or ``"multicast"`` (any number) for protocol ``name``."""
+
 def simulate(
     config_json: str, progress: Callable[[float], object] | None = None
 ) -> dict[str, Any]:

@@ -38,8 +38,9 @@ from vidcc.schema.fields import (
 )
 from vidcc.schema.load import Scenario, load_scenario, parse_scenario
 from vidcc.schema.models import (
+    BYTES_PER_FLOW_INSTANCE,
+    BYTES_PER_RECEIVER,
     LOSS_KINDS,
-    MAX_FLOW_INSTANCES,
     MIN_PACKET_BYTES,
     QUEUE_KINDS,
     TOPOLOGY_KINDS,
@@ -59,6 +60,7 @@ from vidcc.schema.models import (
     Loss,
     PersistentArq,
     Queue,
+    Receiver,
     Red,
     ScenarioSection,
     Topology,
@@ -78,8 +80,10 @@ __all__ = [
     "TCP_PROTOCOLS",
     "QUEUE_KINDS",
     "LOSS_KINDS",
-    "MAX_FLOW_INSTANCES",
+    "BYTES_PER_FLOW_INSTANCE",
+    "BYTES_PER_RECEIVER",
     "MIN_PACKET_BYTES",
+    "Receiver",
     "U32_MAX",
     "U64_MAX",
     "Duration",

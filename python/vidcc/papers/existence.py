@@ -60,7 +60,7 @@ def _probe_multicast() -> dict:
                 {"a": "R", "b": "B", "bandwidth": "10Mbps", "delay": "1ms"},
             ],
         },
-        "flows": [{"protocol": "udp-cbr", "rate": "1Mbps", "src": "S", "dst": ["A", "B"]}],
+        "flows": [{"protocol": "udp-multicast", "rate": "1Mbps", "src": "S", "dst": ["A", "B"]}],
     }
 
 

@@ -5,13 +5,15 @@ problem raises a one-line :class:`ScenarioError`.
 
 from __future__ import annotations
 
+import os
 from collections import deque
 
 from vidcc import _vidcc
-from vidcc.schema.document import SPECS, Document
+from vidcc.schema.document import MULTICAST, SPECS, Document
 from vidcc.schema.errors import ScenarioError
 from vidcc.schema.models import (
-    MAX_FLOW_INSTANCES,
+    BYTES_PER_FLOW_INSTANCE,
+    BYTES_PER_RECEIVER,
     MIN_PACKET_BYTES,
     BaseFlow,
     Chain,
@@ -19,6 +21,7 @@ from vidcc.schema.models import (
     Graph,
     Red,
     merge_access,
+    multicast_receivers,
     trace_path,
 )
 
@@ -68,18 +71,7 @@ def check(doc: Document, source: str) -> None:
             if link.a == link.b:
                 fail(f"topology.links[{i}]", f'a link must join two different nodes, got "{link.a}" twice')
 
-    # Static routing keeps a next-hop table per destination over all nodes: about 16·n² bytes for
-    # n flow instances (each has its own end hosts), 400 MB at the limit.
-    instances = 0
-    for i, flow in enumerate(doc.flows):
-        per = topo.hops if isinstance(topo, Chain) and flow.span == "per-hop" else 1
-        instances += flow.count * per
-        if instances > MAX_FLOW_INSTANCES:
-            fail(
-                f"flows[{i}].count",
-                f"the scenario would have {instances} flow instances, more than the simulator's "
-                f"limit of {MAX_FLOW_INSTANCES} (its routing tables grow with the square of the flow count)",
-            )
+    _check_memory(doc, fail)
 
     for i, flow in enumerate(doc.flows):
         here = f"flows[{i}]"
@@ -101,7 +93,19 @@ def check(doc: Document, source: str) -> None:
                 for key in ("bandwidth", "delay"):
                     if getattr(table, key) is None:
                         fail(f"{here}.{side}.{key}", "missing required key")
-        if isinstance(topo, Graph):
+        if flow.protocol in MULTICAST:
+            _check_multicast(flow, here, topo, sc.duration, fail)
+        else:
+            for key in ("receivers", "join_latency", "leave_latency"):
+                if getattr(flow, key) is not None:
+                    fail(f"{here}.{key}", f'protocol "{flow.protocol}" is unicast: a flow has one receiver, its dst')
+            if isinstance(flow.dst, list):
+                fail(
+                    f"{here}.dst",
+                    f'protocol "{flow.protocol}" is unicast: dst names one node (a list of receivers needs a '
+                    f"multicast protocol: {', '.join(sorted(MULTICAST))})",
+                )
+        if isinstance(topo, Graph) and flow.protocol not in MULTICAST:
             for key in ("src", "dst"):
                 name = getattr(flow, key)
                 if name is None:
@@ -135,6 +139,64 @@ def check(doc: Document, source: str) -> None:
                 spec.check(flow, here, fail)
         if getattr(flow, "video", None) is not None:
             _check_video(flow, f"{here}", source, fail)
+
+
+def _check_multicast(flow: BaseFlow, here: str, topo, duration: int, fail) -> None:
+    """A multicast flow's receivers: placed where the topology allows, reachable, in time."""
+    if isinstance(topo, Chain) and flow.span == "per-hop":
+        fail(f"{here}.span", "a multicast flow runs end to end")
+    if isinstance(topo, Graph):
+        if flow.src is None:
+            fail(f"{here}.src", 'missing required key (flows in a "graph" topology name their src node)')
+        if flow.src not in topo.nodes:
+            fail(f"{here}.src", f'unknown node "{flow.src}"; nodes are: {", ".join(topo.nodes)}')
+        if flow.dst is not None and flow.receivers is not None:
+            fail(f"{here}.dst", "list the receivers either as dst or as receivers (with their nodes), not both")
+        if flow.dst is None and flow.receivers is None:
+            fail(f"{here}.dst", "missing required key (the receivers' nodes, or a receivers list)")
+        reachable = _reachable(topo, flow.src)
+    start = flow.start["max"] if isinstance(flow.start, dict) else flow.start
+    for key, r in multicast_receivers(flow):
+        at = f"{here}.{key}"
+        if isinstance(topo, Graph):
+            if r.node is None:
+                fail(f"{at}.node", "missing required key (a graph receiver names its node)")
+            node_key = at if key.startswith("dst") else f"{at}.node"
+            if r.node not in topo.nodes:
+                fail(node_key, f'unknown node "{r.node}"; nodes are: {", ".join(topo.nodes)}')
+            if r.node == flow.src:
+                fail(node_key, f'must differ from src "{flow.src}" (a receiver on the sender\'s node)')
+            if r.node not in reachable:
+                fail(node_key, f'no route from "{flow.src}" to "{r.node}" (nodes are not connected)')
+        elif r.node is not None:
+            fail(f"{at}.node", f'receivers sit on nodes of a "graph" only (this topology is "{topo.kind}")')
+        begin = r.start if r.start is not None else start
+        if begin >= duration:
+            fail(f"{at}.start", "must be before scenario.duration")
+        if r.stop is not None and r.stop <= begin:
+            fail(f"{at}.stop", "must be after the receiver's start")
+
+
+def _check_memory(doc: Document, fail) -> None:
+    """Refuse a scenario that cannot fit in this machine's memory (a clear error, not a killed run)."""
+    topo = doc.topology
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return
+    need = 0
+    for i, flow in enumerate(doc.flows):
+        per = topo.hops if isinstance(topo, Chain) and flow.span == "per-hop" else 1
+        receivers = sum(r.count for r in flow.receivers) if flow.receivers is not None else (
+            len(flow.dst) if isinstance(flow.dst, list) else 1)
+        need += flow.count * per * (BYTES_PER_FLOW_INSTANCE + receivers * BYTES_PER_RECEIVER)
+        if need > memory:
+            key = "receivers" if flow.receivers is not None and receivers > flow.count else "count"
+            fail(
+                f"flows[{i}].{key}",
+                f"the scenario needs about {need / 2**30:.1f} GiB to simulate, more than this machine's "
+                f"{memory / 2**30:.1f} GiB of memory",
+            )
 
 
 def _check_video(flow: BaseFlow, here: str, source: str, fail) -> None:
@@ -196,6 +258,20 @@ def _queues(topo: Dumbbell | Chain | Graph):
         table = getattr(topo, side)
         if table is not None and table.queue is not None:
             yield f"topology.{side}.queue", table.queue
+
+
+def _reachable(graph: Graph, src: str) -> set[str]:
+    adjacent: dict[str, list[str]] = {n: [] for n in graph.nodes}
+    for link in graph.links:
+        adjacent[link.a].append(link.b)
+        adjacent[link.b].append(link.a)
+    seen, todo = {src}, deque([src])
+    while todo:
+        for nxt in adjacent[todo.popleft()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
 
 
 def _connected(graph: Graph, src: str, dst: str) -> bool:

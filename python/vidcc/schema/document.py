@@ -12,7 +12,7 @@ from typing import Annotated, Any, Union
 
 from pydantic import Field, ValidationError
 
-from vidcc import protocols
+from vidcc import _vidcc, protocols
 from vidcc.schema.errors import INVALID, ScenarioError, format_path, show
 from vidcc.schema.models import (
     Bernoulli,
@@ -30,11 +30,13 @@ from vidcc.schema.models import (
     Topology,
 )
 
-__all__ = ["Document", "SPECS", "PROTOCOLS", "translate", "problems", "validation_error"]
+__all__ = ["Document", "SPECS", "PROTOCOLS", "MULTICAST", "translate", "problems", "validation_error"]
 
 # Every registered protocol, by name.
 SPECS: dict[str, protocols.ProtocolSpec] = {spec.name: spec for spec in protocols.specs()}
 PROTOCOLS: tuple[str, ...] = tuple(SPECS)
+# The protocols whose flows have any number of receivers (the registry's `reach: Multicast`).
+MULTICAST: frozenset[str] = frozenset(name for name in PROTOCOLS if _vidcc.protocol_reach(name) == "multicast")
 
 Flow = Annotated[
     Union[tuple(dict.fromkeys(spec.model for spec in SPECS.values()))],

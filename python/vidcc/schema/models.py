@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from vidcc.schema.errors import invalid
 from vidcc.schema.fields import (
     U32_MAX,
     U64_MAX,
@@ -27,14 +28,18 @@ from vidcc.schema.fields import (
     Rate,
     RateSpread,
     integer,
+    non_empty_string,
     number,
 )
 
 TOPOLOGY_KINDS = ("dumbbell", "chain", "graph")
 QUEUE_KINDS = ("droptail", "red")
 LOSS_KINDS = ("bernoulli", "gilbert-elliott", "correlated-bernoulli")
-# Most flow instances in one scenario (see `vidcc.schema.checks`).
-MAX_FLOW_INSTANCES = 5000
+# What one flow instance and one receiver cost the simulator at most, in bytes (measured with
+# benches/multicast.py, rounded up): `vidcc.schema.checks` refuses a scenario
+# whose estimate exceeds the machine's memory instead of letting the run be killed.
+BYTES_PER_FLOW_INSTANCE = 8_192
+BYTES_PER_RECEIVER = 4_608
 # The simulator needs room for the largest protocol header in a data packet.
 MIN_PACKET_BYTES = 64
 
@@ -167,6 +172,33 @@ class ScenarioSection(Model):
     packet_log: bool = False
 
 
+class Receiver(Model):
+    """One receiver of a multicast flow (or ``count`` alike): where it sits (graph only), when it
+    starts (joins) and stops (leaves), and which of the sender's groups it is told to join."""
+
+    node: Name | None = None
+    count: Annotated[int, BeforeValidator(integer(minimum=1, maximum=U32_MAX))] = 1
+    start: Duration | None = None
+    stop: Duration | None = None
+    groups: list[Annotated[int, BeforeValidator(integer(maximum=U32_MAX - 1))]] | None = None
+
+
+def _receivers(value: Any) -> Any:
+    """``receivers = N`` is N receivers with the flow's defaults."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return [{"count": integer(minimum=1, maximum=U32_MAX)(value)}]
+    return value
+
+
+def _dst(value: Any) -> Any:
+    """One node, or a list of receivers' nodes (a multicast flow)."""
+    if isinstance(value, list):
+        if not value:
+            raise invalid("must not be empty")
+        return [non_empty_string(v) for v in value]
+    return non_empty_string(value)
+
+
 class BaseFlow(Model):
     """The keys every flow has, whatever its protocol: how many instances, packets, timing,
     label and placement. A protocol's model adds `protocol: Literal[...]` and its own keys."""
@@ -183,10 +215,17 @@ class BaseFlow(Model):
     direction: Literal["forward", "reverse"] | None = None
     span: Literal["end-to-end", "per-hop"] | None = None
     src: Name | None = None
-    dst: Name | None = None
-    # Graph only: private access links per instance, joining an edge node to src / dst.
+    # A node, or (multicast protocols, graph) the list of the receivers' nodes.
+    dst: Annotated[Any, BeforeValidator(_dst)] = None
+    # Graph only: private access links per instance, joining an edge node to src / dst (per
+    # receiver on the sink side).
     source_access: Access | None = None
     sink_access: Access | None = None
+    # Multicast protocols only: the receivers (a number, or a list of tables), and how long the
+    # network takes to graft a joining receiver's branch and to prune a leaving one's.
+    receivers: Annotated[list[Receiver], BeforeValidator(_receivers), Field(min_length=1)] | None = None
+    join_latency: Duration | None = None
+    leave_latency: Duration | None = None
 
 
 class Video(Model):
@@ -218,6 +257,18 @@ class CoreFlow(BaseFlow):
     carry a `video` table (bulk data without one)."""
 
     video: Video | None = None
+
+
+def multicast_receivers(flow: BaseFlow) -> list[tuple[str, Receiver]]:
+    """Every receiver of a multicast flow with the key that names it (``count`` expanded): from
+    ``receivers``, else from ``dst`` (graph), else one receiver with the flow's defaults."""
+    if flow.receivers is not None:
+        return [(f"receivers[{j}]", r) for j, r in enumerate(flow.receivers) for _ in range(r.count)]
+    if isinstance(flow.dst, list):
+        return [(f"dst[{j}]", Receiver(node=n)) for j, n in enumerate(flow.dst)]
+    if flow.dst is not None:
+        return [("dst", Receiver(node=flow.dst))]
+    return [("receivers", Receiver())]
 
 
 def trace_path(trace: str, source: str) -> Path:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from vidcc.schema.document import SPECS, Document
+from vidcc.schema.document import MULTICAST, SPECS, Document
 from vidcc.schema.models import (
     Access,
     BaseFlow,
@@ -25,6 +25,7 @@ from vidcc.schema.models import (
     Red,
     Video,
     merge_access,
+    multicast_receivers,
     trace_path,
 )
 
@@ -154,11 +155,42 @@ def _resolve_placement(flow: BaseFlow, topo: Dumbbell | Chain | Graph) -> dict:
             side: _resolve_access(None, getattr(flow, side)) if getattr(flow, side) is not None else None
             for side in ("source_access", "sink_access")
         }
+        if flow.protocol in MULTICAST:
+            return {"kind": "tree", "src": flow.src, **access}
         return {"kind": "nodes", "src": flow.src, "dst": flow.dst, **access}
     reverse = flow.direction == "reverse"
     if isinstance(topo, Chain) and flow.span == "per-hop":
         return {"kind": "per_hop", "reverse": reverse}
     return {"kind": "end_to_end", "reverse": reverse}
+
+
+def _resolve_multicast(flow: BaseFlow) -> dict:
+    return {
+        "receivers": [
+            {"node": r.node, "start_ns": r.start, "stop_ns": r.stop, "groups": list(r.groups or [])}
+            for _, r in multicast_receivers(flow)
+        ],
+        "join_latency_ns": flow.join_latency or 0,
+        "leave_latency_ns": flow.leave_latency or 0,
+    }
+
+
+def _resolve_flow(flow: BaseFlow, topo: Dumbbell | Chain | Graph, source: str) -> dict:
+    out = {
+        "label": flow.label if flow.label is not None else flow.protocol,
+        "protocol": _resolve_protocol(flow),
+        "count": flow.count,
+        "packet_size_bytes": flow.packet_size,
+        "start_ns": copy.deepcopy(flow.start),
+        "stop_ns": flow.stop,
+        "placement": _resolve_placement(flow, topo),
+        "send_jitter_ns": flow.send_jitter,
+        "video": _resolve_video(flow.video, source) if getattr(flow, "video", None) is not None else None,
+    }
+    # Only multicast flows have the key: a unicast flow resolves as it always did (run ids hash it).
+    if flow.protocol in MULTICAST:
+        out["multicast"] = _resolve_multicast(flow)
+    return out
 
 
 def resolve(doc: Document, source: str, seed: int | None = None) -> dict[str, Any]:
@@ -176,17 +208,7 @@ def resolve(doc: Document, source: str, seed: int | None = None) -> dict[str, An
         "packet_log": sc.packet_log,
         "topology": _resolve_topology(topo),
         "flows": [
-            {
-                "label": flow.label if flow.label is not None else flow.protocol,
-                "protocol": _resolve_protocol(flow),
-                "count": flow.count,
-                "packet_size_bytes": flow.packet_size,
-                "start_ns": copy.deepcopy(flow.start),
-                "stop_ns": flow.stop,
-                "placement": _resolve_placement(flow, topo),
-                "send_jitter_ns": flow.send_jitter,
-                "video": _resolve_video(flow.video, source) if getattr(flow, "video", None) is not None else None,
-            }
+            _resolve_flow(flow, topo, source)
             for flow in doc.flows
         ],
     }
