@@ -130,15 +130,22 @@ def both(build, **kw) -> list[Part]:
     return [Part(p, build(p), seeds=SEEDS, needs=NEEDS, **kw) for p in PROTOS]
 
 
-def thr_plot(pid: str, title: str) -> Plot:
-    return Plot(pid, title, "throughput_bps", kind="series", table="flow_samples", parts=["asmp"], ylabel="throughput (Mbit/s)", scale=1e-6)
+def thr_plots(title: str = "Throughput (1 s bins)") -> list[Plot]:
+    """One series plot per protocol: the first seed's run (every receiver and background flow)."""
+    return [Plot(f"throughput-{p}", f"{title}, {p.upper()}", "throughput_bps", kind="series", table="flow_samples", parts=[p],
+                 ylabel="throughput (Mbit/s)", scale=1e-6) for p in PROTOS]
+
+
+def delay_plots() -> list[Plot]:
+    return [Plot(f"delay-{p}", f"Mean one-way delay (1 s bins), {p.upper()}", "delay_ns", kind="series", table="flow_samples",
+                 parts=[p], ylabel="one-way delay (ms)", scale=1e-6) for p in PROTOS]
 
 
 FIGURES = [
     Figure("fig3-6", "ASMP and TFMCC against TCP in the parking lot (S1)", "Fig. 3, 4, 5, 6",
            "One multicast video crossing both bottlenecks, two TCP flows each crossing one: throughput over time, "
            "per-frame PSNR and the MOS distribution.",
-           parts=both(lambda p: s1(p)), plots=[thr_plot("throughput", "Throughput (1 s bins)")]),
+           parts=both(lambda p: s1(p)), plots=thr_plots()),
     Figure("fig7", "PSNR against the packet error rate (S2)", "Fig. 7",
            "S1 without TCP; packet error rate 0.05 %–10 % on the first bottleneck (Bernoulli in place of the paper's periodic model).",
            parts=[Part(p, s1(p, tcp_flows=False, loss={"kind": "bernoulli", "p": 0.0005}),
@@ -151,7 +158,8 @@ FIGURES = [
            "with the 150 ms playout deadline; one-way delay.",
            parts=both(lambda p: scenario(Q("71s", "71s"), graph(["S", "L", "R", "V"], [
                glink("S", "L", "100Mbps", "1ms", monitor=False), glink("L", "R", "2Mbps", "20ms", queue=droptail(50)),
-               glink("R", "V", "100Mbps", "1ms", monitor=False)]), [video(p, "S", ["V"])], warmup="0s", sample_interval="1s"))),
+               glink("R", "V", "100Mbps", "1ms", monitor=False)]), [video(p, "S", ["V"])], warmup="0s", sample_interval="1s")),
+           plots=[*delay_plots(), *thr_plots()]),
     Figure("fig13-18", "Fairness, utilisation, loss, CoV, PSNR and MOS against the RTT (S4)", "Fig. 13–18",
            "S1 with both bottleneck delays scaled to set the source→receiver RTT (one part per RTT, column rtt_ms).",
            parts=[Part(f"{p}-rtt{r}", s1(p, bottleneck_delay=f"{(r // 2 - 40) // 2}ms"), seeds=SEEDS, needs=NEEDS, tags={"rtt_ms": r})
@@ -159,7 +167,10 @@ FIGURES = [
            plots=[Plot("loss", "Packet loss ratio against the RTT", "drop_rate", axis="rtt_ms", where={"label": list(PROTOS)},
                        xlabel="RTT (ms)", ylabel="loss ratio"),
                   Plot("cov", "Throughput CoV against the RTT", "cov", axis="rtt_ms", where={"label": list(PROTOS)},
-                       xlabel="RTT (ms)", ylabel="CoV")]),
+                       xlabel="RTT (ms)", ylabel="CoV"),
+                  Plot("throughput", "Throughput against the RTT (video receivers and TCP flows; utilisation = video / 2 Mbit/s)",
+                       "throughput_bps", axis="rtt_ms", where={"label": [*PROTOS, "tcp"]}, xlabel="RTT (ms)",
+                       ylabel="throughput (Mbit/s)", scale=1e-6)]),
     Figure("fig19-23", "Intra-protocol fairness: two sessions of one protocol (S5)", "Fig. 19–23",
            "Two sources of the same protocol, two multicast groups, sharing the R2–R3 bottleneck. Baseline part "
            "tcp-pair: two TCP NewReno flows on the same path.",
@@ -168,14 +179,14 @@ FIGURES = [
                   Part("tcp-pair", scenario(DURATION, s5_topo(), [tcp("tcp", "S1", "D1"), tcp("tcp", "S2", "D2")], warmup=WARMUP,
                                             sample_interval="1s"), seeds=SEEDS, kind="baseline",
                        note="TCP NewReno in place of the two video sessions")],
-           plots=[Plot("throughput-tcp-pair", "Throughput of the two TCP flows (1 s bins)", "throughput_bps", kind="series",
+           plots=[*thr_plots(), Plot("throughput-tcp-pair", "Throughput of the two TCP flows (1 s bins)", "throughput_bps", kind="series",
                        table="flow_samples", parts=["tcp-pair"], ylabel="throughput (Mbit/s)", scale=1e-6)]),
     Figure("fig24-25", "Reaction to a 2 Mbit/s UDP CBR switched on and off (S6)", "Fig. 24, 25",
            "Video on a 4 Mbit/s, 10 ms dumbbell with a 2 Mbit/s CBR on for 20 s, off for 20 s: throughput over time and MOS.",
-           parts=both(lambda p: s6(p, "udp")), plots=[thr_plot("throughput", "Throughput (1 s bins)")]),
+           parts=both(lambda p: s6(p, "udp")), plots=thr_plots()),
     Figure("fig26-28", "Reaction to TCP traffic switched on and off (S7)", "Fig. 26, 27, 28",
            "As S6 with two TCP flows as the on/off background: throughput over time and MOS.",
-           parts=both(lambda p: s6(p, "tcp")), plots=[thr_plot("throughput", "Throughput (1 s bins)")]),
+           parts=both(lambda p: s6(p, "tcp")), plots=thr_plots()),
 ]
 
 
