@@ -126,7 +126,7 @@ impl AsmpReceiver {
             self.sched = None;
             self.membership.push_back(Membership::Leave(DATA_GROUP));
         }
-        if !self.joined && self.now >= self.start && !self.stop.is_some_and(|t| self.now >= t) {
+        if !self.joined && self.now >= self.start && self.stop.is_none_or(|t| self.now < t) {
             self.joined = true;
             self.membership.push_back(Membership::Join(DATA_GROUP));
             // RFC 3550 §6.3.2: the first packet's size (an RR with a block and the APP).
