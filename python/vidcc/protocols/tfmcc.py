@@ -1,10 +1,9 @@
-"""Scenario model of `tfmcc` (vidcc_core::proto::tfmcc; RFC 4654).
+"""Scenario model of `tfmcc` (vidcc_core::proto::tfmcc; docs/protocols/tfmcc.md).
 
-TFMCC, TCP-Friendly Multicast Congestion Control (RFC 4654; the comparison protocol of the
-ASMP/TFMCC digest specs/002-asmp-tfmcc.md §1.4): single-rate multicast whose sender follows the
-current limiting receiver. Bulk data only (no `video` table: the Rust sender does not carry video
-yet). Keys are in user units; every default is RFC 4654's value as the digest chooses it. The
-resolved form is the Rust `TfmccConfig`.
+TFMCC (RFC 4654) multicasts bulk data at one rate that follows the current limiting receiver.
+Keys are in user units; every default is RFC 4654's value as the ASMP/TFMCC digest chooses it
+(specs/002-asmp-tfmcc.md §1.4), documented in docs/scenarios.md. The resolved form is the Rust
+`TfmccConfig`.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from pydantic import BeforeValidator
 
 from vidcc import _vidcc
 from vidcc.protocols import ProtocolSpec, register
-from vidcc.schema import CoreFlow, PositiveDuration, integer, number
+from vidcc.schema import BaseFlow, PositiveDuration, integer, number
 
 # The data header, as the protocol registry of vidcc-core declares it.
 HEADER_BYTES = _vidcc.protocol_header_bytes("tfmcc")
@@ -24,7 +23,7 @@ _Unit = Annotated[float, BeforeValidator(number(minimum=0.0))]
 _AtLeastOne = Annotated[float, BeforeValidator(number(minimum=1.0))]
 
 
-class TfmccFlow(CoreFlow):
+class TfmccFlow(BaseFlow):
     protocol: Literal["tfmcc"]
     b: _AtLeastOne = 1.0
     initial_rtt: PositiveDuration = 500_000_000
@@ -36,7 +35,7 @@ class TfmccFlow(CoreFlow):
     q_non_clr: _Unit = 0.5
     one_way_delay_adjustment: bool = True
     rmax_decay: Annotated[float, BeforeValidator(number(above=0.0))] = 0.9
-    clock_granularity: PositiveDuration = 1_000_000
+    clock_granularity: Annotated[int, BeforeValidator(integer(minimum=0))] = 1_000_000
     clr_silence_rtts: _AtLeastOne = 4.0
     clr_timeout_rtts: _AtLeastOne = 10.0
     slowstart: bool = True
@@ -70,17 +69,17 @@ def _resolve(flow: TfmccFlow) -> dict:
 
 
 def _check(flow: TfmccFlow, here: str, fail) -> None:
-    for key in ("suppression_margin", "q_clr", "q_non_clr"):
+    for key in ("q_clr", "q_non_clr", "suppression_margin"):
         if getattr(flow, key) >= 1.0:
             fail(f"{here}.{key}", f"must be less than 1, got {getattr(flow, key)}")
-    for key in ("rmax_decay", "discount_threshold"):
-        if getattr(flow, key) > 1.0:
-            fail(f"{here}.{key}", f"must be at most 1, got {getattr(flow, key)}")
+    if flow.rmax_decay > 1.0:
+        fail(f"{here}.rmax_decay", f"must be at most 1, got {flow.rmax_decay}")
+    if flow.discount_threshold > 1.0:
+        fail(f"{here}.discount_threshold", f"must be at most 1, got {flow.discount_threshold}")
     if flow.clr_timeout_rtts < flow.clr_silence_rtts:
-        fail(f"{here}.clr_timeout_rtts",
-             f"must be at least clr_silence_rtts ({flow.clr_silence_rtts}), got {flow.clr_timeout_rtts}")
+        fail(f"{here}.clr_timeout_rtts", f"must be at least clr_silence_rtts ({flow.clr_silence_rtts})")
     if flow.packet_size <= HEADER_BYTES:
-        fail(f"{here}.packet_size", f"must be more than the {HEADER_BYTES}B data header, got {flow.packet_size}B")
+        fail(f"{here}.packet_size", f"must be more than the {HEADER_BYTES}B TFMCC header, got {flow.packet_size}B")
 
 
 register(ProtocolSpec("tfmcc", TfmccFlow, _resolve, _check, video="none"))
