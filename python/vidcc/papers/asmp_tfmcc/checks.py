@@ -299,8 +299,8 @@ def indicator_cause(d: FigureData | None, measured: dict[str, Any], parts=None) 
     measured["ASMP climb per report / (P/RTT), alone in S3"] = round(idle, 3)
     return (f"ASMP climbs only {per_report / 1e3:.1f} kbit/s per RTCP report = {in_steps:.2f}·P/RTT here, and "
             f"{idle:.2f}·P/RTT alone on the idle S3 dumbbell: its congestion indicator (strict CJ_short > CJ_long on "
-            f"90 kHz RTP timestamps) reads CONGESTED (γ = 0.2) nearly every report even without queueing, so ASMP stays "
-            f"far below its share")
+            f"90 kHz RTP timestamps) reads CONGESTED nearly every report even without queueing, so it climbs by "
+            f"γ = 0.2 steps, not 0.9")
 
 
 def c15_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
