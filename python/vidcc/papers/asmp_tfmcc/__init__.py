@@ -44,9 +44,11 @@ Reconstruction notes (digest tags [P]/[X]/[C]; ours are marked "suite"):
 
 from __future__ import annotations
 
+import dataclasses
+
 from vidcc.papers.asmp_tfmcc import checks as ck
 from vidcc.papers.building import droptail, flow, glink, graph, scenario
-from vidcc.papers.model import Axis, Claim, Figure, Part, Plot, Q, Suite, reconstruction_notes
+from vidcc.papers.model import Alternative, Axis, Claim, Figure, Part, Plot, Q, Suite, reconstruction_notes
 from vidcc.papers.verdicts import bound
 
 SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
@@ -239,7 +241,7 @@ CLAIMS = [
     C("C17", "S4: link utilisation TFMCC > ASMP at every RTT.", "fig13-18", ck.c_order("throughput_bps", "tfmcc", "asmp", "video throughput", "rtt_ms"),
       ref="§6.6, Fig. 14"),
     C("C18", "S4: packet loss TFMCC > ASMP at every RTT.", "fig13-18", ck.c_order("drop_rate", "tfmcc", "asmp", "loss ratio", "rtt_ms"),
-      ref="§6.6, Fig. 15"),
+      ref="§6.6, Fig. 15", cause=ck.loss_cause),
     C("C19", "S4: throughput CoV ASMP < TFMCC.", "fig13-18", ck.c_order("cov", "tfmcc", "asmp", "CoV", "rtt_ms"), ref="§6.6, Fig. 16",
       cause=ck.c31_cause),
     C("C20", "S4: mean PSNR of TFMCC ≈ 5 dB below ASMP at every RTT.", "fig13-18", why=VQ, ref="§6.6, Fig. 17"),
@@ -247,7 +249,7 @@ CLAIMS = [
     C("C22", "S4: the protocol with lower throughput (ASMP) has the lower loss and the higher PSNR.", "fig13-18", why=VQ, ref="§6.6"),
     C("C23", "S5: Jain's index between the two same-protocol sessions = 0.99 for ASMP and for TFMCC.", "fig19-23", ck.c23,
       ref="§6.7, Fig. 20–21", cause=ck.pair_cause),
-    C("C24", "S5: link utilisation of the TFMCC pair > the ASMP pair; TFMCC loss higher.", "fig19-23", ck.c24, ref="§6.7", cause=ck.pair_cause),
+    C("C24", "S5: link utilisation of the TFMCC pair > the ASMP pair; TFMCC loss higher.", "fig19-23", ck.c24, ref="§6.7", cause=ck.c24_cause),
     C("C25", "S5: mean PSNR ASMP ≈ 5 dB above TFMCC; TFMCC per-frame PSNR variance higher.", "fig19-23", why=VQ, ref="§6.7, Fig. 22"),
     C("C26", "S5: TFMCC ≈ 70 % of frames MOS 1–2; ASMP ≈ 50 % MOS 5 and ≈ 90 % MOS ≥ 3.", "fig19-23", why=VQ, ref="§6.7, Fig. 23"),
     C("C27", "S6: TFMCC has higher mean throughput, reacts faster to the UDP steps and overshoots at start (its rate above ASMP's "
@@ -269,6 +271,15 @@ CLAIMS = [
 ]
 
 
+ALTERNATIVES = [
+    Alternative("immediate-decrease", "asmp", {"decrease": "immediate"}, "digest AMB-5",
+                "after a lossy interval ASMP drops to the equation's rate at once instead of by γ of the drop per report"),
+    Alternative("fraction-lost", "asmp", {"loss_measure": "fraction_lost"}, "digest AMB-2 option A",
+                "l is the RR's fraction lost instead of the loss-event ratio"),
+]
+_EXPLORE = {"immediate-decrease": ("C18", "C23", "C24", "C29", "C32"), "fraction-lost": ("C2", "C18", "C29", "C32")}
+CLAIMS = [dataclasses.replace(c, alternatives=tuple(a for a, ids in _EXPLORE.items() if c.id in ids)) for c in CLAIMS]
+
 SUITE = Suite("asmp-tfmcc", "TFMCC versus ASMP: lessons learned from performance evaluation",
               "Kioumourtzis, Bouras, Gkamas, Int. J. Communication Systems, 2012", "specs/002-asmp-tfmcc.md", FIGURES, CLAIMS,
-              notes=reconstruction_notes(__doc__))
+              notes=reconstruction_notes(__doc__), alternatives=ALTERNATIVES)
