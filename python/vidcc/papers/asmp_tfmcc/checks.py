@@ -391,8 +391,8 @@ def loss_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
     measured.update({f"mean loss episode (s)[{k}]": round(v, 2) for k, v in ep.items()})
     a, t = ep.get("asmp", math.nan), ep.get("tfmcc", math.nan)
     return (f"ASMP loses {float(g.get('asmp', math.nan)):.4f} of its packets against TFMCC's {float(g.get('tfmcc', math.nan)):.4f}: "
-            f"its loss episodes last {a:.1f} s against TFMCC's {t:.1f} s, as it lowers its rate only once per RTCP report "
-            f"(≈ 4.1 s) and then by γ of the drop (AMB-5, smoothed decreases), while TFMCC's CLR reports every RTT")
+            f"its loss episodes last {a:.1f} s against TFMCC's {t:.1f} s: ASMP can lower its rate only at its RTCP "
+            f"reports (≈ 4.1 s apart), TFMCC's CLR reports every RTT")
 
 
 def pair_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
