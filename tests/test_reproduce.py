@@ -336,7 +336,9 @@ def _synthetic(figure: Figure, rng) -> FigureData:
                 runs.append({**cols, "resolved_json": _json.dumps({"warmup_ns": 0})})
                 for i, label in enumerate(dict.fromkeys(labels)):
                     for f in range(2):
-                        flows.append({**cols, "flow": 2 * i + f, "label": label, "protocol": label,
+                        flows.append({**cols, "flow": 2 * i + f, "receiver": 0, "label": label, "protocol": label,
+                                      "src": f"n{2 * i + f}", "start_ns": 0, "path_rtt_ns": float(rng.uniform(2e7, 2e8)),
+                                      "mean_delay_ns": float(rng.uniform(1e7, 1e8)), "jitter_ns": float(rng.uniform(0, 5e7)),
                                       **{m: float(rng.uniform(0.5, 1.5)) for m in
                                          ("throughput_bps", "goodput_bps", "cov", "drop_rate", "normalized_throughput")}})
                     aggs.append({**cols, "label": label, "jain": float(rng.uniform(0.8, 1.0)),
@@ -353,8 +355,9 @@ def _synthetic(figure: Figure, rng) -> FigureData:
             return pd.DataFrame({"t_ns": [i * 10**7 for i in range(n)] * 3, "link": [0] * n + [1] * n + [2] * n,
                                  "packets": rng.integers(0, 51, 3 * n)})
         if table == "flow_samples":
-            return pd.DataFrame({"t_ns": [i * 10**9 for i in range(n)] * 2, "flow": [0] * n + [1] * n,
-                                 "throughput_bps": rng.uniform(0, 1e6, 2 * n), "jitter_ns": rng.uniform(0, 5e7, 2 * n)})
+            return pd.DataFrame({"t_ns": [i * 10**9 for i in range(n)] * 2, "flow": [0] * n + [1] * n, "receiver": [0] * (2 * n),
+                                 "throughput_bps": rng.uniform(0, 1e6, 2 * n), "jitter_ns": rng.uniform(0, 5e7, 2 * n),
+                                 "delay_ns": rng.uniform(1e7, 1e8, 2 * n)})
         if table == "video_summary":
             # Every column of the simulator's video_summary table (crates/vidcc-sim/src/video.rs).
             sent, pkts = rng.integers(100, 1000, 20), rng.integers(1000, 10000, 20)

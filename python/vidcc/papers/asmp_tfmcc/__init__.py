@@ -3,10 +3,26 @@ Scenarios S1–S7 and claims C1–C35 of ``specs/002-asmp-tfmcc.md``.
 
 Reconstruction notes (digest tags [P]/[X]/[C]; ours are marked "suite"):
 
-* Every run is single-rate multicast video (the ``multicast`` and ``video`` features, protocols
-  ``asmp`` and ``tfmcc``): nothing of the paper's own runs can execute before they exist.
-  Multicast flows are written as a graph flow whose ``dst`` lists the receivers (the expected
-  shape; the multicast issue fixes the syntax here and in the framework's probe).
+* Every run is single-rate multicast (the ``multicast`` feature, protocols ``asmp`` and
+  ``tfmcc``): a graph flow whose ``dst`` lists the receivers' nodes (docs/scenarios.md,
+  "Multicast flows"); every receiver is a row of the flow tables. The paper's rate-adaptive
+  MPEG-4 video is not carried (suite): ``tfmcc`` sends bulk data only and the rate-adaptive
+  trace set is wired to no sender, so both protocols send backlogged bulk data at their
+  allowed rate, without the video's 100–1642 kbit/s clamp [C] (ASMP's ``max_rate`` stays
+  unset so that the two are treated alike). The PSNR/MOS claims stay NOT-YET for that reason.
+* Network metrics are per receiver, averaged over a run's receivers (all sit behind the same
+  bottlenecks; the paper shows one [§3]). Jain's index against TCP is taken per bottleneck, the
+  video against the TCP flow crossing it, averaged over the bottlenecks [C, AMB-19]; "high" is
+  read as ≥ 0.9 (suite). Link utilisation (C17, C24) is compared through the video throughput
+  on the same bottleneck (the capacity is common). One-way delay: mean per receiver after
+  warm-up, "at times" = the highest 1 s bin mean; cumulative jitter (C35) = the relative
+  one-way delay (eqs. 8–9 telescope), measured as mean − lowest 1 s bin mean.
+* S6/S7 time measures (suite): start-up = before the first background step at 20 s; overshoot
+  = peak 1 s bin / mean of [15, 20) s (> 1.1 is an overshoot); time to peak = first bin at
+  ≥ 90 % of that peak; reaction = time after each on-step until the rate falls below 90 % of
+  its mean over the 5 s before (20 s if it never does); ASMP's ramp per report = (0.9·peak −
+  100 kbit/s) / time to peak × 4.1 s (the mean RTCP interval), to lie within a factor of 2 of
+  0.9·P/RTT (the path RTT).
 * Parking lot (S1/S2/S4, Fig. 2): S –A–B–C– {R1, R2}; access links 5 Mbit/s, 20 ms [P]; two
   bottlenecks A–B and B–C of 2 Mbit/s, 20 ms each (suite: capacities are not given [C]; 2 Mbit/s
   keeps the per-flow share below the q = 2 clip's 1.64 Mbit/s so that the protocols, not the
@@ -21,22 +37,25 @@ Reconstruction notes (digest tags [P]/[X]/[C]; ours are marked "suite"):
 * S6/S7: dumbbell 4 Mbit/s, 10 ms [P]; a 2 Mbit/s CBR (S6) or two TCP flows (S7, suite count)
   switched on for 20 s and off for 20 s over the whole run [C].
 * Packets: video 1018 B on the wire [P]; TCP NewReno FTP, 1000 B [C]. Runs 408 s [P] (quick:
-  60 s); statistics after the first 10 % [C]; 5 seeds [C].
+  60 s); statistics after the first 10 % [C]; 10 seeds (quick: 2).
 * Baseline run today: two TCP NewReno flows across the S5 bottleneck (C23's Jain ≥ 0.99 test
   applied to TCP).
 """
 
 from __future__ import annotations
 
+import dataclasses
+
+from vidcc.papers.asmp_tfmcc import checks as ck
 from vidcc.papers.building import droptail, flow, glink, graph, scenario
-from vidcc.papers.model import Axis, Claim, Figure, Part, Plot, Q, Suite, reconstruction_notes
-from vidcc.papers.verdicts import all_of, bound, ordering
+from vidcc.papers.model import Alternative, Axis, Claim, Figure, Part, Plot, Q, Suite, reconstruction_notes
+from vidcc.papers.verdicts import bound
 
 SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
 DURATION = Q("60s", "408s")
 WARMUP = Q("6s", "40.8s")
-PROTOS = ("asmp", "tfmcc")
-NEEDS = ("multicast", "video")
+PROTOS = ck.PROTOS
+NEEDS = ("multicast",)
 RTTS = [80, 120, 160, 200, 240, 320, 400, 500]
 
 
@@ -113,15 +132,22 @@ def both(build, **kw) -> list[Part]:
     return [Part(p, build(p), seeds=SEEDS, needs=NEEDS, **kw) for p in PROTOS]
 
 
-def thr_plot(pid: str, title: str) -> Plot:
-    return Plot(pid, title, "throughput_bps", kind="series", table="flow_samples", parts=["asmp"], ylabel="throughput (Mbit/s)", scale=1e-6)
+def thr_plots(title: str = "Throughput (1 s bins)") -> list[Plot]:
+    """One series plot per protocol: the first seed's run (every receiver and background flow)."""
+    return [Plot(f"throughput-{p}", f"{title}, {p.upper()}", "throughput_bps", kind="series", table="flow_samples", parts=[p],
+                 ylabel="throughput (Mbit/s)", scale=1e-6) for p in PROTOS]
+
+
+def delay_plots() -> list[Plot]:
+    return [Plot(f"delay-{p}", f"Mean one-way delay (1 s bins), {p.upper()}", "delay_ns", kind="series", table="flow_samples",
+                 parts=[p], ylabel="one-way delay (ms)", scale=1e-6) for p in PROTOS]
 
 
 FIGURES = [
     Figure("fig3-6", "ASMP and TFMCC against TCP in the parking lot (S1)", "Fig. 3, 4, 5, 6",
            "One multicast video crossing both bottlenecks, two TCP flows each crossing one: throughput over time, "
            "per-frame PSNR and the MOS distribution.",
-           parts=both(lambda p: s1(p)), plots=[thr_plot("throughput", "Throughput (1 s bins)")]),
+           parts=both(lambda p: s1(p)), plots=thr_plots()),
     Figure("fig7", "PSNR against the packet error rate (S2)", "Fig. 7",
            "S1 without TCP; packet error rate 0.05 %–10 % on the first bottleneck (Bernoulli in place of the paper's periodic model).",
            parts=[Part(p, s1(p, tcp_flows=False, loss={"kind": "bernoulli", "p": 0.0005}),
@@ -134,7 +160,8 @@ FIGURES = [
            "with the 150 ms playout deadline; one-way delay.",
            parts=both(lambda p: scenario(Q("71s", "71s"), graph(["S", "L", "R", "V"], [
                glink("S", "L", "100Mbps", "1ms", monitor=False), glink("L", "R", "2Mbps", "20ms", queue=droptail(50)),
-               glink("R", "V", "100Mbps", "1ms", monitor=False)]), [video(p, "S", ["V"])], warmup="0s", sample_interval="1s"))),
+               glink("R", "V", "100Mbps", "1ms", monitor=False)]), [video(p, "S", ["V"])], warmup="0s", sample_interval="1s")),
+           plots=[*delay_plots(), *thr_plots()]),
     Figure("fig13-18", "Fairness, utilisation, loss, CoV, PSNR and MOS against the RTT (S4)", "Fig. 13–18",
            "S1 with both bottleneck delays scaled to set the source→receiver RTT (one part per RTT, column rtt_ms).",
            parts=[Part(f"{p}-rtt{r}", s1(p, bottleneck_delay=f"{(r // 2 - 40) // 2}ms"), seeds=SEEDS, needs=NEEDS, tags={"rtt_ms": r})
@@ -142,7 +169,10 @@ FIGURES = [
            plots=[Plot("loss", "Packet loss ratio against the RTT", "drop_rate", axis="rtt_ms", where={"label": list(PROTOS)},
                        xlabel="RTT (ms)", ylabel="loss ratio"),
                   Plot("cov", "Throughput CoV against the RTT", "cov", axis="rtt_ms", where={"label": list(PROTOS)},
-                       xlabel="RTT (ms)", ylabel="CoV")]),
+                       xlabel="RTT (ms)", ylabel="CoV"),
+                  Plot("throughput", "Throughput against the RTT (video receivers and TCP flows; utilisation = video / 2 Mbit/s)",
+                       "throughput_bps", axis="rtt_ms", where={"label": [*PROTOS, "tcp"]}, xlabel="RTT (ms)",
+                       ylabel="throughput (Mbit/s)", scale=1e-6)]),
     Figure("fig19-23", "Intra-protocol fairness: two sessions of one protocol (S5)", "Fig. 19–23",
            "Two sources of the same protocol, two multicast groups, sharing the R2–R3 bottleneck. Baseline part "
            "tcp-pair: two TCP NewReno flows on the same path.",
@@ -151,39 +181,18 @@ FIGURES = [
                   Part("tcp-pair", scenario(DURATION, s5_topo(), [tcp("tcp", "S1", "D1"), tcp("tcp", "S2", "D2")], warmup=WARMUP,
                                             sample_interval="1s"), seeds=SEEDS, kind="baseline",
                        note="TCP NewReno in place of the two video sessions")],
-           plots=[Plot("throughput-tcp-pair", "Throughput of the two TCP flows (1 s bins)", "throughput_bps", kind="series",
+           plots=[*thr_plots(), Plot("throughput-tcp-pair", "Throughput of the two TCP flows (1 s bins)", "throughput_bps", kind="series",
                        table="flow_samples", parts=["tcp-pair"], ylabel="throughput (Mbit/s)", scale=1e-6)]),
     Figure("fig24-25", "Reaction to a 2 Mbit/s UDP CBR switched on and off (S6)", "Fig. 24, 25",
            "Video on a 4 Mbit/s, 10 ms dumbbell with a 2 Mbit/s CBR on for 20 s, off for 20 s: throughput over time and MOS.",
-           parts=both(lambda p: s6(p, "udp")), plots=[thr_plot("throughput", "Throughput (1 s bins)")]),
+           parts=both(lambda p: s6(p, "udp")), plots=thr_plots()),
     Figure("fig26-28", "Reaction to TCP traffic switched on and off (S7)", "Fig. 26, 27, 28",
            "As S6 with two TCP flows as the on/off background: throughput over time and MOS.",
-           parts=both(lambda p: s6(p, "tcp")), plots=[thr_plot("throughput", "Throughput (1 s bins)")]),
+           parts=both(lambda p: s6(p, "tcp")), plots=thr_plots()),
 ]
 
 
-# ---- checks (those that use the per-flow metrics that exist; the rest wait for video/multicast results)
-
-
-def _by_label(d, metric, part=None, by=None, labels=PROTOS, **kw):
-    return d.summary(metric, by=by, part=part, where={"label": list(labels)}, **kw)
-
-
-def c_order(metric: str, hi: str, lo: str, name: str, by: str | None = None):
-    return lambda d: ordering(_by_label(d, metric, by=by), hi, lo, by=by, name=name)
-
-
-def c4(d):
-    s = d.summary("throughput_bps", part="asmp", where={"label": ["asmp", "tcp"]})
-    return ordering(s, "tcp", "asmp", name="throughput (ASMP receivers vs TCP flows)")
-
-
-def c16(d):
-    f = d.flows([f"asmp-rtt{r}" for r in RTTS], {"label": ["asmp", "tcp"]})
-    from vidcc.analysis import summarize
-
-    s = summarize(f, "throughput_bps", by="rtt_ms")
-    return ordering(s, "tcp", "asmp", by="rtt_ms", margin=-1e-9, name="throughput (TCP ≥ ASMP)")
+# ---- claims (measures and checks in checks.py)
 
 
 def b_pair(d):
@@ -198,23 +207,23 @@ def b_pair(d):
     return v
 
 
-VQ = "needs the video pipeline (per-frame PSNR/MOS)"
-MC = "needs multicast results (which receiver, which bottleneck: AMB-19)"
-DELAY = "needs per-packet/per-frame one-way delays of the video flow"
-SERIES = "needs rate-trace measures (overshoot, time to peak, reaction time)"
+VQ = ("needs PSNR/MOS of the received video: `tfmcc` carries bulk data only and the rate-adaptive trace set "
+      "(vidcc-core media::layers::RateAdaptiveSource, Evalvid-RA) is wired to no sender and has no scenario key, "
+      "so neither protocol can send the q-adaptive clip whose frames `vidcc video quality` scores")
 
 
-def C(cid, text, fig, check=None, protos=PROTOS, why=None, ref=""):
-    kw = {"pending": why} if check is None else {}
+def C(cid, text, fig, check=None, protos=PROTOS, why=None, ref="", **kw):
+    if check is None:
+        kw["pending"] = why
     return Claim(cid, text, fig, protos, check, needs=NEEDS, ref=ref, **kw)
 
 
 CLAIMS = [
-    C("C1", "S1: mean video throughput TFMCC > ASMP.", "fig3-6", c_order("throughput_bps", "tfmcc", "asmp", "throughput"), ref="§6.1, Fig. 3–4"),
+    C("C1", "S1: mean video throughput TFMCC > ASMP.", "fig3-6", ck.c_order("throughput_bps", "tfmcc", "asmp", "throughput"), ref="§6.1, Fig. 3–4"),
     C("C2", "S1 packet loss ratio: ASMP 0.16 %, TFMCC 0.67%: loss(TFMCC) > loss(ASMP).", "fig3-6",
-      c_order("drop_rate", "tfmcc", "asmp", "loss ratio"), ref="§6.1"),
-    C("C3", "S1 Jain's index (video vs TCP): TFMCC > ASMP; both high.", "fig3-6", why=MC, ref="§6.1"),
-    C("C4", "S1: ASMP takes less than the competing TCP (thr_ASMP < thr_TCP).", "fig3-6", c4, protos=("asmp",), ref="§6.1"),
+      ck.c_order("drop_rate", "tfmcc", "asmp", "loss ratio"), ref="§6.1", cause=ck.loss_cause),
+    C("C3", "S1 Jain's index (video vs TCP): TFMCC > ASMP; both high (≥ 0.9).", "fig3-6", ck.c3, ref="§6.1", cause=ck.indicator_cause),
+    C("C4", "S1: ASMP takes less than the competing TCP (thr_ASMP < thr_TCP).", "fig3-6", ck.c4, protos=("asmp",), ref="§6.1"),
     C("C5", "S1: mean per-frame PSNR ASMP > TFMCC.", "fig3-6", why=VQ, ref="§6.2, Fig. 5"),
     C("C6", "S1: frames with MOS ≥ 3: ASMP ≈ 50 %, TFMCC ≈ 30 %; TFMCC mostly MOS 1–2.", "fig3-6", why=VQ, ref="§6.2, Fig. 6"),
     C("C7", "S2: mean PSNR falls monotonically as the error rate rises from 0.05 % to 10 %.", "fig7", why=VQ, ref="§6.3, Fig. 7"),
@@ -223,41 +232,54 @@ CLAIMS = [
     C("C10", "S3 without deadline: ASMP segment mean PSNR > 30 dB.", "fig10-12", protos=("asmp",), why=VQ, ref="§6.5, Fig. 10"),
     C("C11", "S3: TFMCC > 30 dB in Akiyo; in Stefan TFMCC drops ≈ 15 dB, ASMP ≈ 10 dB; mean PSNR ASMP > TFMCC.", "fig10-12", why=VQ, ref="§6.5, Fig. 10"),
     C("C12", "S3 with a 150 ms deadline: TFMCC PSNR falls a further ≈ 5 dB; ASMP essentially unchanged.", "fig10-12", why=VQ, ref="§6.5, Fig. 11"),
-    C("C13", "S3: TFMCC one-way delay exceeds 150 ms at times; ASMP < 150 ms always and < 50 ms at equilibrium.", "fig10-12", why=DELAY,
+    C("C13", "S3: TFMCC one-way delay exceeds 150 ms at times; ASMP < 150 ms always and < 50 ms at equilibrium.", "fig10-12", ck.c13,
       ref="§6.5, Fig. 12"),
-    C("C14", "S4: Jain's index vs TCP TFMCC > ASMP for RTT < 160 ms.", "fig13-18", why=MC, ref="§6.6, Fig. 13"),
-    C("C15", "S4: for RTT > 200 ms TFMCC takes more than TCP; its share rises with the RTT.", "fig13-18", protos=("tfmcc",), why=MC,
-      ref="§6.6, Fig. 13"),
-    C("C16", "S4: ASMP stays TCP-friendly (throughput ≤ TCP's) at every RTT.", "fig13-18", c16, protos=("asmp",), ref="§6.6, Fig. 13"),
-    C("C17", "S4: link utilisation TFMCC > ASMP at every RTT.", "fig13-18", c_order("throughput_bps", "tfmcc", "asmp", "video throughput", "rtt_ms"),
+    C("C14", "S4: Jain's index vs TCP TFMCC > ASMP for RTT < 160 ms.", "fig13-18", ck.c14, ref="§6.6, Fig. 13", cause=ck.indicator_cause),
+    C("C15", "S4: for RTT > 200 ms TFMCC takes more than TCP; its share rises with the RTT.", "fig13-18", ck.c15, protos=("tfmcc",),
+      ref="§6.6, Fig. 13", cause=ck.c15_cause),
+    C("C16", "S4: ASMP stays TCP-friendly (throughput ≤ TCP's) at every RTT.", "fig13-18", ck.c16, protos=("asmp",), ref="§6.6, Fig. 13"),
+    C("C17", "S4: link utilisation TFMCC > ASMP at every RTT.", "fig13-18", ck.c_order("throughput_bps", "tfmcc", "asmp", "video throughput", "rtt_ms"),
       ref="§6.6, Fig. 14"),
-    C("C18", "S4: packet loss TFMCC > ASMP at every RTT.", "fig13-18", c_order("drop_rate", "tfmcc", "asmp", "loss ratio", "rtt_ms"),
-      ref="§6.6, Fig. 15"),
-    C("C19", "S4: throughput CoV ASMP < TFMCC.", "fig13-18", c_order("cov", "tfmcc", "asmp", "CoV", "rtt_ms"), ref="§6.6, Fig. 16"),
+    C("C18", "S4: packet loss TFMCC > ASMP at every RTT.", "fig13-18", ck.c_order("drop_rate", "tfmcc", "asmp", "loss ratio", "rtt_ms"),
+      ref="§6.6, Fig. 15", cause=ck.loss_cause),
+    C("C19", "S4: throughput CoV ASMP < TFMCC.", "fig13-18", ck.c_order("cov", "tfmcc", "asmp", "CoV", "rtt_ms"), ref="§6.6, Fig. 16",
+      cause=ck.c31_cause),
     C("C20", "S4: mean PSNR of TFMCC ≈ 5 dB below ASMP at every RTT.", "fig13-18", why=VQ, ref="§6.6, Fig. 17"),
     C("C21", "S4: MOS ASMP > TFMCC at every RTT.", "fig13-18", why=VQ, ref="§6.6, Fig. 18"),
     C("C22", "S4: the protocol with lower throughput (ASMP) has the lower loss and the higher PSNR.", "fig13-18", why=VQ, ref="§6.6"),
-    C("C23", "S5: Jain's index between the two same-protocol sessions = 0.99 for ASMP and for TFMCC.", "fig19-23", why=MC, ref="§6.7, Fig. 20–21"),
-    C("C24", "S5: link utilisation of the TFMCC pair > the ASMP pair; TFMCC loss higher.", "fig19-23",
-      lambda d: all_of(ordering(_by_label(d, "throughput_bps", within_run="sum"), "tfmcc", "asmp", name="pair throughput"),
-                       ordering(_by_label(d, "drop_rate"), "tfmcc", "asmp", name="loss ratio")), ref="§6.7"),
+    C("C23", "S5: Jain's index between the two same-protocol sessions = 0.99 for ASMP and for TFMCC.", "fig19-23", ck.c23,
+      ref="§6.7, Fig. 20–21", cause=ck.pair_cause),
+    C("C24", "S5: link utilisation of the TFMCC pair > the ASMP pair; TFMCC loss higher.", "fig19-23", ck.c24, ref="§6.7", cause=ck.c24_cause),
     C("C25", "S5: mean PSNR ASMP ≈ 5 dB above TFMCC; TFMCC per-frame PSNR variance higher.", "fig19-23", why=VQ, ref="§6.7, Fig. 22"),
     C("C26", "S5: TFMCC ≈ 70 % of frames MOS 1–2; ASMP ≈ 50 % MOS 5 and ≈ 90 % MOS ≥ 3.", "fig19-23", why=VQ, ref="§6.7, Fig. 23"),
-    C("C27", "S6: TFMCC has higher mean throughput, reacts faster to the UDP steps and overshoots at start.", "fig24-25", why=SERIES, ref="§6.8, Fig. 24"),
+    C("C27", "S6: TFMCC has higher mean throughput, reacts faster to the UDP steps and overshoots at start (its rate above ASMP's "
+      "in the first seconds).", "fig24-25", ck.c27, ref="§6.8, Fig. 24", cause=ck.c27_cause),
     C("C28", "S6: ASMP does not overshoot; it ramps ≈ 0.9·P/RTT per report and takes longer to reach its top rate.", "fig24-25",
-      protos=("asmp",), why=SERIES, ref="§6.8"),
-    C("C29", "S6 packet loss: TFMCC 0.92 %, ASMP 0.046 % (ordering).", "fig24-25", c_order("drop_rate", "tfmcc", "asmp", "loss ratio"), ref="§6.8"),
+      ck.c28, ref="§6.8", cause=ck.indicator_cause),
+    C("C29", "S6 packet loss: TFMCC 0.92 %, ASMP 0.046 % (ordering).", "fig24-25", ck.c_order("drop_rate", "tfmcc", "asmp", "loss ratio"), ref="§6.8",
+      cause=ck.loss_cause),
     C("C30", "S6: ≈ 75 % of ASMP's frames MOS ≥ 3; ASMP's MOS distribution better than TFMCC's.", "fig24-25", why=VQ, ref="§6.8, Fig. 25"),
     C("C31", "S7: ASMP's rate smoother than TFMCC's with TCP on/off (CoV_ASMP < CoV_TFMCC).", "fig26-28",
-      c_order("cov", "tfmcc", "asmp", "CoV"), ref="§6.8, Fig. 26–27"),
-    C("C32", "S7 packet loss: ASMP 0.037 %, TFMCC 0.92 % (ordering).", "fig26-28", c_order("drop_rate", "tfmcc", "asmp", "loss ratio"), ref="§6.8"),
+      ck.c_order("cov", "tfmcc", "asmp", "CoV"), ref="§6.8, Fig. 26–27", cause=ck.c31_cause),
+    C("C32", "S7 packet loss: ASMP 0.037 %, TFMCC 0.92 % (ordering).", "fig26-28", ck.c_order("drop_rate", "tfmcc", "asmp", "loss ratio"), ref="§6.8",
+      cause=ck.loss_cause),
     C("C33", "S7: MOS ASMP > TFMCC.", "fig26-28", why=VQ, ref="§6.8, Fig. 28"),
     C("C34", "Network-centric ranking favours TFMCC, video-centric ranking favours ASMP, in S1, S3, S4, S5, S6 and S7.", None, why=VQ, ref="§7"),
-    C("C35", "ASMP's cumulative jitter and delay stay small compared with TFMCC's (S1/S3).", "fig10-12", why=DELAY, ref="§7"),
+    C("C35", "ASMP's cumulative jitter and delay stay small compared with TFMCC's (S1/S3).", "fig10-12", ck.c35, ref="§7", cause=ck.c35_cause),
     Claim("B1", "Baseline: two TCP NewReno flows sharing the S5 bottleneck (2 Mbit/s, 50 packets) reach Jain ≥ 0.99 (C23's bound, for TCP).",
           "fig19-23", ("tcp-newreno",), b_pair, kind="baseline", parts=("tcp-pair",)),
 ]
 
+
+ALTERNATIVES = [
+    Alternative("immediate-decrease", "asmp", {"decrease": "immediate"}, "digest AMB-5",
+                "after a lossy interval ASMP drops to the equation's rate at once instead of by γ of the drop per report"),
+    Alternative("fraction-lost", "asmp", {"loss_measure": "fraction_lost"}, "digest AMB-2 option A",
+                "l is the RR's fraction lost instead of the loss-event ratio"),
+]
+_EXPLORE = {"immediate-decrease": ("C18", "C23", "C24", "C29", "C32"), "fraction-lost": ("C2", "C18", "C29", "C32")}
+CLAIMS = [dataclasses.replace(c, alternatives=tuple(a for a, ids in _EXPLORE.items() if c.id in ids)) for c in CLAIMS]
+
 SUITE = Suite("asmp-tfmcc", "TFMCC versus ASMP: lessons learned from performance evaluation",
               "Kioumourtzis, Bouras, Gkamas, Int. J. Communication Systems, 2012", "specs/002-asmp-tfmcc.md", FIGURES, CLAIMS,
-              notes=reconstruction_notes(__doc__))
+              notes=reconstruction_notes(__doc__), alternatives=ALTERNATIVES)
