@@ -237,6 +237,8 @@ def _cmd_link(args: argparse.Namespace) -> int:
             cmd += [f"--{flag}", getattr(args, flag)]
     if args.red:
         cmd.append("--red")
+    if args.protocol_sizes:
+        cmd.append("--protocol-sizes")
     return _run_child(cmd)
 
 
@@ -279,6 +281,9 @@ def add_net_parser(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--delay", required=True, help="one-way propagation delay, e.g. 30ms")
         p.add_argument("--queue", required=True, help="queue limit: packets (50) or a size (64KB)")
         p.add_argument("--red", action="store_true", help="RED (ns-2 defaults) instead of DropTail")
+        p.add_argument("--protocol-sizes", action="store_true",
+                       help="queue and serialise each datagram by the protocol's bytes, as the simulator sizes "
+                            "packets (without the driver's envelope)")
         p.add_argument("--loss", help="loss model: bernoulli:p=0.01, gilbert-elliott:p=0.01,r=0.15, "
                                       "correlated-bernoulli:p=0.01,q=0.15")
         p.add_argument("--reverse", help='reverse direction\'s changes: "bandwidth=.. delay=.. queue=.. loss=.." '

@@ -105,7 +105,19 @@ fn relay(count: u64) {
     };
     let s = Socket::bind("127.0.0.1:0".parse().unwrap()).unwrap();
     let listen = s.local_addr().unwrap();
-    let mut link = Link::on(s, &LinkOptions { listen, to: sink_addr, forward: spec, reverse: spec, seed: 1 }).unwrap();
+    let mut link = Link::on(
+        s,
+        &LinkOptions {
+            listen,
+            to: sink_addr,
+            forward: spec,
+            reverse: spec,
+            seed: 1,
+            routes: Vec::new(),
+            protocol_sizes: false,
+        },
+    )
+    .unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let stop2 = Arc::clone(&stop);
     let (cpu_tx, cpu_rx) = std::sync::mpsc::channel();

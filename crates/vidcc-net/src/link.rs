@@ -1,6 +1,8 @@
 //! `vidcc link`: an emulated bottleneck in user space. A relay on one UDP socket: datagrams from
 //! the far end `to` travel the reverse direction back to the client (the first address that sent
-//! to the relay); datagrams from anyone else travel the forward direction to `to`.
+//! to the relay); datagrams from anyone else travel the forward direction to `to`. With routes
+//! (`--route CLIENT=FAR,...`, for several flows through one bottleneck: `vidcc run --real`) each
+//! client has its own far end, and all share the link.
 //!
 //! Each direction is a simulator link applied in wall-clock time, with the simulator's own code
 //! (vidcc-core `queue/` and `loss/`) and its forwarding rules (vidcc-sim `forward.rs`): an
@@ -8,7 +10,8 @@
 //! serialisation takes `size·8/bandwidth` (rounded up to whole ns) and the loss model decides its
 //! fate when serialisation starts (a lost packet still occupies the link); a packet that survives
 //! leaves the relay after serialisation plus the propagation delay. The size is the whole UDP
-//! payload (the protocol's datagram and the driver's envelope). Queue limits count waiting
+//! payload (the protocol's datagram and the driver's envelope), or with `protocol_sizes` the
+//! protocol's datagram alone, as the simulator sizes packets (`vidcc run --real`). Queue limits count waiting
 //! packets, not the one on the link, as in ns-2.
 //!
 //! Random streams are seeded as in the simulator, one per component (`loss/forward`,
@@ -30,6 +33,7 @@ use vidcc_core::rng::RngStreams;
 use vidcc_core::{parse_duration, parse_rate, parse_size, DataRate, DataSize, Duration, Instant};
 
 use crate::clock::{self, Clock};
+use crate::envelope;
 use crate::socket::{Socket, BATCH};
 
 /// A direction's loss model, as given on the command line.
@@ -221,6 +225,30 @@ pub struct LinkOptions {
     pub forward: DirectionSpec,
     pub reverse: DirectionSpec,
     pub seed: u64,
+    /// Several flows through one bottleneck: each `(client, far end)` pair is a route. A datagram
+    /// from a route's client goes forward to its far end, one from its far end back to the
+    /// client; all routes share the two directions (their queues, loss models and rates). Empty:
+    /// one client, the first address that sends (forward to `to`).
+    pub routes: Vec<(SocketAddr, SocketAddr)>,
+    /// Size each datagram as the simulator sizes its packet: the protocol's bytes, without the
+    /// driver's envelope prefix (32 bytes on data, 5 on control; see [`link_size`]). Off: the
+    /// whole UDP payload, as a real bottleneck would carry it.
+    pub protocol_sizes: bool,
+}
+
+/// The size the link queues and serialises for `bytes`: with `protocol_sizes`, a datagram that
+/// starts with a vidcc-net envelope kind is counted without the envelope's prefix (an
+/// authentication trailer still counts); anything else counts whole.
+pub fn link_size(bytes: &[u8], protocol_sizes: bool) -> usize {
+    if !protocol_sizes {
+        return bytes.len();
+    }
+    let prefix = match bytes.first().copied().and_then(envelope::Kind::from_code) {
+        Some(envelope::Kind::Data) => envelope::DATA_PREFIX,
+        Some(_) => envelope::PREFIX,
+        None => 0,
+    };
+    bytes.len().saturating_sub(prefix).max(1)
 }
 
 /// A relay bound and ready to run.
@@ -228,8 +256,12 @@ pub struct Link {
     socket: Socket,
     to: SocketAddr,
     client: Option<SocketAddr>,
+    routes: Vec<(SocketAddr, SocketAddr)>,
+    protocol_sizes: bool,
     dirs: [Direction; 2],
     packets: Vec<Vec<u8>>,
+    /// Where each stored packet goes when it leaves (by packet id, as `packets`).
+    dests: Vec<SocketAddr>,
     free: Vec<u32>,
     no_client: u64,
     scratch: Vec<u8>,
@@ -248,11 +280,14 @@ impl Link {
             socket,
             to: opts.to,
             client: None,
+            routes: opts.routes.clone(),
+            protocol_sizes: opts.protocol_sizes,
             dirs: [
                 Direction::new(opts.forward, &streams, "forward")?,
                 Direction::new(opts.reverse, &streams, "reverse")?,
             ],
             packets: Vec::new(),
+            dests: Vec::new(),
             free: Vec::new(),
             no_client: 0,
             scratch: Vec::with_capacity(crate::socket::MAX_DATAGRAM),
@@ -267,41 +302,58 @@ impl Link {
         LinkStats { forward: self.dirs[0].stats, reverse: self.dirs[1].stats, no_client: self.no_client }
     }
 
-    fn store(&mut self, bytes: &[u8]) -> u32 {
+    fn store(&mut self, bytes: &[u8], dest: SocketAddr) -> u32 {
         match self.free.pop() {
             Some(id) => {
                 let b = &mut self.packets[id as usize];
                 b.clear();
                 b.extend_from_slice(bytes);
+                self.dests[id as usize] = dest;
                 id
             }
             None => {
                 self.packets.push(bytes.to_vec());
+                self.dests.push(dest);
                 (self.packets.len() - 1) as u32
             }
         }
     }
 
+    /// The direction (0 forward, 1 reverse) and destination of a datagram from `from`; None: it
+    /// has nowhere to go (counted in `no_client`).
+    fn route(&mut self, from: SocketAddr) -> Option<(usize, SocketAddr)> {
+        if !self.routes.is_empty() {
+            if let Some(&(client, _)) = self.routes.iter().find(|r| r.1 == from) {
+                return Some((1, client));
+            }
+            if let Some(&(_, far)) = self.routes.iter().find(|r| r.0 == from) {
+                return Some((0, far));
+            }
+            // A stranger's datagram crosses the link forward to the default far end, as below.
+            return Some((0, self.to));
+        }
+        if from == self.to {
+            return self.client.map(|c| (1, c));
+        }
+        // The first address to send is the client for the whole run: a stranger's datagram
+        // still crosses the link forward (the relay is a wire), but never takes the return
+        // path away from the client.
+        self.client.get_or_insert(from);
+        Some((0, self.to))
+    }
+
     fn arrive(&mut self, now: Instant, bytes: &[u8], from: SocketAddr) {
         // Whatever was due before this arrival happens first (as the simulator's event order).
         self.advance(now);
-        let d = if from == self.to {
-            if self.client.is_none() {
-                self.no_client += 1;
-                return;
-            }
-            1
-        } else {
-            // The first address to send is the client for the whole run: a stranger's datagram
-            // still crosses the link forward (the relay is a wire), but never takes the return
-            // path away from the client.
-            self.client.get_or_insert(from);
-            0
+        let Some((d, dest)) = self.route(from) else {
+            self.no_client += 1;
+            return;
         };
-        let id = self.store(bytes);
+        let id = self.store(bytes, dest);
         let dir = &mut self.dirs[d];
         dir.stats.arrived += 1;
-        match dir.queue.enqueue(now, QueuedPacket { id, size_bytes: bytes.len() as u32 }) {
+        let size_bytes = link_size(bytes, self.protocol_sizes) as u32;
+        match dir.queue.enqueue(now, QueuedPacket { id, size_bytes }) {
             Enqueue::Dropped => {
                 dir.stats.dropped_queue += 1;
                 self.free.push(id);
@@ -326,14 +378,11 @@ impl Link {
                 if let Some(&(at, id)) = dir.flight.front() {
                     if at <= now {
                         dir.flight.pop_front();
-                        let dest = if d == 0 { Some(self.to) } else { self.client };
                         let bytes = &self.packets[id as usize];
-                        if let Some(dest) = dest {
-                            if self.socket.send_to(bytes, dest).is_ok() {
-                                let dir = &mut self.dirs[d];
-                                dir.stats.forwarded += 1;
-                                dir.stats.bytes_forwarded += bytes.len() as u64;
-                            }
+                        if self.socket.send_to(bytes, self.dests[id as usize]).is_ok() {
+                            let dir = &mut self.dirs[d];
+                            dir.stats.forwarded += 1;
+                            dir.stats.bytes_forwarded += bytes.len() as u64;
                         }
                         self.free.push(id);
                         progressed = true;
@@ -397,5 +446,22 @@ impl Link {
             self.scratch = scratch;
         }
         Ok(self.stats())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protocol_sizes_leave_out_the_envelope_prefix_only() {
+        let data = [&[envelope::KIND_DATA][..], &[0u8; 31], &[7u8; 1000]].concat();
+        let control = [&[envelope::KIND_CONTROL][..], &[0u8; 4], &[7u8; 40]].concat();
+        assert_eq!(link_size(&data, false), 1032);
+        assert_eq!(link_size(&data, true), 1000);
+        assert_eq!(link_size(&control, true), 40);
+        // Not an envelope (a stranger's datagram): counted whole; an empty one still takes time.
+        assert_eq!(link_size(&[0u8; 50], true), 50);
+        assert_eq!(link_size(&[envelope::KIND_DATA; 3], true), 1);
     }
 }

@@ -35,6 +35,7 @@ fn video_offer(secs: u64) -> Offer {
         video: Some(video),
         packet_size_bytes: 1000,
         seed: 1,
+        flow_index: 0,
         duration_ns: secs * 1_000_000_000,
         stop_ns: None,
         sample_interval_ns: 100_000_000,
@@ -93,9 +94,19 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
         red: false,
         loss: None,
     };
-    let mut link =
-        Link::on(relay, &LinkOptions { listen: relay_addr, to: rx_addr, forward: wide, reverse: wide, seed: 1 })
-            .unwrap();
+    let mut link = Link::on(
+        relay,
+        &LinkOptions {
+            listen: relay_addr,
+            to: rx_addr,
+            forward: wide,
+            reverse: wide,
+            seed: 1,
+            routes: Vec::new(),
+            protocol_sizes: false,
+        },
+    )
+    .unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let stop2 = Arc::clone(&stop);
     let link_thread = thread::spawn(move || link.run(&stop2, None).unwrap());

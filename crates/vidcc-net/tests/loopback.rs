@@ -49,6 +49,7 @@ fn offer(p: ProtocolConfig, video: Option<VideoConfig>, secs: u64) -> Offer {
         video,
         packet_size_bytes: 1000,
         seed: 7,
+        flow_index: 0,
         duration_ns: secs * 1_000_000_000,
         stop_ns: None,
         sample_interval_ns: 100_000_000,
@@ -78,6 +79,8 @@ fn session(offer: Offer, link: Option<DirectionSpec>, key: Option<Key>, max_rate
             forward: spec,
             reverse: DirectionSpec { loss: None, ..spec },
             seed: 3,
+            routes: Vec::new(),
+            protocol_sizes: false,
         };
         let mut l = Link::on(s, &opts).unwrap();
         let stop = Arc::clone(&stop_link);

@@ -25,7 +25,7 @@ const USAGE: &str = "usage:
                  [--key-file FILE | --key-env VAR]
   vidcc-net link --listen HOST:PORT --to HOST:PORT --bandwidth RATE --delay TIME --queue N|SIZE [--red]
                  [--loss MODEL:k=v,...] [--reverse \"bandwidth=.. delay=.. queue=.. loss=..\"] [--seed N]
-                 [--duration TIME] [--stats FILE]";
+                 [--duration TIME] [--stats FILE] [--routes CLIENT=FAR,...] [--protocol-sizes]";
 
 enum Failure {
     Usage(String),
@@ -195,8 +195,8 @@ fn recv(args: &[String]) -> Result<(), Failure> {
 fn link(args: &[String]) -> Result<(), Failure> {
     let o = Opts::parse(
         args,
-        &["listen", "to", "bandwidth", "delay", "queue", "loss", "reverse", "seed", "duration", "stats"],
-        &["red"],
+        &["listen", "to", "bandwidth", "delay", "queue", "loss", "reverse", "seed", "duration", "stats", "routes"],
+        &["red", "protocol-sizes"],
     )?;
     let forward = DirectionSpec {
         bandwidth: parse_rate(o.need("bandwidth")?).map_err(|e| Failure::Usage(format!("--bandwidth: {e}")))?,
@@ -218,6 +218,20 @@ fn link(args: &[String]) -> Result<(), Failure> {
         forward,
         reverse,
         seed,
+        protocol_sizes: o.has("protocol-sizes"),
+        routes: match o.get("routes") {
+            None => Vec::new(),
+            Some(r) => r
+                .split(',')
+                .filter(|p| !p.trim().is_empty())
+                .map(|pair| {
+                    let (c, f) = pair
+                        .split_once('=')
+                        .ok_or_else(|| Failure::Usage(format!("--routes: expected CLIENT=FAR, got {pair:?}")))?;
+                    Ok((addr("routes", c.trim())?, addr("routes", f.trim())?))
+                })
+                .collect::<Result<_, Failure>>()?,
+        },
     };
     let dur = o.get("duration").map(|d| duration("duration", d)).transpose()?;
     let mut l = Link::bind(&opts).map_err(Failure::Run)?;
