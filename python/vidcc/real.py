@@ -42,10 +42,13 @@ import numpy as np
 
 from vidcc.net import NetError, find_binary, load_receiver_output
 
-__all__ = ["run_real", "MAX_FLOWS", "link_arguments"]
+__all__ = ["run_real", "store_real", "MAX_FLOWS", "REAL_GROUP", "link_arguments"]
 
 #: Flow instances a real run accepts (each is two processes on a shared, loaded machine).
 MAX_FLOWS = 4
+#: Said (in the run's stats, and by ``vidcc run --real``) when a scenario has ``tcp-*`` flows.
+TCP_NOTE = ("{} ran as vidcc's own TCP models carried in UDP, not the operating system's TCP: the relay "
+            "forwards UDP datagrams and a TCP connection cannot cross it (that needs a TUN device, i.e. privileges)")
 #: Columns holding times on a receiver's clock, shifted by its flow's start.
 _TIME_COLUMNS = {"flow_samples": ("t_ns",), "packets": ("sent_ns", "arrival_ns"), "flows": ("start_ns",),
                  "frames": ("ready_ns", "complete_ns", "deadline_ns")}
@@ -284,6 +287,56 @@ def run_real(scenario: Any, *, seed: int | None = None, keep: str | os.PathLike[
             if (work / "link.json").exists() else None
         sends = [json.loads((work / f"send{k}.json").read_text(encoding="utf-8")) for k in range(n)]
     tables = _merge(results, [s for _, s in instances])
+    tcp = sorted({f["protocol"]["kind"] for f, _ in instances if f["protocol"]["kind"].startswith("tcp-")})
     stats = {"real_network": True, "link": link_stats, "senders": sends,
              "receivers": [r.stats for r in results], "flow_starts_ns": [s for _, s in instances]}
+    if tcp:
+        stats["tcp"] = TCP_NOTE.format(", ".join(tcp))
     return Result(sc, resolved, {"stats": stats, "tables": tables}, time.perf_counter() - t0)
+
+
+#: The sweep name real runs are stored under in the results database.
+REAL_GROUP = "real"
+
+
+def store_real(result, db: str | os.PathLike[str] | None = None) -> str:
+    """Store a real run in the results database (default :func:`vidcc.results.default_db`) as a
+    simulated run is stored, under the sweep ``real``; returns its run id.
+
+    Marked real three ways: ``stats_json`` holds ``"real_network": true`` (and the relay's
+    counters), the ``worker`` column reads ``real-network:<host>``, and the run id starts with
+    ``real-``. A real run is not reproducible, so its id names the scenario and the moment, and
+    it has no ``scenario_id`` in the runs table (that would mark the simulated runs of the same
+    scenario as superseded by it); the scenario's id is in its stats instead."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from vidcc.point import code_version, per_flow, utcnow
+    from vidcc.results import Store, default_db
+    from vidcc.runids import code_fingerprint, scenario_id_of
+    from vidcc.sweep_spec import Point
+
+    scenario_id = scenario_id_of(result.resolved)
+    now = utcnow()
+    run_id = f"real-{scenario_id[:16]}-{now.strftime('%Y%m%dT%H%M%S%f')}"
+    tables = {name: pa.table({c: pa.array(list(v) if isinstance(v, list) else v) for c, v in cols.items()})
+              for name, cols in result.columns.items()}
+    def parquet(table) -> bytes:
+        sink = pa.BufferOutputStream()
+        pq.write_table(table, sink)
+        return sink.getvalue().to_pybytes()
+
+    version, commit = code_version()
+    stats = {**result.stats, "scenario_id": scenario_id}
+    payload = {
+        "status": "ok", "error": None, "run_id": run_id, "scenario_id": None,
+        "code_fingerprint": code_fingerprint(), "seed": result.seed, "resolved": result.resolved,
+        "stats": stats, "files": {n: parquet(t) for n, t in tables.items() if t.num_rows},
+        "flows": per_flow(tables), "aggregate": tables.get("aggregate"), "sim_seconds": None,
+        "wall_seconds": result.wall_seconds, "vidcc_version": version, "git_commit": commit,
+        "worker": f"real-network:{socket.gethostname()}", "started_at": now, "finished_at": utcnow(),
+    }
+    point = Point(index=0, axes={}, seed=result.seed, scenario=result.scenario.to_dict(), run_id=run_id)
+    with Store(db if db is not None else default_db()) as store:
+        store.record_single(REAL_GROUP, "vidcc run --real", point, payload)
+    return run_id
