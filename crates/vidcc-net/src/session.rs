@@ -135,6 +135,10 @@ pub struct SendOptions {
     pub max_rate_bps: Option<u64>,
     /// Give up when no Accept came within this.
     pub handshake_timeout: Duration,
+    /// Real payload bytes (a prepared clip's frames); None: zeros.
+    pub payload: Option<Box<dyn crate::payload::PayloadSource>>,
+    /// A plain copy of every data datagram (no envelope) goes here too (see `Driver::set_plain_copy`).
+    pub plain_copy: Option<SocketAddr>,
 }
 
 #[derive(Debug, Serialize)]
@@ -153,7 +157,7 @@ fn session_id() -> u32 {
 /// Runs a sender on `socket`: handshake, the flow for its duration (or until `stop`), Bye.
 pub fn run_sender(
     socket: Socket,
-    opts: SendOptions,
+    mut opts: SendOptions,
     stop: &AtomicBool,
     obs: &mut dyn Observer,
 ) -> Result<SendReport, String> {
@@ -165,6 +169,8 @@ pub fn run_sender(
     let mut d = Driver::new(socket, opts.to, session_id(), endpoints.sender);
     d.set_auth(opts.security.auth());
     d.set_max_rate(opts.max_rate_bps);
+    d.set_payload_source(opts.payload.take());
+    d.set_plain_copy(opts.plain_copy);
     clock::tighten_timer_slack();
     let started = Clock::new();
     'handshake: loop {
