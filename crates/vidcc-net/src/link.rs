@@ -34,7 +34,7 @@ use vidcc_core::{parse_duration, parse_rate, parse_size, DataRate, DataSize, Dur
 
 use crate::clock::{self, Clock};
 use crate::envelope;
-use crate::socket::{Socket, BATCH};
+use crate::socket::{RecvBatch, Socket, BATCH};
 
 /// A direction's loss model, as given on the command line.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -155,6 +155,8 @@ pub struct LinkStats {
     pub reverse: DirectionStats,
     /// Datagrams for the reverse direction before any client was known (dropped).
     pub no_client: u64,
+    /// System calls that sent more than one datagram (GSO bursts of departures).
+    pub coalesced_sends: u64,
 }
 
 struct Direction {
@@ -265,6 +267,20 @@ pub struct Link {
     free: Vec<u32>,
     no_client: u64,
     scratch: Vec<u8>,
+    /// `recvmmsg` batches and GSO sends (None: one `recvfrom` and one `sendto` per datagram).
+    batch: Option<RecvBatch>,
+    /// Departures not sent yet (with batching): one GSO send.
+    gso: Option<Departures>,
+    coalesced_sends: u64,
+}
+
+/// Departures of one direction to one destination, of one segment size (the last may be shorter).
+struct Departures {
+    dir: usize,
+    dest: SocketAddr,
+    segment: usize,
+    count: usize,
+    buf: Vec<u8>,
 }
 
 impl Link {
@@ -276,7 +292,11 @@ impl Link {
     /// A relay on an already bound socket (`opts.listen` is then ignored).
     pub fn on(socket: Socket, opts: &LinkOptions) -> Result<Link, String> {
         let streams = RngStreams::new(opts.seed);
+        let batch = RecvBatch::new(&socket).ok();
         Ok(Link {
+            batch,
+            gso: None,
+            coalesced_sends: 0,
             socket,
             to: opts.to,
             client: None,
@@ -298,8 +318,21 @@ impl Link {
         self.socket.local_addr()
     }
 
+    /// Receive with `recvmmsg` batches and send bursts of departures with GSO (the default where
+    /// available), or one `recvfrom` and one `sendto` per datagram (for the benchmark's
+    /// comparison). Returns whether batching is on.
+    pub fn set_recv_batching(&mut self, on: bool) -> bool {
+        self.batch = if on { RecvBatch::new(&self.socket).ok() } else { None };
+        self.batch.is_some()
+    }
+
     pub fn stats(&self) -> LinkStats {
-        LinkStats { forward: self.dirs[0].stats, reverse: self.dirs[1].stats, no_client: self.no_client }
+        LinkStats {
+            forward: self.dirs[0].stats,
+            reverse: self.dirs[1].stats,
+            no_client: self.no_client,
+            coalesced_sends: self.coalesced_sends,
+        }
     }
 
     fn store(&mut self, bytes: &[u8], dest: SocketAddr) -> u32 {
@@ -378,13 +411,7 @@ impl Link {
                 if let Some(&(at, id)) = dir.flight.front() {
                     if at <= now {
                         dir.flight.pop_front();
-                        let bytes = &self.packets[id as usize];
-                        if self.socket.send_to(bytes, self.dests[id as usize]).is_ok() {
-                            let dir = &mut self.dirs[d];
-                            dir.stats.forwarded += 1;
-                            dir.stats.bytes_forwarded += bytes.len() as u64;
-                        }
-                        self.free.push(id);
+                        self.depart(d, id);
                         progressed = true;
                     }
                 }
@@ -401,6 +428,50 @@ impl Link {
                     break;
                 }
             }
+        }
+        self.flush_departures();
+    }
+
+    /// Sends a packet whose time to leave has come: at once, or (with batching) appended to the
+    /// pending GSO send when it goes to the same place in the same direction with the same size
+    /// (the last segment may be shorter), so that a burst of departures costs one system call.
+    fn depart(&mut self, d: usize, id: u32) {
+        let dest = self.dests[id as usize];
+        let len = self.packets[id as usize].len();
+        let Some(batch) = &self.batch else {
+            if self.socket.send_to(&self.packets[id as usize], dest).is_ok() {
+                self.dirs[d].stats.forwarded += 1;
+                self.dirs[d].stats.bytes_forwarded += len as u64;
+            }
+            self.free.push(id);
+            return;
+        };
+        let max = batch.max_segments();
+        let fits = self.gso.as_ref().is_some_and(|g| {
+            g.dir == d && g.dest == dest && g.count < max && len <= g.segment && g.buf.len() == g.count * g.segment
+        });
+        if !fits {
+            self.flush_departures();
+        }
+        let g = self.gso.get_or_insert_with(|| Departures {
+            dir: d,
+            dest,
+            segment: len,
+            count: 0,
+            buf: Vec::with_capacity(len * max.min(64)),
+        });
+        g.buf.extend_from_slice(&self.packets[id as usize]);
+        g.count += 1;
+        self.free.push(id);
+    }
+
+    /// Sends the pending GSO batch (one `sendmsg` with UDP_SEGMENT through quinn-udp).
+    fn flush_departures(&mut self) {
+        let (Some(g), Some(batch)) = (self.gso.take(), &self.batch) else { return };
+        if batch.send_segments(&self.socket, g.dest, &g.buf, g.segment).is_ok() {
+            self.coalesced_sends += (g.count > 1) as u64;
+            self.dirs[g.dir].stats.forwarded += g.count as u64;
+            self.dirs[g.dir].stats.bytes_forwarded += g.buf.len() as u64;
         }
     }
 
@@ -436,11 +507,32 @@ impl Link {
             if let Some(a) = from {
                 let now = clock.now();
                 self.arrive(now, &scratch, a);
-                for _ in 1..BATCH {
-                    let Some((b, a)) = self.socket.try_recv().map_err(|e| e.to_string())? else { break };
-                    scratch.clear();
-                    scratch.extend_from_slice(b);
-                    self.arrive(now, &scratch, a);
+                // Whatever else is queued, at the same instant: up to BATCH datagrams, in
+                // recvmmsg batches when available.
+                match self.batch.take() {
+                    Some(mut batch) => {
+                        let mut left = BATCH - 1;
+                        while left > 0 {
+                            let n = batch.recv(&self.socket).map_err(|e| e.to_string())?;
+                            for k in 0..n {
+                                let (b, a) = batch.get(k);
+                                self.arrive(now, b, a);
+                            }
+                            if n < crate::socket::RECV_BATCH {
+                                break;
+                            }
+                            left = left.saturating_sub(n);
+                        }
+                        self.batch = Some(batch);
+                    }
+                    None => {
+                        for _ in 1..BATCH {
+                            let Some((b, a)) = self.socket.try_recv().map_err(|e| e.to_string())? else { break };
+                            scratch.clear();
+                            scratch.extend_from_slice(b);
+                            self.arrive(now, &scratch, a);
+                        }
+                    }
                 }
             }
             self.scratch = scratch;
