@@ -38,6 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", help="output directory (default: out/<scenario file stem>)")
     p.add_argument("--no-figures", action="store_true", help="do not draw PNG figures")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
+    p.add_argument("--real", action="store_true",
+                   help="run it with real processes on loopback through `vidcc link` (a dumbbell, a few unicast "
+                        "flows; docs/real-network.md) and store it in the results database")
+    p.add_argument("--db", metavar="FILE", help="results database of --real (default: $VIDCC_DB or "
+                                                "results/vidcc.duckdb)")
     p.set_defaults(func=_cmd_run)
     _add_sweep_commands(sub)
     _add_reproduce_command(sub)
@@ -215,6 +220,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from vidcc.runner import run
 
     out = Path(args.out) if args.out else Path("out") / Path(args.scenario).stem
+    if args.real:
+        return _cmd_run_real(args, scenario, out)
     show_progress = not args.quiet and sys.stderr.isatty()
     if show_progress:
         import rich.progress  # noqa: F401  (here, not inside run(): see _preload)
@@ -238,6 +245,30 @@ def _cmd_run(args: argparse.Namespace) -> int:
             f"(seed {result.seed}, {result.stats.get('events', '?')} events, {result.wall_seconds:.2f} s)",
             highlight=False,
         )
+    return 0
+
+
+def _cmd_run_real(args: argparse.Namespace, scenario: Any, out: Path) -> int:
+    """``vidcc run --real``: python/vidcc/real.py."""
+    from vidcc.net import NetError
+    from vidcc.real import run_real, store_real
+
+    try:
+        result = run_real(scenario, seed=args.seed)
+    except NetError as e:
+        print_error(f"{args.scenario}: {e}")
+        return 2
+    if "tcp" in result.stats:
+        print(f"note: {result.stats['tcp']}", file=sys.stderr)
+    written = result.write(out, figures=not args.no_figures)
+    run_id = store_real(result, args.db)
+    if not args.quiet:
+        from rich.console import Console
+
+        console = Console()
+        _print_summary(result, console)
+        console.print(f"real run [bold]{run_id}[/bold]: results in [bold]{written}[/bold] and "
+                      f"{args.db or 'the results database'} ({result.wall_seconds:.1f} s)", highlight=False)
     return 0
 
 

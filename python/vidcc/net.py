@@ -190,6 +190,7 @@ def _cmd_send(args: argparse.Namespace) -> int:
             cmd += ["--max-rate", args.max_rate]
         if args.bind:
             cmd += ["--bind", args.bind]
+        cmd += _payload_args(args, Path(tmp))
         report = Path(args.report) if args.report else Path(tmp) / "report.json"
         cmd += ["--report", str(report)]
         code = _run_child(cmd)
@@ -201,6 +202,37 @@ def _cmd_send(args: argparse.Namespace) -> int:
                   f"{r['elapsed_ns'] / 1e9:.1f} s to {args.to}; rejected datagrams: {bad} malformed, "
                   f"{c['foreign_address']} from other addresses")
         return code
+
+
+def _payload_args(args: argparse.Namespace, tmp: Path) -> list[str]:
+    """Real encoded bytes in the data packets when ``--video`` is a prepared trace with its
+    bitstream beside it; ``--plain-rtp`` and ``--sdp`` for a third-party RTP receiver."""
+    from vidcc.net_rtp import RtpError, bitstream_of, payload_map, sdp
+
+    trace = Path(args.video) if args.video and args.video.endswith(".trace") else None
+    bitstream = bitstream_of(trace) if trace else None
+    if (args.plain_rtp or args.sdp) and args.protocol != "rtcp-udp":
+        raise NetError(f"--plain-rtp/--sdp: {args.protocol}'s data packets are not RTP; only rtcp-udp's are")
+    if args.sdp and not args.plain_rtp:
+        raise NetError("--sdp describes the --plain-rtp stream: give --plain-rtp HOST:PORT too")
+    if args.plain_rtp and bitstream is None:
+        raise NetError("--plain-rtp: --video must be a prepared trace (q{N}.trace) with its q{N}.m4v beside it")
+    if bitstream is None:
+        return []
+    try:
+        mapping = payload_map(trace, bitstream)
+        out = ["--payload-map", str(tmp / "frames.json")]
+        (tmp / "frames.json").write_text(json.dumps(mapping), encoding="utf-8")
+        if args.plain_rtp:
+            host, _, port = args.plain_rtp.rpartition(":")
+            if not host or not port.isdigit():
+                raise NetError(f"--plain-rtp {args.plain_rtp!r}: expected HOST:PORT")
+            out += ["--plain-copy", args.plain_rtp]
+            if args.sdp:
+                Path(args.sdp).write_text(sdp(bitstream, host.strip("[]"), int(port)), encoding="ascii")
+    except (RtpError, OSError) as e:
+        raise NetError(str(e)) from None
+    return out
 
 
 def _cmd_recv(args: argparse.Namespace) -> int:
@@ -237,6 +269,8 @@ def _cmd_link(args: argparse.Namespace) -> int:
             cmd += [f"--{flag}", getattr(args, flag)]
     if args.red:
         cmd.append("--red")
+    if args.protocol_sizes:
+        cmd.append("--protocol-sizes")
     return _run_child(cmd)
 
 
@@ -254,6 +288,11 @@ def add_net_parser(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--max-rate", metavar="RATE", help="never send faster than this, whatever feedback says")
         p.add_argument("--bind", metavar="HOST:PORT", help="local address (default: any)")
         p.add_argument("--report", metavar="FILE", help="write the sender's counters here (JSON)")
+        p.add_argument("--plain-rtp", metavar="HOST:PORT",
+                       help="rtcp-udp only: also send its RTP packets, without the driver's envelope, here "
+                            "(for a third-party RTP receiver such as FFmpeg)")
+        p.add_argument("--sdp", metavar="FILE", help="write the SDP of the --plain-rtp stream here (MPEG-4 Part 2, "
+                                                     "RFC 6416)")
         p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
         p.add_argument("--key-file", metavar="FILE", help=key_help + ", read from FILE")
         p.add_argument("--key-env", metavar="VAR", help=key_help + ", read from environment variable VAR")
@@ -279,6 +318,9 @@ def add_net_parser(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--delay", required=True, help="one-way propagation delay, e.g. 30ms")
         p.add_argument("--queue", required=True, help="queue limit: packets (50) or a size (64KB)")
         p.add_argument("--red", action="store_true", help="RED (ns-2 defaults) instead of DropTail")
+        p.add_argument("--protocol-sizes", action="store_true",
+                       help="queue and serialise each datagram by the protocol's bytes, as the simulator sizes "
+                            "packets (without the driver's envelope)")
         p.add_argument("--loss", help="loss model: bernoulli:p=0.01, gilbert-elliott:p=0.01,r=0.15, "
                                       "correlated-bernoulli:p=0.01,q=0.15")
         p.add_argument("--reverse", help='reverse direction\'s changes: "bandwidth=.. delay=.. queue=.. loss=.." '

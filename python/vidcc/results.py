@@ -309,6 +309,15 @@ class Store:
         finally:
             con.unregister("_points")
 
+    def record_single(self, group: str, source: str, point: Point, payload: Mapping[str, Any]) -> None:
+        """Store one run made outside a sweep (``vidcc run --real``) under the sweep name
+        ``group`` (created with no axes if new), so ``vidcc results`` and :func:`load` find it."""
+        self.con.execute(
+            "INSERT INTO sweeps SELECT ?, ?, [], [], ?, ? WHERE NOT EXISTS (SELECT 1 FROM sweeps WHERE sweep = ?)",
+            [group, source, json.dumps({"name": group, "source": source}), _now(), group],
+        )
+        self.record(group, point, payload)
+
     def record(self, sweep: str, point: Point, payload: Mapping[str, Any]) -> None:
         """Store one finished run (ok or failed): its files, then its rows in one transaction."""
         import pyarrow as pa

@@ -31,6 +31,7 @@ use vidcc_core::{Datagram, Duration, Endpoint, Event, Instant, PacketKind, PeerI
 use crate::auth::{Auth, AuthError};
 use crate::clock::Clock;
 use crate::envelope::{self, DataInfo, Kind};
+use crate::payload::PayloadSource;
 use crate::socket::{Socket, BATCH};
 
 /// What the driver tells whoever records the run.
@@ -106,6 +107,12 @@ pub struct Driver {
     out: Vec<u8>,
     payload: Vec<u8>,
     held: Option<Transmit>,
+    /// Real payload bytes for data packets (None: zeros of the right length).
+    source: Option<Box<dyn PayloadSource>>,
+    /// Where a plain copy of every data datagram goes: the protocol's bytes alone, no envelope
+    /// (for a third-party receiver of a protocol whose data packets are a standard format, such
+    /// as `rtcp-udp`'s RTP to FFmpeg).
+    plain_copy: Option<SocketAddr>,
     /// Rate cap in bit/s and its theoretical arrival time (GCRA).
     cap: Option<(u64, Instant)>,
     notices: Vec<Notice>,
@@ -125,6 +132,8 @@ impl Driver {
             out: Vec::with_capacity(2048),
             payload: Vec::new(),
             held: None,
+            source: None,
+            plain_copy: None,
             cap: None,
             notices: Vec::new(),
             scratch: Vec::with_capacity(crate::socket::MAX_DATAGRAM),
@@ -139,6 +148,16 @@ impl Driver {
     /// Never put more than `bps` on the wire (20 ms of burst).
     pub fn set_max_rate(&mut self, bps: Option<u64>) {
         self.cap = bps.filter(|&b| b > 0).map(|b| (b, Instant::ZERO));
+    }
+
+    /// Fill data packets' payloads from `source` (the encoded frames of a clip).
+    pub fn set_payload_source(&mut self, source: Option<Box<dyn PayloadSource>>) {
+        self.source = source;
+    }
+
+    /// Also send every data datagram, as the protocol's bytes alone (no envelope), to `to`.
+    pub fn set_plain_copy(&mut self, to: Option<SocketAddr>) {
+        self.plain_copy = to;
     }
 
     /// Restarts the clock (the session's time zero).
@@ -275,12 +294,21 @@ impl Driver {
         } else {
             envelope::write_prefix(&mut self.out, Kind::Control, self.session);
         }
+        let protocol_start = self.out.len();
         self.out.extend_from_slice(t.header.as_slice());
         let n = t.payload_len as usize;
         if self.payload.len() < n {
             self.payload.resize(n, 0);
         }
+        if let (true, Some(src)) = (data, &mut self.source) {
+            src.fill(&t.meta.media, &mut self.payload[..n]);
+        }
         self.out.extend_from_slice(&self.payload[..n]);
+        if let (true, Some(to)) = (data, self.plain_copy) {
+            if self.socket.send_to(&self.out[protocol_start..], to).is_err() {
+                self.counters.send_errors += 1;
+            }
+        }
         if !data {
             if let Some(a) = &mut self.auth {
                 a.seal(&mut self.out);

@@ -7,6 +7,7 @@
 //! - [`envelope`]: the driver's framing (session, data packets' meta and send time);
 //! - [`auth`]: optional HMAC-SHA256 of control envelopes with a pre-shared key;
 //! - [`driver`]: the endpoint loop, validation and counters, the rate cap;
+//! - [`payload`]: real payload bytes (a prepared clip's encoded frames) for data packets;
 //! - [`session`]: the offer/accept handshake, sender and receiver runs;
 //! - [`record`]: the receiver's tables (the simulator's `flows`, `flow_summary`,
 //!   `flow_samples`, `packets`, `frames`, `video_summary`);
@@ -18,6 +19,7 @@ pub mod clock;
 pub mod driver;
 pub mod envelope;
 pub mod link;
+pub mod payload;
 pub mod record;
 pub mod session;
 pub mod socket;

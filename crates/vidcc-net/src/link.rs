@@ -1,6 +1,8 @@
 //! `vidcc link`: an emulated bottleneck in user space. A relay on one UDP socket: datagrams from
 //! the far end `to` travel the reverse direction back to the client (the first address that sent
-//! to the relay); datagrams from anyone else travel the forward direction to `to`.
+//! to the relay); datagrams from anyone else travel the forward direction to `to`. With routes
+//! (`--route CLIENT=FAR,...`, for several flows through one bottleneck: `vidcc run --real`) each
+//! client has its own far end, and all share the link.
 //!
 //! Each direction is a simulator link applied in wall-clock time, with the simulator's own code
 //! (vidcc-core `queue/` and `loss/`) and its forwarding rules (vidcc-sim `forward.rs`): an
@@ -8,7 +10,8 @@
 //! serialisation takes `size·8/bandwidth` (rounded up to whole ns) and the loss model decides its
 //! fate when serialisation starts (a lost packet still occupies the link); a packet that survives
 //! leaves the relay after serialisation plus the propagation delay. The size is the whole UDP
-//! payload (the protocol's datagram and the driver's envelope). Queue limits count waiting
+//! payload (the protocol's datagram and the driver's envelope), or with `protocol_sizes` the
+//! protocol's datagram alone, as the simulator sizes packets (`vidcc run --real`). Queue limits count waiting
 //! packets, not the one on the link, as in ns-2.
 //!
 //! Random streams are seeded as in the simulator, one per component (`loss/forward`,
@@ -30,7 +33,8 @@ use vidcc_core::rng::RngStreams;
 use vidcc_core::{parse_duration, parse_rate, parse_size, DataRate, DataSize, Duration, Instant};
 
 use crate::clock::{self, Clock};
-use crate::socket::{Socket, BATCH};
+use crate::envelope;
+use crate::socket::{RecvBatch, Socket, BATCH};
 
 /// A direction's loss model, as given on the command line.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -151,6 +155,8 @@ pub struct LinkStats {
     pub reverse: DirectionStats,
     /// Datagrams for the reverse direction before any client was known (dropped).
     pub no_client: u64,
+    /// System calls that sent more than one datagram (GSO bursts of departures).
+    pub coalesced_sends: u64,
 }
 
 struct Direction {
@@ -221,6 +227,30 @@ pub struct LinkOptions {
     pub forward: DirectionSpec,
     pub reverse: DirectionSpec,
     pub seed: u64,
+    /// Several flows through one bottleneck: each `(client, far end)` pair is a route. A datagram
+    /// from a route's client goes forward to its far end, one from its far end back to the
+    /// client; all routes share the two directions (their queues, loss models and rates). Empty:
+    /// one client, the first address that sends (forward to `to`).
+    pub routes: Vec<(SocketAddr, SocketAddr)>,
+    /// Size each datagram as the simulator sizes its packet: the protocol's bytes, without the
+    /// driver's envelope prefix (32 bytes on data, 5 on control; see [`link_size`]). Off: the
+    /// whole UDP payload, as a real bottleneck would carry it.
+    pub protocol_sizes: bool,
+}
+
+/// The size the link queues and serialises for `bytes`: with `protocol_sizes`, a datagram that
+/// starts with a vidcc-net envelope kind is counted without the envelope's prefix (an
+/// authentication trailer still counts); anything else counts whole.
+pub fn link_size(bytes: &[u8], protocol_sizes: bool) -> usize {
+    if !protocol_sizes {
+        return bytes.len();
+    }
+    let prefix = match bytes.first().copied().and_then(envelope::Kind::from_code) {
+        Some(envelope::Kind::Data) => envelope::DATA_PREFIX,
+        Some(_) => envelope::PREFIX,
+        None => 0,
+    };
+    bytes.len().saturating_sub(prefix).max(1)
 }
 
 /// A relay bound and ready to run.
@@ -228,11 +258,29 @@ pub struct Link {
     socket: Socket,
     to: SocketAddr,
     client: Option<SocketAddr>,
+    routes: Vec<(SocketAddr, SocketAddr)>,
+    protocol_sizes: bool,
     dirs: [Direction; 2],
     packets: Vec<Vec<u8>>,
+    /// Where each stored packet goes when it leaves (by packet id, as `packets`).
+    dests: Vec<SocketAddr>,
     free: Vec<u32>,
     no_client: u64,
     scratch: Vec<u8>,
+    /// `recvmmsg` batches and GSO sends (None: one `recvfrom` and one `sendto` per datagram).
+    batch: Option<RecvBatch>,
+    /// Departures not sent yet (with batching): one GSO send.
+    gso: Option<Departures>,
+    coalesced_sends: u64,
+}
+
+/// Departures of one direction to one destination, of one segment size (the last may be shorter).
+struct Departures {
+    dir: usize,
+    dest: SocketAddr,
+    segment: usize,
+    count: usize,
+    buf: Vec<u8>,
 }
 
 impl Link {
@@ -244,15 +292,22 @@ impl Link {
     /// A relay on an already bound socket (`opts.listen` is then ignored).
     pub fn on(socket: Socket, opts: &LinkOptions) -> Result<Link, String> {
         let streams = RngStreams::new(opts.seed);
+        let batch = RecvBatch::new(&socket).ok();
         Ok(Link {
+            batch,
+            gso: None,
+            coalesced_sends: 0,
             socket,
             to: opts.to,
             client: None,
+            routes: opts.routes.clone(),
+            protocol_sizes: opts.protocol_sizes,
             dirs: [
                 Direction::new(opts.forward, &streams, "forward")?,
                 Direction::new(opts.reverse, &streams, "reverse")?,
             ],
             packets: Vec::new(),
+            dests: Vec::new(),
             free: Vec::new(),
             no_client: 0,
             scratch: Vec::with_capacity(crate::socket::MAX_DATAGRAM),
@@ -263,45 +318,75 @@ impl Link {
         self.socket.local_addr()
     }
 
-    pub fn stats(&self) -> LinkStats {
-        LinkStats { forward: self.dirs[0].stats, reverse: self.dirs[1].stats, no_client: self.no_client }
+    /// Receive with `recvmmsg` batches and send bursts of departures with GSO (the default where
+    /// available), or one `recvfrom` and one `sendto` per datagram (for the benchmark's
+    /// comparison). Returns whether batching is on.
+    pub fn set_recv_batching(&mut self, on: bool) -> bool {
+        self.batch = if on { RecvBatch::new(&self.socket).ok() } else { None };
+        self.batch.is_some()
     }
 
-    fn store(&mut self, bytes: &[u8]) -> u32 {
+    pub fn stats(&self) -> LinkStats {
+        LinkStats {
+            forward: self.dirs[0].stats,
+            reverse: self.dirs[1].stats,
+            no_client: self.no_client,
+            coalesced_sends: self.coalesced_sends,
+        }
+    }
+
+    fn store(&mut self, bytes: &[u8], dest: SocketAddr) -> u32 {
         match self.free.pop() {
             Some(id) => {
                 let b = &mut self.packets[id as usize];
                 b.clear();
                 b.extend_from_slice(bytes);
+                self.dests[id as usize] = dest;
                 id
             }
             None => {
                 self.packets.push(bytes.to_vec());
+                self.dests.push(dest);
                 (self.packets.len() - 1) as u32
             }
         }
     }
 
+    /// The direction (0 forward, 1 reverse) and destination of a datagram from `from`; None: it
+    /// has nowhere to go (counted in `no_client`).
+    fn route(&mut self, from: SocketAddr) -> Option<(usize, SocketAddr)> {
+        if !self.routes.is_empty() {
+            if let Some(&(client, _)) = self.routes.iter().find(|r| r.1 == from) {
+                return Some((1, client));
+            }
+            if let Some(&(_, far)) = self.routes.iter().find(|r| r.0 == from) {
+                return Some((0, far));
+            }
+            // A stranger's datagram crosses the link forward to the default far end, as below.
+            return Some((0, self.to));
+        }
+        if from == self.to {
+            return self.client.map(|c| (1, c));
+        }
+        // The first address to send is the client for the whole run: a stranger's datagram
+        // still crosses the link forward (the relay is a wire), but never takes the return
+        // path away from the client.
+        self.client.get_or_insert(from);
+        Some((0, self.to))
+    }
+
     fn arrive(&mut self, now: Instant, bytes: &[u8], from: SocketAddr) {
         // Whatever was due before this arrival happens first (as the simulator's event order).
         self.advance(now);
-        let d = if from == self.to {
-            if self.client.is_none() {
-                self.no_client += 1;
-                return;
-            }
-            1
-        } else {
-            // The first address to send is the client for the whole run: a stranger's datagram
-            // still crosses the link forward (the relay is a wire), but never takes the return
-            // path away from the client.
-            self.client.get_or_insert(from);
-            0
+        let Some((d, dest)) = self.route(from) else {
+            self.no_client += 1;
+            return;
         };
-        let id = self.store(bytes);
+        let id = self.store(bytes, dest);
         let dir = &mut self.dirs[d];
         dir.stats.arrived += 1;
-        match dir.queue.enqueue(now, QueuedPacket { id, size_bytes: bytes.len() as u32 }) {
+        let size_bytes = link_size(bytes, self.protocol_sizes) as u32;
+        match dir.queue.enqueue(now, QueuedPacket { id, size_bytes }) {
             Enqueue::Dropped => {
                 dir.stats.dropped_queue += 1;
                 self.free.push(id);
@@ -326,16 +411,7 @@ impl Link {
                 if let Some(&(at, id)) = dir.flight.front() {
                     if at <= now {
                         dir.flight.pop_front();
-                        let dest = if d == 0 { Some(self.to) } else { self.client };
-                        let bytes = &self.packets[id as usize];
-                        if let Some(dest) = dest {
-                            if self.socket.send_to(bytes, dest).is_ok() {
-                                let dir = &mut self.dirs[d];
-                                dir.stats.forwarded += 1;
-                                dir.stats.bytes_forwarded += bytes.len() as u64;
-                            }
-                        }
-                        self.free.push(id);
+                        self.depart(d, id);
                         progressed = true;
                     }
                 }
@@ -352,6 +428,50 @@ impl Link {
                     break;
                 }
             }
+        }
+        self.flush_departures();
+    }
+
+    /// Sends a packet whose time to leave has come: at once, or (with batching) appended to the
+    /// pending GSO send when it goes to the same place in the same direction with the same size
+    /// (the last segment may be shorter), so that a burst of departures costs one system call.
+    fn depart(&mut self, d: usize, id: u32) {
+        let dest = self.dests[id as usize];
+        let len = self.packets[id as usize].len();
+        let Some(batch) = &self.batch else {
+            if self.socket.send_to(&self.packets[id as usize], dest).is_ok() {
+                self.dirs[d].stats.forwarded += 1;
+                self.dirs[d].stats.bytes_forwarded += len as u64;
+            }
+            self.free.push(id);
+            return;
+        };
+        let max = batch.max_segments();
+        let fits = self.gso.as_ref().is_some_and(|g| {
+            g.dir == d && g.dest == dest && g.count < max && len <= g.segment && g.buf.len() == g.count * g.segment
+        });
+        if !fits {
+            self.flush_departures();
+        }
+        let g = self.gso.get_or_insert_with(|| Departures {
+            dir: d,
+            dest,
+            segment: len,
+            count: 0,
+            buf: Vec::with_capacity(len * max.min(64)),
+        });
+        g.buf.extend_from_slice(&self.packets[id as usize]);
+        g.count += 1;
+        self.free.push(id);
+    }
+
+    /// Sends the pending GSO batch (one `sendmsg` with UDP_SEGMENT through quinn-udp).
+    fn flush_departures(&mut self) {
+        let (Some(g), Some(batch)) = (self.gso.take(), &self.batch) else { return };
+        if batch.send_segments(&self.socket, g.dest, &g.buf, g.segment).is_ok() {
+            self.coalesced_sends += (g.count > 1) as u64;
+            self.dirs[g.dir].stats.forwarded += g.count as u64;
+            self.dirs[g.dir].stats.bytes_forwarded += g.buf.len() as u64;
         }
     }
 
@@ -387,15 +507,53 @@ impl Link {
             if let Some(a) = from {
                 let now = clock.now();
                 self.arrive(now, &scratch, a);
-                for _ in 1..BATCH {
-                    let Some((b, a)) = self.socket.try_recv().map_err(|e| e.to_string())? else { break };
-                    scratch.clear();
-                    scratch.extend_from_slice(b);
-                    self.arrive(now, &scratch, a);
+                // Whatever else is queued, at the same instant: up to BATCH datagrams, in
+                // recvmmsg batches when available.
+                match self.batch.take() {
+                    Some(mut batch) => {
+                        let mut left = BATCH - 1;
+                        while left > 0 {
+                            let n = batch.recv(&self.socket).map_err(|e| e.to_string())?;
+                            for k in 0..n {
+                                let (b, a) = batch.get(k);
+                                self.arrive(now, b, a);
+                            }
+                            if n < crate::socket::RECV_BATCH {
+                                break;
+                            }
+                            left = left.saturating_sub(n);
+                        }
+                        self.batch = Some(batch);
+                    }
+                    None => {
+                        for _ in 1..BATCH {
+                            let Some((b, a)) = self.socket.try_recv().map_err(|e| e.to_string())? else { break };
+                            scratch.clear();
+                            scratch.extend_from_slice(b);
+                            self.arrive(now, &scratch, a);
+                        }
+                    }
                 }
             }
             self.scratch = scratch;
         }
         Ok(self.stats())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protocol_sizes_leave_out_the_envelope_prefix_only() {
+        let data = [&[envelope::KIND_DATA][..], &[0u8; 31], &[7u8; 1000]].concat();
+        let control = [&[envelope::KIND_CONTROL][..], &[0u8; 4], &[7u8; 40]].concat();
+        assert_eq!(link_size(&data, false), 1032);
+        assert_eq!(link_size(&data, true), 1000);
+        assert_eq!(link_size(&control, true), 40);
+        // Not an envelope (a stranger's datagram): counted whole; an empty one still takes time.
+        assert_eq!(link_size(&[0u8; 50], true), 50);
+        assert_eq!(link_size(&[envelope::KIND_DATA; 3], true), 1);
     }
 }

@@ -37,6 +37,10 @@ pub struct Offer {
     pub video: Option<VideoConfig>,
     pub packet_size_bytes: u64,
     pub seed: u64,
+    /// The flow's index in its scenario: its random streams are the simulator's for that flow
+    /// (`"video/flow{i}"`, ...). 0 for a one-flow session.
+    #[serde(default)]
+    pub flow_index: u64,
     pub duration_ns: u64,
     /// The flow's own `stop` (as in a scenario), if any: the sender stops at `duration_ns`
     /// regardless, as the simulator ends a run, without telling the endpoint (a protocol may wind
@@ -54,10 +58,12 @@ pub struct Offer {
 }
 
 impl Offer {
-    /// The flow's endpoints, built as the simulator builds flow 0 of a run with this seed.
+    /// The flow's endpoints, built as the simulator builds flow `flow_index` of a run with this
+    /// seed.
     pub fn build(&self) -> Result<FlowEndpoints, String> {
         let streams = RngStreams::new(self.seed);
-        let rng = |what: &str| streams.stream(&format!("{what}/flow0"));
+        let index = self.flow_index;
+        let rng = |what: &str| streams.stream(&format!("{what}/flow{index}"));
         let app = match &self.video {
             Some(v) => {
                 Application::Video(build_stream(v, Instant::ZERO, &|| rng("video")).map_err(|e| format!("video: {e}"))?)
@@ -102,6 +108,7 @@ impl Offer {
             },
             packet_size_bytes: num(flow.get("packet_size_bytes"), "resolved.flows[0].packet_size_bytes")?,
             seed: num(resolved.get("seed"), "resolved.seed")?,
+            flow_index: v.get("flow_index").and_then(|i| i.as_u64()).unwrap_or(0),
             duration_ns: num(resolved.get("duration_ns"), "resolved.duration_ns")?,
             stop_ns: flow.get("stop_ns").and_then(|v| v.as_u64()),
             sample_interval_ns: num(resolved.get("sample_interval_ns"), "resolved.sample_interval_ns").unwrap_or(0),
@@ -131,6 +138,10 @@ pub struct SendOptions {
     pub max_rate_bps: Option<u64>,
     /// Give up when no Accept came within this.
     pub handshake_timeout: Duration,
+    /// Real payload bytes (a prepared clip's frames); None: zeros.
+    pub payload: Option<Box<dyn crate::payload::PayloadSource>>,
+    /// A plain copy of every data datagram (no envelope) goes here too (see `Driver::set_plain_copy`).
+    pub plain_copy: Option<SocketAddr>,
 }
 
 #[derive(Debug, Serialize)]
@@ -149,7 +160,7 @@ fn session_id() -> u32 {
 /// Runs a sender on `socket`: handshake, the flow for its duration (or until `stop`), Bye.
 pub fn run_sender(
     socket: Socket,
-    opts: SendOptions,
+    mut opts: SendOptions,
     stop: &AtomicBool,
     obs: &mut dyn Observer,
 ) -> Result<SendReport, String> {
@@ -161,6 +172,8 @@ pub fn run_sender(
     let mut d = Driver::new(socket, opts.to, session_id(), endpoints.sender);
     d.set_auth(opts.security.auth());
     d.set_max_rate(opts.max_rate_bps);
+    d.set_payload_source(opts.payload.take());
+    d.set_plain_copy(opts.plain_copy);
     clock::tighten_timer_slack();
     let started = Clock::new();
     'handshake: loop {

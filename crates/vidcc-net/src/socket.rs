@@ -103,6 +103,76 @@ impl Socket {
     }
 }
 
+/// Batched receives and sends for the relay, through quinn-udp: `recvmmsg(2)` (up to
+/// [`RECV_BATCH`] datagrams per system call, and UDP GRO where the kernel coalesces equal-sized
+/// datagrams of one sender into one buffer, split again here by their stride), and UDP GSO
+/// sends (one `sendmsg` carries a burst of equal-sized datagrams to one destination).
+pub struct RecvBatch {
+    state: quinn_udp::UdpSocketState,
+    bufs: Vec<Vec<u8>>,
+    meta: Vec<quinn_udp::RecvMeta>,
+    /// Datagrams of the last batch: (buffer, offset, length, sender).
+    got: Vec<(usize, usize, usize, SocketAddr)>,
+}
+
+/// Datagrams per `recvmmsg` call.
+pub const RECV_BATCH: usize = 32;
+
+impl RecvBatch {
+    pub fn new(socket: &Socket) -> io::Result<RecvBatch> {
+        let state = quinn_udp::UdpSocketState::new((&socket.raw).into())?;
+        // A GRO buffer holds up to 64 KB of coalesced datagrams.
+        let bufs = (0..RECV_BATCH).map(|_| vec![0u8; MAX_DATAGRAM]).collect();
+        Ok(RecvBatch { state, bufs, meta: vec![quinn_udp::RecvMeta::default(); RECV_BATCH], got: Vec::new() })
+    }
+
+    /// Receives what is queued (one system call, none waiting); returns how many datagrams.
+    pub fn recv(&mut self, socket: &Socket) -> io::Result<usize> {
+        self.got.clear();
+        let mut slices: Vec<io::IoSliceMut<'_>> = self.bufs.iter_mut().map(|b| io::IoSliceMut::new(b)).collect();
+        let n = match self.state.recv((&socket.raw).into(), &mut slices, &mut self.meta) {
+            Ok(n) => n,
+            Err(e) if would_block(&e) || e.kind() == io::ErrorKind::ConnectionRefused => return Ok(0),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => return Ok(0),
+            Err(e) => return Err(e),
+        };
+        for (i, m) in self.meta.iter().take(n).enumerate() {
+            let stride = if m.stride == 0 { m.len } else { m.stride };
+            let mut at = 0;
+            while at < m.len {
+                let len = stride.min(m.len - at);
+                self.got.push((i, at, len, m.addr));
+                at += len;
+            }
+        }
+        Ok(self.got.len())
+    }
+
+    /// Most datagrams one [`RecvBatch::send_segments`] may carry (1 without UDP GSO).
+    pub fn max_segments(&self) -> usize {
+        self.state.max_gso_segments().max(1)
+    }
+
+    /// Sends `contents` to `to` as datagrams of `segment` bytes (the last may be shorter): one
+    /// `sendmsg` with UDP GSO where the kernel has it, else one datagram per call.
+    pub fn send_segments(&self, socket: &Socket, to: SocketAddr, contents: &[u8], segment: usize) -> io::Result<()> {
+        if self.max_segments() == 1 || contents.len() <= segment {
+            for chunk in contents.chunks(segment.max(1)) {
+                socket.send_to(chunk, to)?;
+            }
+            return Ok(());
+        }
+        let t = quinn_udp::Transmit { destination: to, ecn: None, contents, segment_size: Some(segment), src_ip: None };
+        self.state.try_send((&socket.raw).into(), &t)
+    }
+
+    /// Datagram `k` of the last batch and its sender.
+    pub fn get(&self, k: usize) -> (&[u8], SocketAddr) {
+        let (i, at, len, addr) = self.got[k];
+        (&self.bufs[i][at..at + len], addr)
+    }
+}
+
 fn would_block(e: &io::Error) -> bool {
     matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut)
 }

@@ -35,6 +35,7 @@ fn video_offer(secs: u64) -> Offer {
         video: Some(video),
         packet_size_bytes: 1000,
         seed: 1,
+        flow_index: 0,
         duration_ns: secs * 1_000_000_000,
         stop_ns: None,
         sample_interval_ns: 100_000_000,
@@ -93,9 +94,19 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
         red: false,
         loss: None,
     };
-    let mut link =
-        Link::on(relay, &LinkOptions { listen: relay_addr, to: rx_addr, forward: wide, reverse: wide, seed: 1 })
-            .unwrap();
+    let mut link = Link::on(
+        relay,
+        &LinkOptions {
+            listen: relay_addr,
+            to: rx_addr,
+            forward: wide,
+            reverse: wide,
+            seed: 1,
+            routes: Vec::new(),
+            protocol_sizes: false,
+        },
+    )
+    .unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let stop2 = Arc::clone(&stop);
     let link_thread = thread::spawn(move || link.run(&stop2, None).unwrap());
@@ -119,6 +130,8 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
             security: Security::default(),
             max_rate_bps: None,
             handshake_timeout: Duration::from_secs(20),
+            payload: None,
+            plain_copy: None,
         };
         run_sender(tx, opts, &AtomicBool::new(false), &mut NoObserver).unwrap()
     });
@@ -211,6 +224,8 @@ fn absurd_feedback_cannot_push_a_sender_above_its_maximum_rate() {
         security: Security::default(),
         max_rate_bps: Some(cap_bps),
         handshake_timeout: Duration::from_secs(20),
+        payload: None,
+        plain_copy: None,
     };
     let report = run_sender(local(), opts, &AtomicBool::new(false), &mut NoObserver).unwrap();
     done.store(true, Ordering::Relaxed);
@@ -255,6 +270,8 @@ fn with_a_key_the_session_runs_and_a_sender_with_another_key_is_never_accepted()
         security: Security { key: Some(key(8)) },
         max_rate_bps: None,
         handshake_timeout: Duration::from_millis(700),
+        payload: None,
+        plain_copy: None,
     };
     let err = run_sender(local(), wrong, &AtomicBool::new(false), &mut NoObserver).unwrap_err();
     assert!(err.contains("no answer"), "{err}");
@@ -266,6 +283,8 @@ fn with_a_key_the_session_runs_and_a_sender_with_another_key_is_never_accepted()
         security: Security { key: Some(key(7)) },
         max_rate_bps: None,
         handshake_timeout: Duration::from_secs(20),
+        payload: None,
+        plain_copy: None,
     };
     let send = run_sender(tx, right, &AtomicBool::new(false), &mut NoObserver).unwrap();
     let recv = receiver.join().unwrap();

@@ -49,6 +49,7 @@ fn offer(p: ProtocolConfig, video: Option<VideoConfig>, secs: u64) -> Offer {
         video,
         packet_size_bytes: 1000,
         seed: 7,
+        flow_index: 0,
         duration_ns: secs * 1_000_000_000,
         stop_ns: None,
         sample_interval_ns: 100_000_000,
@@ -78,6 +79,8 @@ fn session(offer: Offer, link: Option<DirectionSpec>, key: Option<Key>, max_rate
             forward: spec,
             reverse: DirectionSpec { loss: None, ..spec },
             seed: 3,
+            routes: Vec::new(),
+            protocol_sizes: false,
         };
         let mut l = Link::on(s, &opts).unwrap();
         let stop = Arc::clone(&stop_link);
@@ -99,6 +102,8 @@ fn session(offer: Offer, link: Option<DirectionSpec>, key: Option<Key>, max_rate
         security: Security { key },
         max_rate_bps: max_rate,
         handshake_timeout: Duration::from_secs(20),
+        payload: None,
+        plain_copy: None,
     };
     let send = run_sender(local(), opts, &AtomicBool::new(false), &mut NoObserver).unwrap();
     let recv = receiver.join().unwrap();

@@ -14,18 +14,19 @@ use vidcc_core::{parse_duration, parse_rate, Duration};
 use vidcc_net::auth::Key;
 use vidcc_net::driver::NoObserver;
 use vidcc_net::link::{DirectionSpec, Link, LinkOptions, LossSpec};
+use vidcc_net::payload::{Bitstream, PayloadSource};
 use vidcc_net::record::tables_json;
 use vidcc_net::session::{self, Offer, RecvOptions, Security, SendOptions};
 use vidcc_net::socket::Socket;
 
 const USAGE: &str = "usage:
   vidcc-net send --config FILE.json --to HOST:PORT [--bind ADDR] [--max-rate RATE] [--report FILE]
-                 [--key-file FILE | --key-env VAR]
+                 [--key-file FILE | --key-env VAR] [--payload-map FRAMES.json] [--plain-copy HOST:PORT]
   vidcc-net recv --listen HOST:PORT --out FILE.json [--idle 5s] [--wait 60s] [--log ARRIVALS.csv]
                  [--key-file FILE | --key-env VAR]
   vidcc-net link --listen HOST:PORT --to HOST:PORT --bandwidth RATE --delay TIME --queue N|SIZE [--red]
                  [--loss MODEL:k=v,...] [--reverse \"bandwidth=.. delay=.. queue=.. loss=..\"] [--seed N]
-                 [--duration TIME] [--stats FILE]";
+                 [--duration TIME] [--stats FILE] [--routes CLIENT=FAR,...] [--protocol-sizes]";
 
 enum Failure {
     Usage(String),
@@ -137,8 +138,22 @@ fn run(args: &[String]) -> Result<(), Failure> {
 }
 
 fn send(args: &[String]) -> Result<(), Failure> {
-    let o =
-        Opts::parse(args, &["config", "to", "bind", "max-rate", "report", "key-file", "key-env", "handshake"], &[])?;
+    let o = Opts::parse(
+        args,
+        &[
+            "config",
+            "to",
+            "bind",
+            "max-rate",
+            "report",
+            "key-file",
+            "key-env",
+            "handshake",
+            "payload-map",
+            "plain-copy",
+        ],
+        &[],
+    )?;
     let path = o.need("config")?;
     let text = std::fs::read_to_string(path).map_err(|e| Failure::Usage(format!("--config {path}: {e}")))?;
     let offer = Offer::from_config_json(&text).map_err(|e| Failure::Usage(format!("{path}: {e}")))?;
@@ -153,7 +168,14 @@ fn send(args: &[String]) -> Result<(), Failure> {
         .map(|r| parse_rate(r).map(|r| r.as_bps()).map_err(|e| Failure::Usage(format!("--max-rate: {e}"))))
         .transpose()?;
     let handshake_timeout = duration("handshake", o.get("handshake").unwrap_or("10s"))?;
-    let opts = SendOptions { to, offer, security: security(&o)?, max_rate_bps, handshake_timeout };
+    let payload = match o.get("payload-map") {
+        Some(p) => {
+            Some(Box::new(Bitstream::from_map_file(Path::new(p)).map_err(Failure::Usage)?) as Box<dyn PayloadSource>)
+        }
+        None => None,
+    };
+    let plain_copy = o.get("plain-copy").map(|a| addr("plain-copy", a)).transpose()?;
+    let opts = SendOptions { to, offer, security: security(&o)?, max_rate_bps, handshake_timeout, payload, plain_copy };
     let socket = Socket::bind(bind).map_err(|e| Failure::Run(format!("bind {bind}: {e}")))?;
     let stop = stop_flag()?;
     let report = session::run_sender(socket, opts, &stop, &mut NoObserver).map_err(Failure::Run)?;
@@ -195,8 +217,8 @@ fn recv(args: &[String]) -> Result<(), Failure> {
 fn link(args: &[String]) -> Result<(), Failure> {
     let o = Opts::parse(
         args,
-        &["listen", "to", "bandwidth", "delay", "queue", "loss", "reverse", "seed", "duration", "stats"],
-        &["red"],
+        &["listen", "to", "bandwidth", "delay", "queue", "loss", "reverse", "seed", "duration", "stats", "routes"],
+        &["red", "protocol-sizes"],
     )?;
     let forward = DirectionSpec {
         bandwidth: parse_rate(o.need("bandwidth")?).map_err(|e| Failure::Usage(format!("--bandwidth: {e}")))?,
@@ -218,6 +240,20 @@ fn link(args: &[String]) -> Result<(), Failure> {
         forward,
         reverse,
         seed,
+        protocol_sizes: o.has("protocol-sizes"),
+        routes: match o.get("routes") {
+            None => Vec::new(),
+            Some(r) => r
+                .split(',')
+                .filter(|p| !p.trim().is_empty())
+                .map(|pair| {
+                    let (c, f) = pair
+                        .split_once('=')
+                        .ok_or_else(|| Failure::Usage(format!("--routes: expected CLIENT=FAR, got {pair:?}")))?;
+                    Ok((addr("routes", c.trim())?, addr("routes", f.trim())?))
+                })
+                .collect::<Result<_, Failure>>()?,
+        },
     };
     let dur = o.get("duration").map(|d| duration("duration", d)).transpose()?;
     let mut l = Link::bind(&opts).map_err(Failure::Run)?;
