@@ -249,9 +249,10 @@ def _units() -> dict[str, float]:
     return dict(_vidcc.sramt_unit_measurements())
 
 
-def eq1(l: float, rtt: float, p: float) -> float:
+def eq1(loss: float, rtt: float, p: float) -> float:
     """Eq. 1 with D = 1, t_out = 4·RTT (bytes/s), computed here independently of the Rust code."""
-    return p / (rtt * math.sqrt(2 * l / 3) + 4 * rtt * min(1.0, 3 * math.sqrt(3 * l / 8)) * l * (1 + 32 * l * l))
+    return p / (rtt * math.sqrt(2 * loss / 3)
+                + 4 * rtt * min(1.0, 3 * math.sqrt(3 * loss / 8)) * loss * (1 + 32 * loss * loss))
 
 
 C01_VECTORS = [(0.001, 0.06, 1000.0, 639_739.4), (0.01, 0.06, 1000.0, 187_220.4), (0.05, 0.10, 1000.0, 36_858.9),
@@ -260,7 +261,7 @@ C01_VECTORS = [(0.001, 0.06, 1000.0, 639_739.4), (0.01, 0.06, 1000.0, 187_220.4)
 
 def c01(_d) -> Verdict:
     m = _units()
-    rel = max(abs(m[f"c01_f{i}"] - eq1(l, r, p)) / eq1(l, r, p) for i, (l, r, p, _) in enumerate(C01_VECTORS))
+    rel = max(abs(m[f"c01_f{i}"] - eq1(x, r, p)) / eq1(x, r, p) for i, (x, r, p, _) in enumerate(C01_VECTORS))
     digest = max(abs(m[f"c01_f{i}"] - want) for i, (*_, want) in enumerate(C01_VECTORS))
     ok = rel < 1e-9 and digest <= 0.051
     return Verdict("PASS" if ok else "FAIL", {"max relative error vs Eq. 1": rel, "max |error| vs digest vectors B/s": round(digest, 4)},
