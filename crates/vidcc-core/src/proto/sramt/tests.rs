@@ -707,27 +707,39 @@ fn config_errors_name_the_key_and_registry_builds_both_variants() {
 
 #[test]
 fn sender_reports_each_group_rate_change_and_each_report_heard_as_events() {
+    use crate::endpoint::Event;
     let cfg = SramtConfig::simulcast();
-    let mut s = sender(&cfg, false, 2);
-    // A receiver on stream 0 reporting 120 kbit/s with 1 % loss: stream 0 moves off its 50 kbit/s
-    // initial rate (the rate is the clamped minimum preferred rate), the others do not.
-    send_report(&mut s, secs(1.0), 1, &report(120_000, 0.01, 0));
-    let events: Vec<crate::endpoint::Event> = std::iter::from_fn(|| s.poll_event()).collect();
-    assert_eq!(events[0], crate::endpoint::Event::FeedbackReceived { peer: 1 });
-    let rates: Vec<(u8, f64)> = events
-        .iter()
-        .filter_map(|e| match e {
-            crate::endpoint::Event::GroupRateChanged { group, rate } => Some((*group, rate.as_bps_f64())),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(rates.len(), 1, "{events:?}");
-    assert_eq!(rates[0].0, 0);
-    assert!((rates[0].1 - s.rates()[0]).abs() < 1.0 && s.rates()[0] != 50e3, "{rates:?} vs {:?}", s.rates());
-    // The same report again changes nothing but is still heard.
-    send_report(&mut s, secs(2.0), 1, &report(120_000, 0.01, 0));
-    let events: Vec<crate::endpoint::Event> = std::iter::from_fn(|| s.poll_event()).collect();
-    assert!(events.contains(&crate::endpoint::Event::FeedbackReceived { peer: 1 }));
+    let mut s = sender(&cfg, false, 3);
+    let mut changes = 0;
+    for (k, (peer, rate, loss, stream)) in
+        [(1, 120_000, 0.01, 0), (1, 120_000, 0.01, 0), (2, 900_000, 0.0, 2), (0, 300_000, 0.08, 1), (1, 90_000, 0.1, 0)]
+            .into_iter()
+            .enumerate()
+    {
+        let before = s.rates().to_vec();
+        // The receiver got an SR 100 ms before its report arrives: the sender measures an RTT.
+        let at = 10.0 + k as f64;
+        let block = ReportBlock { lsr: super::wire::ntp_middle(secs(at - 0.1)), ..ReportBlock::default() };
+        send_report(&mut s, secs(at), peer, &ReceiverReport { block, ..report(rate, loss, stream) });
+        let events: Vec<Event> = std::iter::from_fn(|| s.poll_event()).collect();
+        // Every report heard is an event, first.
+        assert_eq!(events[0], Event::FeedbackReceived { peer }, "{events:?}");
+        // A rate event for exactly the groups whose rate changed, with the new rate.
+        let mut changed: Vec<u8> = vec![];
+        for e in &events[1..] {
+            match e {
+                Event::GroupRateChanged { group, rate } => {
+                    assert!((rate.as_bps_f64() - s.rates()[*group as usize]).abs() <= 1.0, "{e:?} vs {:?}", s.rates());
+                    changed.push(*group);
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        let want: Vec<u8> = (0..3u8).filter(|&g| before[g as usize] != s.rates()[g as usize]).collect();
+        assert_eq!(changed, want, "before {before:?} after {:?}", s.rates());
+        changes += changed.len();
+    }
+    assert!(changes > 0, "the reports moved no group rate: the test would prove nothing");
 }
 
 #[test]
