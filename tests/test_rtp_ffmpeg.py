@@ -62,6 +62,12 @@ def free_port_pair() -> tuple[int, int]:
     raise RuntimeError("no free port pair")
 
 
+def bound(port: int) -> bool:
+    """Whether some UDP socket on this machine is bound to ``port`` (/proc/net/udp)."""
+    rows = Path("/proc/net/udp").read_text().splitlines()[1:]
+    return any(int(r.split()[1].rsplit(":", 1)[1], 16) == port for r in rows)
+
+
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory):
     # No B frames: the sender sends frames in display order (as the simulator does), which is
@@ -108,7 +114,14 @@ def test_ffmpeg_decodes_the_rtcp_udp_stream(prepared):
 
     player = threading.Thread(target=play, daemon=True)
     player.start()
-    time.sleep(1.0)  # FFmpeg binds its RTP port
+    # FFmpeg must have bound its RTP port before the first packet: look for it in the kernel's
+    # socket table (binding it ourselves to find out could take it from FFmpeg).
+    for _ in range(400):
+        if bound(rtp_port):
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"FFmpeg did not bind port {rtp_port}: {failure}")
     recv = subprocess.Popen([sys.executable, "-m", "vidcc.cli", "recv", "--listen", f"127.0.0.1:{recv_port}",
                              "--out", "out/recv", "--idle", "3s", "--no-figures", "--quiet"], cwd=d, env=_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
