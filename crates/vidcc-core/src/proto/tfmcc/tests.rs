@@ -197,7 +197,7 @@ fn the_clr_silence_timer_uses_the_rtt_the_clr_paces_its_reports_by() {
     while now <= ms(5000) {
         report(&mut s, now, Instant::from_nanos(now.as_nanos() - 400_000_000), 0, 1_000_000, 0.01, false);
         drain(&mut s, now);
-        now = now + millis(400);
+        now += millis(400);
     }
     report(&mut s, ms(5030), ms(5000), 0, 1_000_000, 0.01, false);
     let mut now = ms(5030);
