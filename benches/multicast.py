@@ -1,6 +1,8 @@
 """Multicast benchmark (issue 10, Speed): one `udp-multicast` sender to 1,000 and 10,000
 receivers behind a two-level tree (S — R — 100 routers, the receivers spread over them on private
-10 Mbit/s access links), 1 Mbit/s of 1000-byte packets for 60 simulated seconds.
+10 Mbit/s access links), 1 Mbit/s of 1000-byte packets for 60 simulated seconds; and issue 10's
+case, one `tfmcc` sender to 10,000 receivers on the same tree with S — R a 1 Mbit/s bottleneck
+(RFC 4654 defaults: slow start, the CLR, feedback rounds and suppression at full group size).
 
 Each case runs in its own process (the Rust example `bench_multicast`), so the peak memory is the
 simulator's own. Prints wall seconds (build and run), delivered receiver-packets per wall second,
@@ -17,9 +19,10 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-CASES = [  # receivers, branches, kbit/s, duration s
-    (1_000, 100, 1_000, 60),
-    (10_000, 100, 1_000, 60),
+CASES = [  # protocol, receivers, branches, kbit/s, duration s
+    ("udp-multicast", 1_000, 100, 1_000, 60),
+    ("udp-multicast", 10_000, 100, 1_000, 60),
+    ("tfmcc", 10_000, 100, 1_000, 60),
 ]
 REPEATS = 2
 
@@ -33,11 +36,12 @@ def main() -> int:
     target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
     exe = target / "release" / "examples" / "bench_multicast"
     rows = []
-    print(f"{'receivers':>9} {'sim s':>6} {'wall s':>7} {'rx pkt/s':>11} {'events/s':>11} {'peak MB':>8}")
-    for receivers, branches, kbps, dur in CASES:
+    head = ("protocol", "receivers", "sim s", "wall s", "rx pkt/s", "events/s", "peak MB")
+    print(" ".join(f"{h:>{w}}" for h, w in zip(head, (13, 9, 6, 7, 11, 11, 8))))
+    for protocol, receivers, branches, kbps, dur in CASES:
         runs = []
         for _ in range(REPEATS):
-            args = [str(exe), str(receivers), str(branches), str(kbps), str(dur)]
+            args = [str(exe), str(receivers), str(branches), str(kbps), str(dur), protocol]
             out = subprocess.run(args, capture_output=True, text=True, check=True)
             runs.append(json.loads(out.stdout))
         best = min(runs, key=lambda r: r["wall_s"])  # least disturbed by the rest of the machine
@@ -46,7 +50,8 @@ def main() -> int:
         best["wall_s_all_repeats"] = [r["wall_s"] for r in runs]
         rows.append(best)
         print(
-            f"{receivers:>9} {dur:>6} {best['wall_s']:>7.2f} {best['receiver_packets_per_wall_s']:>11,.0f} "
+            f"{protocol:>13} {receivers:>9} {dur:>6} {best['wall_s']:>7.2f} "
+            f"{best['receiver_packets_per_wall_s']:>11,.0f} "
             f"{best['events_per_wall_s']:>11,.0f} {best['peak_rss_bytes'] / 1e6:>8.1f}"
         )
     out_dir = ROOT / "benches" / "results"

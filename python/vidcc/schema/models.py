@@ -239,6 +239,9 @@ class BaseFlow(Model):
     leave_latency: Duration | None = None
 
 
+Quantizer = Annotated[int, BeforeValidator(integer(minimum=1, maximum=255))]
+
+
 class Video(Model):
     """A flow's video source and its playout (docs/video.md)."""
 
@@ -252,9 +255,7 @@ class Video(Model):
     traces: Annotated[list[Name], Field(min_length=1, max_length=255)] | None = None
     # The quantizer of each of `traces` (or of each simulcast stream); default for `traces`: read
     # from the manifest.json that `vidcc video prepare` writes beside them.
-    quantizers: (
-        Annotated[list[Annotated[int, BeforeValidator(integer(minimum=1, maximum=255))]], Field(min_length=1)] | None
-    ) = None
+    quantizers: Annotated[list[Quantizer], Field(min_length=1)] | None = None
     # Which trace fits the rate: the upcoming GOP's bytes (Evalvid-RA) or the trace's mean rate.
     adapt: Literal["upcoming-gop", "long-run-mean"] = "upcoming-gop"
     trace_format: Literal["evalvid", "plain"] = "evalvid"

@@ -221,5 +221,5 @@ fn rate_adaptive(
         .map(|q| traces.iter().position(|t| t.quantizer == *q).expect("every quantizer comes from the list") as u8)
         .collect();
     let source = RateAdaptiveSource::new(set, DataRate::from_bps(u64::MAX)).with_start(start);
-    Ok(StreamSource::RateAdaptive { source, encodings })
+    Ok(StreamSource::RateAdaptive { source: Box::new(source), encodings })
 }

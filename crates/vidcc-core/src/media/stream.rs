@@ -40,7 +40,7 @@ pub enum StreamSource {
     /// A rate-adaptive trace set; `encodings[i]` is the scenario's index of the set's i-th trace
     /// (the set sorts its traces by quantizer).
     RateAdaptive {
-        source: RateAdaptiveSource,
+        source: Box<RateAdaptiveSource>,
         encodings: Vec<u8>,
     },
 }

@@ -17,7 +17,8 @@
 //!
 //!   Without a CLR, the first report makes its sender the CLR (case 2 or 4). X ≥ s/t_mbi.
 //! - CLR silence (§3.5): no CLR report for `clr_silence_rtts` (4) of its RTTs halves X (again
-//!   each such period), unless the CLR was chosen less than `clr_timeout_rtts` (10) RTTs ago;
+//!   each such period), unless the CLR was chosen less than `clr_timeout_rtts` (10) RTTs ago
+//!   (its RTT: the sender's samples smoothed with the receiver's own weights, §4.3.2 [I]);
 //!   after `clr_timeout_rtts` RTTs the CLR is presumed gone and the next report picks one.
 //! - Feedback rounds (§3.4): T = `feedback_rounds_rtts`·R_max (6). A round ends after T if a
 //!   non-CLR report arrived in it, else at the first non-CLR report after T, and at most after
@@ -75,6 +76,9 @@ struct Peer {
     rate: Option<(f64, Instant)>,
     /// Sender-measured RTT of its latest report.
     rtt: Option<Duration>,
+    /// Those samples smoothed as the receiver smooths its own (§4.3.2: first as is, then q =
+    /// q_clr while it is the CLR, q_non_clr otherwise): the RTT by which it paces its reports.
+    srtt: Option<Duration>,
     has_rtt: bool,
     echo_pending: bool,
     left: bool,
@@ -265,8 +269,11 @@ impl TfmccSender {
     }
 
     /// The CLR's RTT as measured here (R_max before a sample).
+    /// The CLR's RTT for its silence timers: its samples smoothed as it smooths them, since it
+    /// reports once per its smoothed RTT. (The latest sample alone made a queue that had just
+    /// drained look like four missed reports, and halvings fed on themselves.)
     fn clr_rtt(&self) -> Duration {
-        self.clr.and_then(|c| self.peers[c as usize].rtt).unwrap_or(self.r_max).max(Duration::from_millis(1))
+        self.clr.and_then(|c| self.peers[c as usize].srtt).unwrap_or(self.r_max).max(Duration::from_millis(1))
     }
 
     fn set_clr(&mut self, now: Instant, clr: Option<u32>) {
@@ -325,6 +332,11 @@ impl TfmccSender {
         {
             let p = &mut self.peers[i];
             p.rtt = Some(sample);
+            let q = if was_clr { self.cfg.q_clr } else { self.cfg.q_non_clr };
+            p.srtt = Some(match p.srtt {
+                None => sample,
+                Some(r) => Duration::from_secs_f64(q * r.as_secs_f64() + (1.0 - q) * sample.as_secs_f64()),
+            });
             p.has_rtt = fb.have_rtt;
             p.last_ts = Some((fb.timestamp_ns, now));
             p.rate = Some((fb.rate_bps as f64 / 8.0, now));

@@ -185,6 +185,47 @@ fn the_clr_falls_silent_halving_then_timeout() {
     assert!(rel_close(s.x_bytes_per_s(), x1 / 2.0, 1e-9));
 }
 
+#[test]
+fn the_clr_silence_timer_uses_the_rtt_the_clr_paces_its_reports_by() {
+    // The CLR reports once per its smoothed RTT (q = 0.9). A queue of 400 ms that has just
+    // drained gives one 30 ms sample; the CLR's next report comes ~360 ms later. Four of the
+    // latest sample (120 ms) would halve X twice before it; four smoothed RTTs do not.
+    let cfg = TfmccConfig { slowstart: false, ..TfmccConfig::default() };
+    let mut s = sender(&cfg, 1);
+    drain(&mut s, ms(0));
+    let mut now = ms(500);
+    while now <= ms(5000) {
+        report(&mut s, now, Instant::from_nanos(now.as_nanos() - 400_000_000), 0, 1_000_000, 0.01, false);
+        drain(&mut s, now);
+        now += millis(400);
+    }
+    report(&mut s, ms(5030), ms(5000), 0, 1_000_000, 0.01, false);
+    let mut now = ms(5030);
+    while now < ms(5390) {
+        now = s.poll_timeout().unwrap().max(now + millis(1)).min(ms(5390));
+        s.handle_timeout(now);
+        drain(&mut s, now);
+    }
+    assert_eq!(s.counters().clr_silence_halvings, 0);
+    report(&mut s, ms(5390), ms(5030), 0, 1_000_000, 0.01, false);
+    assert_eq!(s.clr(), Some(0));
+    // Silent for good: halved after four smoothed RTTs (0.9·363 + 0.1·360 ≈ 363 ms → 1.45 s).
+    let mut now = ms(5390);
+    while now < ms(6700) {
+        now = s.poll_timeout().unwrap().max(now + millis(1)).min(ms(6700));
+        s.handle_timeout(now);
+        drain(&mut s, now);
+    }
+    assert_eq!(s.counters().clr_silence_halvings, 0, "halved before four smoothed RTTs");
+    let mut now = ms(6700);
+    while now < ms(7000) {
+        now = s.poll_timeout().unwrap().max(now + millis(1)).min(ms(7000));
+        s.handle_timeout(now);
+        drain(&mut s, now);
+    }
+    assert_eq!(s.counters().clr_silence_halvings, 1);
+}
+
 // ---------------------------------------------------------------------------------------------
 // A small multicast loop
 
@@ -550,8 +591,8 @@ proptest! {
 }
 
 #[test]
-fn build_makes_one_receiver_per_peer_and_refuses_tiny_packets_and_bad_keys() {
-    let members: Vec<crate::proto::registry::ReceiverSpec> = vec![Default::default(); 8];
+fn build_makes_one_receiver_per_peer_and_refuses_tiny_packets() {
+    let members = vec![crate::proto::registry::ReceiverSpec::default(); 5];
     let ctx = |receivers, packet| crate::proto::FlowContext {
         app: Application::Bulk,
         packet_size: crate::units::DataSize::from_bytes(packet),
