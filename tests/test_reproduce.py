@@ -320,11 +320,44 @@ def test_reproduce_rejects_an_unknown_paper(tmp_path):
 # claims that are NOT-YET today do not rot before their protocols arrive)
 
 
+def _resolved(base: dict) -> dict:
+    """The resolved scenario of a part (its flows' protocol keys and receivers), or only a warm-up
+    of 0 where the part cannot be resolved today (a protocol that does not exist yet)."""
+    from vidcc.scenario import ScenarioError, parse_scenario
+
+    try:
+        return {**parse_scenario(base, source="<synthetic>").resolve(), "warmup_ns": 0}
+    except (ScenarioError, ValueError):
+        return {"warmup_ns": 0}
+
+
+def _multicast_events(flows: list[tuple[int, int]], n: int, rng) -> pd.DataFrame:
+    """Events of multicast flows: stream / level changes of each receiver at epoch ends, group
+    rates, reports heard by the sender and RTT estimates."""
+    rows = []
+    for f, count in flows:
+        for k in range(count):
+            level = 1
+            for t in range(5, n, 5):
+                if rng.uniform() < 0.3:
+                    level = int(rng.choice([x for x in (1, 2, 3) if x != level]))
+                    rows.append((t * 10**9 + 10**7, f, "receiver", k, "layers", float(level), -1))
+            for t in range(n):
+                rows.append((t * 10**9 + 5 * 10**8, f, "receiver", k, "rtt_estimate", float(rng.uniform(0.05, 0.1)), -1))
+            for t in range(0, n, 5):
+                rows.append((t * 10**9 + 3 * 10**8, f, "sender", -1, "feedback", float(k), -1))
+        for t in range(n):
+            for g in range(3):
+                rows.append((t * 10**9, f, "sender", -1, "group_rate", float(rng.uniform(5e4, 4e5)), g))
+    return pd.DataFrame(rows, columns=["t_ns", "flow", "side", "receiver", "kind", "value", "group"])
+
+
 def _synthetic(figure: Figure, rng) -> FigureData:
     import itertools
     import json as _json
 
     flows, aggs, runs = [], [], []
+    multicast: dict[str, list[tuple[int, int]]] = {}  # run -> (flow, receivers) of its multicast flows
     for part in figure.parts:
         base = at_scale(part.base, "quick")
         labels = [f.get("label", f["protocol"]) for f in base["flows"]]
@@ -333,7 +366,7 @@ def _synthetic(figure: Figure, rng) -> FigureData:
             for seed in part.seed_list("quick"):
                 run = f"{part.name}-{'-'.join(map(str, combo))}-{seed}"
                 cols = {"part": part.name, "run_id": run, "seed": seed, **dict(zip(axes, combo)), **part.tags}
-                runs.append({**cols, "resolved_json": _json.dumps({"warmup_ns": 0})})
+                runs.append({**cols, "resolved_json": _json.dumps(_resolved(base))})
                 for i, label in enumerate(dict.fromkeys(labels)):
                     for f in range(2):
                         flows.append({**cols, "flow": 2 * i + f, "receiver": 0, "label": label, "protocol": label,
@@ -343,6 +376,18 @@ def _synthetic(figure: Figure, rng) -> FigureData:
                                          ("throughput_bps", "goodput_bps", "cov", "drop_rate", "normalized_throughput")}})
                     aggs.append({**cols, "label": label, "jain": float(rng.uniform(0.8, 1.0)),
                                  "worst_case_fairness": float(rng.uniform(0.3, 1.0))})
+                # A multicast flow (a `receivers` list) has a row per receiver, named by its node.
+                for i, fl in enumerate(base["flows"]):
+                    nodes = [r["node"] for r in fl.get("receivers", []) if "node" in r]
+                    if nodes:
+                        label = fl.get("label", fl["protocol"])
+                        flows[:] = [r for r in flows if not (r["run_id"] == run and r["label"] == label)]
+                        multicast.setdefault(run, []).append((100 + i, len(nodes)))
+                        for k, node in enumerate(nodes):
+                            flows.append({**cols, "flow": 100 + i, "receiver": k, "dst": node, "label": label, "protocol": label,
+                                          "start_ns": 0, **{m: float(rng.uniform(0.5, 1.5)) * (1e5 if m.endswith("bps") else 1)
+                                                           for m in ("throughput_bps", "goodput_bps", "cov", "drop_rate",
+                                                                     "normalized_throughput")}})
 
     def series(run_id, table):
         n = 50
@@ -355,9 +400,16 @@ def _synthetic(figure: Figure, rng) -> FigureData:
             return pd.DataFrame({"t_ns": [i * 10**7 for i in range(n)] * 3, "link": [0] * n + [1] * n + [2] * n,
                                  "packets": rng.integers(0, 51, 3 * n)})
         if table == "flow_samples":
-            return pd.DataFrame({"t_ns": [i * 10**9 for i in range(n)] * 2, "flow": [0] * n + [1] * n, "receiver": [0] * (2 * n),
+            rows = pd.DataFrame({"t_ns": [i * 10**9 for i in range(n)] * 2, "flow": [0] * n + [1] * n, "receiver": 0,
                                  "throughput_bps": rng.uniform(0, 1e6, 2 * n), "jitter_ns": rng.uniform(0, 5e7, 2 * n),
                                  "delay_ns": rng.uniform(1e7, 1e8, 2 * n)})
+            extra = [pd.DataFrame({"t_ns": [i * 10**9 for i in range(1, n + 1)], "flow": f, "receiver": k,
+                                   "throughput_bps": rng.uniform(0, 1e6, n), "jitter_ns": rng.uniform(0, 5e7, n),
+                                   "delay_ns": rng.uniform(1e7, 1e8, n)})
+                     for f, count in multicast.get(run_id, []) for k in range(count)]
+            return pd.concat([rows, *extra], ignore_index=True)
+        if table == "events" and run_id in multicast:
+            return _multicast_events(multicast[run_id], n, rng)
         if table == "video_summary":
             # Every column of the simulator's video_summary table (crates/vidcc-sim/src/video.rs).
             sent, pkts = rng.integers(100, 1000, 20), rng.integers(1000, 10000, 20)

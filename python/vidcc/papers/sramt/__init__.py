@@ -358,6 +358,27 @@ def c21(d) -> Verdict:
                    f"sum of the receivers' mean received rates: LE {tot_le:.0f} kbit/s {'>' if tot_le > tot_s else '≤'} S {tot_s:.0f} kbit/s")
 
 
+def c21_cause(d, measured) -> str:
+    s = d.flows("sramt-s", where={"label": "sramt-s"}).groupby("dst")["throughput_bps"].mean() / 1e3
+    le = d.other("fig11").flows("sramt-le", where={"label": "sramt-le"}).groupby("dst")["throughput_bps"].mean() / 1e3
+    for node in sorted(s.index):
+        measured[f"kbit/s {node} S / LE"] = f"{s[node]:.0f} / {le.get(node, math.nan):.0f}"
+    worse = [n for n in sorted(s.index) if le.get(n, math.inf) < s[n]]
+    return ("LE delivers less than S to " + ", ".join(f"{n} ({le[n]:.0f} vs {s[n]:.0f} kbit/s)" for n in worse)
+            + "; " + checks.cycling(_runs(d.other("fig11"), "sramt-le", True), measured))
+
+
+def c26_cause(d, measured) -> str:
+    def loss(fd, nodes):
+        f = fd.flows("sramt-s", where={"label": "sramt-s"})
+        return float(f[f["dst"].isin(nodes)]["drop_rate"].mean())
+    red_l, dt_l = loss(d.other("fig13"), ["R3", "R5"]), loss(d, ["R3", "R5"])
+    measured["stream-1 receivers' loss RED / droptail"] = f"{red_l:.4f} / {dt_l:.4f}"
+    return (f"the stream-1 receivers R3, R5 lose {red_l:.2%} of their packets with RED and {dt_l:.2%} with droptail, and stream 1 "
+            "sits near its band floor either way (its rate is the minimum over R3 and R5, set by their thin access links), "
+            "so droptail cannot lower it much")
+
+
 def c26(d) -> Verdict:
     return checks.droptail_lower(_other(d, "fig13", "sramt-s", False), _runs(d, "sramt-s", False))
 
@@ -395,7 +416,7 @@ CLAIMS = [
     C("C03", "After a calibration the RTT estimate equals the echoed RTT; afterwards it scales with the one-way delay.", None, S, c03,
       "Eqs. 14–16"),
     C("C04", "The one-way-delay-based RTT estimate tracks the true RTT under on/off load (median rel. error ≤ 0.2, ρ > 0.5).", "fig2", S,
-      c04, "Fig. 2"),
+      c04, "Fig. 2", cause=lambda d, m: checks.rtt_bias(_runs(d, "sramt-s", False), {"D": FIG2_REVERSE_S}, m)),
     C("C05", "Each simulcast stream rate = the minimum preferred rate of its receivers (clamped).", None, S,
       lambda _d: _invariant(["c05_c06_s_violations"], "Eq. 5 (S)"), "Eq. 5"),
     C("C06", "The cumulative layered rate of level k = the minimum preferred rate of level-k receivers (clamped).", None, LE,
@@ -409,34 +430,44 @@ CLAIMS = [
     C("C10", "All receivers' changes happen at epoch boundaries (± one-way delay).", "fig11", S + LE,
       lambda d: checks.epoch_aligned(_b_runs(d)), "§6"),
     C("C11", "Scenario A, S and LE: final assignment R1, R2 → 1; R3, R4 → 2; R5, R6 → 3 (held over [500, 1000] s in ≥ 80 % of seeds).",
-      "fig4-6", S + LE, c11, "Figs. 4–9"),
+      "fig4-6", S + LE, c11, "Figs. 4–9", cause=lambda d, m: checks.cycling(_runs(d, "sramt-s", False) + _other(d, "fig7-9", "sramt-le", True), m)),
     C("C12", "Scenario A, S: on each bottleneck long-term SRAMT ≈ TCP (0.5 ≤ F ≤ 2), no starvation window.", "fig4-6", S + TAHOE,
-      lambda d: checks.friendliness(d, _runs(d, "sramt-s", False), False), "Figs. 4–6"),
+      lambda d: checks.friendliness(d, _runs(d, "sramt-s", False), False), "Figs. 4–6",
+      cause=lambda d, m: checks.link_positions(_runs(d, "sramt-s", False), m)),
     C("C13", "Scenario A, LE: as C12 for the cumulative layer traffic.", "fig7-9", LE + TAHOE,
-      lambda d: checks.friendliness(d, _runs(d, "sramt-le", True), True), "Figs. 7–9"),
+      lambda d: checks.friendliness(d, _runs(d, "sramt-le", True), True), "Figs. 7–9",
+      cause=lambda d, m: checks.link_positions(_runs(d, "sramt-le", True), m)),
     C("C14", "Short-term, SRAMT is sometimes above and sometimes below TCP (≥ 5 sign changes in 10 s bins per link per 1000 s run).",
-      "fig4-6", S + LE + TAHOE, c14, "Figs. 4–9"),
+      "fig4-6", S + LE + TAHOE, c14, "Figs. 4–9",
+      cause=lambda d, m: "on a link where it fails one class stays ahead: " + checks.link_positions(_other(d, "fig7-9", "sramt-le", True), m)),
     C("C15", "Simulcast stream rates are steadier than layered cumulative rates in Scenario A (mean CoV S < LE).", "fig4-6", S + LE,
       lambda d: checks.steadier(_runs(d, "sramt-s", False), _other(d, "fig7-9", "sramt-le", True)), "§8.1, §8.3"),
     C("C16", "S and LE give similar per-link SRAMT throughput in Scenario A (within ± 30 %).", "fig4-6", S + LE,
-      lambda d: checks.similar_links(d, _runs(d, "sramt-s", False), d.other("fig7-9"), _other(d, "fig7-9", "sramt-le", True)), "§8.1"),
+      lambda d: checks.similar_links(d, _runs(d, "sramt-s", False), d.other("fig7-9"), _other(d, "fig7-9", "sramt-le", True)), "§8.1",
+      cause=lambda d, m: "LE: " + checks.link_positions(_other(d, "fig7-9", "sramt-le", True), m)),
     C("C17", "Scenario B1 (LE): final levels R1 → 3; R2, R4 → 2; R3, R5 → 1.", "fig11", LE,
-      lambda d: checks.assignment(_runs(d, "sramt-le", True), EXPECTED_B, what="B1 (LE)"), "Fig. 11"),
+      lambda d: checks.assignment(_runs(d, "sramt-le", True), EXPECTED_B, what="B1 (LE)"), "Fig. 11",
+      cause=lambda d, m: checks.cycling(_runs(d, "sramt-le", True), m)),
     C("C18", "Scenario B1: the base-layer rate ends well below 200 kbit/s (paper ≈ 120).", "fig11", LE,
       lambda d: checks.low_base_rate(_runs(d, "sramt-le", True), "layer-1", 120), "Fig. 11"),
     C("C19", "Scenario B1: unsuccessful changes concentrated early (≥ 80 % before 200 s), none after 500 s.", "fig11", LE,
-      lambda d: checks.unsuccessful_timing(_runs(d, "sramt-le", True), early_share=0.2, late_share=0.5), "Fig. 11"),
-    C("C20", "Scenario B2 (S): R1, R2, R4 → stream 2; R3, R5 → stream 1; R1's attempts at stream 3 fail quickly.", "fig12", S, c20, "Fig. 12"),
-    C("C21", "Scenario B with the original capacities: LE outperforms S (sum of receivers' mean rates).", "fig12", S + LE, c21, "Figs. 11 vs 12"),
+      lambda d: checks.unsuccessful_timing(_runs(d, "sramt-le", True), early_share=0.2, late_share=0.5), "Fig. 11",
+      cause=lambda d, m: checks.cycling(_runs(d, "sramt-le", True), m)),
+    C("C20", "Scenario B2 (S): R1, R2, R4 → stream 2; R3, R5 → stream 1; R1's attempts at stream 3 fail quickly.", "fig12", S, c20, "Fig. 12",
+      cause=lambda d, m: checks.cycling(_runs(d, "sramt-s", False), m)),
+    C("C21", "Scenario B with the original capacities: LE outperforms S (sum of receivers' mean rates).", "fig12", S + LE, c21, "Figs. 11 vs 12", cause=lambda d, m: c21_cause(d, m)),
     C("C22", "Scenario B3 (S, 3.0/1.4 Mbit/s): R1 → 3; R2, R4 → 2; R3, R5 → 1.", "fig13", S,
-      lambda d: checks.assignment(_runs(d, "sramt-s", False), EXPECTED_B, what="B3 (S)"), "Fig. 13"),
+      lambda d: checks.assignment(_runs(d, "sramt-s", False), EXPECTED_B, what="B3 (S)"), "Fig. 13",
+      cause=lambda d, m: checks.cycling(_runs(d, "sramt-s", False), m)),
     C("C23", "Scenario B3: the stream-1 rate ends well below 200 kbit/s (paper ≈ 100).", "fig13", S,
       lambda d: checks.low_base_rate(_runs(d, "sramt-s", False), "stream-1", 100), "Fig. 13"),
     C("C24", "Scenario B3: unsuccessful changes only early (none after 500 s).", "fig13", S,
-      lambda d: checks.unsuccessful_timing(_runs(d, "sramt-s", False), early_share=None, late_share=0.5), "Fig. 13"),
+      lambda d: checks.unsuccessful_timing(_runs(d, "sramt-s", False), early_share=None, late_share=0.5), "Fig. 13",
+      cause=lambda d, m: checks.cycling(_runs(d, "sramt-s", False), m)),
     C("C25", "Scenario B4 (droptail): the same final assignment as C22, stable to the end.", "fig14", S,
-      lambda d: checks.assignment(_runs(d, "sramt-s", False), EXPECTED_B, what="B4 (S, droptail)"), "Fig. 14"),
-    C("C26", "Droptail lowers SRAMT throughput compared with RED, most for the low-rate streams.", "fig14", S, c26, "Figs. 13 vs 14"),
+      lambda d: checks.assignment(_runs(d, "sramt-s", False), EXPECTED_B, what="B4 (S, droptail)"), "Fig. 14",
+      cause=lambda d, m: checks.cycling(_runs(d, "sramt-s", False), m)),
+    C("C26", "Droptail lowers SRAMT throughput compared with RED, most for the low-rate streams.", "fig14", S, c26, "Figs. 13 vs 14", cause=lambda d, m: c26_cause(d, m)),
     C("C27", "Synchronised changes keep one receiver's change from disturbing others (others' 5 s mean rate drops < 20 %).", "fig11", S + LE,
       c27, "§6, §8.2"),
     C("C28", "With ≤ 6 receivers the sender hears from every receiver (each updated at least every 2 RTCP intervals).", "fig4-6", S,

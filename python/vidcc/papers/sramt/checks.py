@@ -240,18 +240,20 @@ def unsuccessful_timing(runs: Sequence[trace.Run], *, early_share: float | None,
 
 def rule2_spacing(runs: Sequence[trace.Run]) -> Verdict:
     """C08: moves that rule 1 cannot explain (the stream left was not at the band edge in the
-    direction of the move) are ≥ 20 s after the receiver's previous such move (0.5 s tolerance:
-    the flag's one-way delay)."""
+    direction of the move at any time in the receiver's one-way delay before it: the receiver
+    knows the rate from the packets it got) are ≥ 20 s after the receiver's previous such move
+    (0.5 s tolerance: the flag's one-way delay)."""
     pairs, short = 0, []
     for run in runs:
         for r, c in run.changes.groupby("receiver", sort=True):
             last = None
+            s = run.samples[run.samples["receiver"] == r]
+            lag = (float(s["delay_s"].max()) if len(s) else 0.0) + 0.25
             for row in c.sort_values("t_s").to_dict("records"):
                 j = int(row["from"])
                 lo, hi = run.bands[j - 1]
-                rate = run.rate_series(j, row["t_s"] - 1e-6, row["t_s"])
-                at = float(rate[0]) if len(rate) else math.nan
-                rule1 = (row["to"] < j and abs(at - lo) < 1.0) or (row["to"] > j and abs(at - hi) < 1.0)
+                seen = run.rate_series(j, row["t_s"] - lag, row["t_s"] + 1e-6, step=0.01)
+                rule1 = (row["to"] < j and bool(np.any(np.abs(seen - lo) < 1.0))) or (row["to"] > j and bool(np.any(np.abs(seen - hi) < 1.0)))
                 if rule1:
                     continue
                 if last is not None:
@@ -266,34 +268,37 @@ def rule2_spacing(runs: Sequence[trace.Run]) -> Verdict:
 
 
 def backoff_spacing(runs: Sequence[trace.Run]) -> Verdict:
-    """C09: after the k-th consecutive failure of a change (from, to), the next attempt of the
-    same change comes ≥ 2^k·T_change after that failure's reversal (0.5 s tolerance). k counts
-    the failures of that change since its last success."""
+    """C09: after the k-th consecutive unsuccessful change (k counts the failures since the
+    receiver's last successful change, any change: A-17), that same change (from, to) is not
+    tried again before 2^k·T_change after the reversal that made it fail (0.5 s tolerance). A
+    change undone within T_change + T_epoch/2 failed; the undoing change is neither a success
+    nor a new trial; a change that stands longer succeeded and resets k."""
     pairs, short = 0, []
     for run in runs:
-        for r, c in run.changes.groupby("receiver", sort=True):
-            rows = c.sort_values("t_s").to_dict("records")
-            k: dict[tuple[int, int], int] = {}
-            last_fail: dict[tuple[int, int], float] = {}
-            for i, row in enumerate(rows):
-                key = (int(row["from"]), int(row["to"]))
-                nxt = rows[i + 1] if i + 1 < len(rows) else None
-                if key in last_fail:
+        for _r, c in run.changes.groupby("receiver", sort=True):
+            k = 0
+            until: dict[tuple[int, int], tuple[float, float]] = {}  # change -> (blocked until, block length)
+            last = None  # (change, time, judged)
+            for row in c.sort_values("t_s").to_dict("records"):
+                t, key = float(row["t_s"]), (int(row["from"]), int(row["to"]))
+                if last is not None and not last[2] and t - last[1] > trace.REVERSAL_S:
+                    k, last = 0, (last[0], last[1], True)  # the previous change stood: a success
+                if key in until:
                     pairs += 1
-                    need = 2 ** k[key] * trace.T_CHANGE_S
-                    if row["t_s"] - last_fail[key] < need - 0.5:
-                        short.append(f"{row['node']} {key}: {row['t_s'] - last_fail[key]:.1f} s < {need:g} s (seed {run.seed})")
-                failed = nxt is not None and nxt["from"] == row["to"] and nxt["to"] == row["from"] and nxt["t_s"] - row["t_s"] <= trace.REVERSAL_S
-                if failed:
-                    k[key] = k.get(key, 0) + 1
-                    last_fail[key] = nxt["t_s"]
+                    end, block = until[key]
+                    if t < end - 0.5:
+                        short.append(f"{row['node']} {key}: {t - (end - block):.1f} s < {block:g} s (seed {run.seed})")
+                if last is not None and not last[2] and last[0] == (key[1], key[0]) and t - last[1] <= trace.REVERSAL_S:
+                    k += 1
+                    until[last[0]] = (t + 2 ** k * trace.T_CHANGE_S, 2 ** k * trace.T_CHANGE_S)
+                    last = (key, t, True)
                 else:
-                    k.pop(key, None)
-                    last_fail.pop(key, None)
+                    last = (key, t, False)
     if not pairs:
         return Verdict("NOT-YET", {"repeated failures": 0}, "no change failed and was tried again: nothing to check")
-    return _v(not short, {"retries after a failure": pairs, "too early": len(short)},
-              f"{len(short)} of {pairs} retries of a failed change came before 2^k·5 s" + (f": {', '.join(short[:4])}" if short else ""))
+    return _v(not short, {"retries of a blocked change": pairs, "too early": len(short)},
+              f"{len(short)} of {pairs} retries of a change that had failed came before its 2^k·5 s block ended"
+              + (f": {', '.join(short[:4])}" if short else ""))
 
 
 def epoch_aligned(runs: Sequence[trace.Run]) -> Verdict:
@@ -384,3 +389,78 @@ def rtt_tracking(runs: Sequence[trace.Run], reverse_s: Mapping[str, float]) -> V
     return _v(med <= 0.2 and rho > 0.5, {"median relative error": _r(med), "p90 relative error": _r(float(np.percentile(errs, 90))),
                                          "rho": _r(rho), "bins": len(errs)},
               f"median relative error {med:.3f} (≤ 0.2), ρ = {rho:.3f} (> 0.5) over {len(errs)} 1 s bins")
+
+
+# --------------------------------------------------------------------------------------------
+# Causes: why a claim does not reproduce, from the same runs (stated after a FAIL)
+
+
+def reversal_delays(runs: Sequence[trace.Run]) -> list[float]:
+    """For every change later undone by the opposite change, the time until it was undone."""
+    out = []
+    for run in runs:
+        for _r, c in run.changes.groupby("receiver", sort=True):
+            rows = c.sort_values("t_s").to_dict("records")
+            for a, b in zip(rows, rows[1:]):
+                if b["from"] == a["to"] and b["to"] == a["from"]:
+                    out.append(b["t_s"] - a["t_s"])
+    return out
+
+
+def cycling(runs: Sequence[trace.Run], measured: dict) -> str:
+    """Receivers keep moving: changes per receiver in the second half of the runs, and how long
+    a change stands before it is undone (against the 7.5 s window that makes it unsuccessful)."""
+    late = [len(run.changes[run.changes["t_s"] > 0.5 * run.duration_s]) / max(1, len(run.nodes)) for run in runs]
+    d = reversal_delays(runs)
+    outside = float(np.mean([x > trace.REVERSAL_S for x in d])) if d else math.nan
+    med = float(np.median(d)) if d else math.nan
+    measured["changes per receiver in [0.5·D, D]"] = _r(float(np.mean(late)) if late else math.nan, 2)
+    measured["reversals undone after > 7.5 s"] = _r(outside, 3)
+    measured["median time to reversal s"] = _r(med, 2)
+    return (f"receivers keep cycling between streams/levels ({measured['changes per receiver in [0.5·D, D]']} changes per receiver "
+            f"in the second half); {outside:.0%} of the {len(d)} reversed changes are undone after more than 7.5 s "
+            f"(median {med:.1f} s), outside the unsuccessful-change window of T_change + T_epoch/2, so the "
+            f"back-off of §1.7 never blocks them")
+
+
+def positions_share(runs: Sequence[trace.Run], nodes: Sequence[str], want: int) -> float:
+    """Share of 1 s instants after warm-up the receivers at ``nodes`` spend at ``want``."""
+    hits, n = 0, 0
+    for run in runs:
+        for node in nodes:
+            r = run.receiver(node)
+            for t in np.arange(run.warmup_s, run.duration_s, 1.0):
+                hits += run.position_at(r, t) == want
+                n += 1
+    return hits / n if n else math.nan
+
+
+def link_positions(runs: Sequence[trace.Run], measured: dict) -> str:
+    parts = []
+    for link, (nodes, _tcp, _cap) in LINKS_A.items():
+        want = trace_expected(nodes[0])
+        share = positions_share(runs, nodes, want)
+        measured[f"time at expected position[{link}]"] = _r(share, 3)
+        parts.append(f"{link} {share:.0%}")
+    return "receivers spend only part of the time at their expected stream/level (" + ", ".join(parts) + "); " + cycling(runs, measured)
+
+
+def trace_expected(node: str) -> int:
+    return {"R1": 1, "R2": 1, "R3": 2, "R4": 2, "R5": 3, "R6": 3}[node]
+
+
+def rtt_bias(runs: Sequence[trace.Run], reverse_s: Mapping[str, float], measured: dict) -> str:
+    ratios = []
+    for run in runs:
+        for r, node in run.nodes.items():
+            e = run.rtt[(run.rtt["receiver"] == r) & (run.rtt["t_s"] > 10.0)]
+            est = e.assign(bin=np.ceil(e["t_s"])).groupby("bin")["rtt_s"].mean()
+            s = run.samples[run.samples["receiver"] == r].set_index("t_s")["delay_s"]
+            true = (s + reverse_s[node]).reindex(est.index).dropna()
+            ratios += list(est.reindex(true.index) / true)
+    med = float(np.median(ratios)) if ratios else math.nan
+    measured["median estimate / true RTT"] = _r(med, 3)
+    return (f"the estimate runs {abs(1 - med):.0%} {'below' if med < 1 else 'above'} the true RTT in median (ratio {med:.3f}): "
+            "it is calibrated on the RTCP RTT (A − LSR − DLSR, measured with small SR/RR packets) against the one-way delay "
+            "of a 1000 B data packet, whose 8 ms serialisation on the 1 Mbit/s link the SR does not pay, and then scales "
+            "that calibration multiplicatively with the one-way delay (Eq. 16)")

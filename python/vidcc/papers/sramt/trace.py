@@ -40,10 +40,16 @@ class Run:
     rtt: pd.DataFrame  # t_s, receiver, rtt_s
     samples: pd.DataFrame  # flow_samples of the SRAMT flow: t_s, receiver, node, throughput_bps, delay_s
     bands: list[tuple[float, float]] = field(default_factory=list)
+    initial_rates: list[float] = field(default_factory=list)
+    _steps: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
 
     def position_at(self, receiver: int, t: float) -> int:
-        c = self.changes[(self.changes["receiver"] == receiver) & (self.changes["t_s"] <= t)]
-        return int(c["to"].iloc[-1]) if len(c) else self.initial[receiver]
+        if receiver not in self._steps:
+            c = self.changes[self.changes["receiver"] == receiver].sort_values("t_s", kind="stable")
+            self._steps[receiver] = (c["t_s"].to_numpy(dtype=float), c["to"].to_numpy(dtype=int))
+        ts, to = self._steps[receiver]
+        i = int(np.searchsorted(ts, t, side="right"))
+        return int(to[i - 1]) if i else self.initial[receiver]
 
     def held(self, node: str, t0: float, t1: float) -> int | None:
         """The position the receiver at ``node`` held over all of [t0, t1], None if it moved."""
@@ -68,8 +74,6 @@ class Run:
         vals = g["rate_bps"].to_numpy()
         return np.where(idx >= 0, vals[np.maximum(idx, 0)], initial)
 
-    initial_rates: list[float] = field(default_factory=list)
-
     def unsuccessful(self) -> pd.DataFrame:
         """Changes reversed within REVERSAL_S: t_s (the change), receiver, node, from, to, back_s
         (when it was reversed)."""
@@ -87,7 +91,7 @@ def _resolved(row: Mapping[str, Any]) -> dict:
     return json.loads(text) if text else {}
 
 
-def load(data, runs_row: Mapping[str, Any], label: str, layered: bool, initial: Mapping[str, int] | None = None) -> Run:
+def load(data, runs_row: Mapping[str, Any], label: str, layered: bool) -> Run:
     """The SRAMT flow labelled ``label`` in one run (a ``runs`` row of ``data``)."""
     run_id = runs_row["run_id"]
     resolved = _resolved(runs_row)
@@ -107,7 +111,7 @@ def load(data, runs_row: Mapping[str, Any], label: str, layered: bool, initial: 
     init = {}
     for i, n in nodes.items():
         g = told[i] if i < len(told) else []
-        init[i] = (initial or {}).get(n, (len(g) if layered else g[0] + 1) if g else default_pos)
+        init[i] = (len(g) if layered else g[0] + 1) if g else default_pos
     ev = data.series(run_id, "events")
     ev = ev[ev["flow"] == flow_id] if not ev.empty else ev
     ev = ev.assign(t_s=ev["t_ns"] / 1e9) if not ev.empty else pd.DataFrame(columns=["t_s", "kind", "receiver", "value", "group"])
@@ -138,8 +142,21 @@ def load(data, runs_row: Mapping[str, Any], label: str, layered: bool, initial: 
     return run
 
 
-def runs_of(data, part: str, label: str, layered: bool, initial: Mapping[str, int] | None = None) -> list[Run]:
-    return [load(data, r, label, layered, initial) for r in data.runs(part).to_dict("records")]
+# Runs already read, by run id, label, variant and resolved scenario: the checks, their
+# per-seed repeats and the causes read the same runs many times.
+_LOADED: dict[tuple[str, str, bool, int], Run] = {}
+
+
+def runs_of(data, part: str, label: str, layered: bool) -> list[Run]:
+    out = []
+    for r in data.runs(part).to_dict("records"):
+        key = (r["run_id"], label, layered, hash(r.get("resolved_json") or ""))
+        if key not in _LOADED:
+            if len(_LOADED) > 4096:
+                _LOADED.clear()
+            _LOADED[key] = load(data, r, label, layered)
+        out.append(_LOADED[key])
+    return out
 
 
 def series_of(data, run_id: str, labels: list[str]) -> pd.DataFrame:
