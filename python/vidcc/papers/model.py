@@ -16,6 +16,7 @@ per part, the drawn :class:`Image` objects) and a :class:`ClaimResult` per claim
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Union
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PASS", "FAIL", "UNSTABLE", "NOT_YET", "STATUSES", "CHECK_STATUSES", "PASS_SHARE", "FAIL_SHARE", "FEW_SEEDS",
     "Stability", "SCALES", "Q", "at_scale", "Axis", "Part", "Plot", "Figure", "Verdict",
-    "Cause", "Claim", "Alternative", "Suite", "reconstruction_notes", "PartRun", "Image", "FigureRun", "ClaimResult", "SuiteRun",
+    "Cause", "Claim", "Alternative", "with_alternatives_named", "Suite", "reconstruction_notes", "PartRun", "Image", "FigureRun", "ClaimResult", "SuiteRun",
 ]
 
 PASS, FAIL, UNSTABLE, NOT_YET = "PASS", "FAIL", "UNSTABLE", "NOT-YET"
@@ -273,6 +274,12 @@ class Alternative:
     keys: Mapping[str, Any]
     ref: str
     note: str = ""
+
+
+def with_alternatives_named(claims: Sequence[Claim], bearing: Mapping[str, Sequence[str]]) -> list[Claim]:
+    """``claims`` with ``Claim.alternatives`` set from ``bearing`` (alternative name → the ids of
+    the claims it may bear on), in the order ``bearing`` lists the alternatives."""
+    return [dataclasses.replace(c, alternatives=tuple(a for a, ids in bearing.items() if c.id in ids)) for c in claims]
 
 
 @dataclass

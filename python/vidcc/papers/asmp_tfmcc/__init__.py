@@ -44,11 +44,20 @@ Reconstruction notes (digest tags [P]/[X]/[C]; ours are marked "suite"):
 
 from __future__ import annotations
 
-import dataclasses
-
 from vidcc.papers.asmp_tfmcc import checks as ck
 from vidcc.papers.building import droptail, flow, glink, graph, scenario
-from vidcc.papers.model import Alternative, Axis, Claim, Figure, Part, Plot, Q, Suite, reconstruction_notes
+from vidcc.papers.model import (
+    Alternative,
+    Axis,
+    Claim,
+    Figure,
+    Part,
+    Plot,
+    Q,
+    Suite,
+    reconstruction_notes,
+    with_alternatives_named,
+)
 from vidcc.papers.verdicts import bound
 
 SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
@@ -278,7 +287,7 @@ ALTERNATIVES = [
                 "l is the RR's fraction lost instead of the loss-event ratio"),
 ]
 _EXPLORE = {"immediate-decrease": ("C18", "C23", "C24", "C29", "C32"), "fraction-lost": ("C2", "C18", "C29", "C32")}
-CLAIMS = [dataclasses.replace(c, alternatives=tuple(a for a, ids in _EXPLORE.items() if c.id in ids)) for c in CLAIMS]
+CLAIMS = with_alternatives_named(CLAIMS, _EXPLORE)
 
 SUITE = Suite("asmp-tfmcc", "TFMCC versus ASMP: lessons learned from performance evaluation",
               "Kioumourtzis, Bouras, Gkamas, Int. J. Communication Systems, 2012", "specs/002-asmp-tfmcc.md", FIGURES, CLAIMS,

@@ -33,8 +33,6 @@ Reconstruction notes (the digest's [P]/[I]/[D] tags; ours are marked "suite"):
 
 from __future__ import annotations
 
-import dataclasses
-
 from vidcc.papers.building import chain, droptail, dumbbell, flow, glink, graph, scenario
 from vidcc.papers.measures import queue_stats, video_flows, warmup_ns
 from vidcc.papers.model import (
@@ -50,6 +48,7 @@ from vidcc.papers.model import (
     Suite,
     Verdict,
     reconstruction_notes,
+    with_alternatives_named,
 )
 from vidcc.papers.verdicts import all_of, bound, direction, ordering, within
 
@@ -689,7 +688,7 @@ _EXPLORE = {
     "alpha-per-second": ("C3", "C18", "C19", "C20"),
     "compare-r-prev": ("C1", "C25"),
 }
-CLAIMS = [dataclasses.replace(c, alternatives=tuple(a for a, ids in _EXPLORE.items() if c.id in ids)) for c in CLAIMS]
+CLAIMS = with_alternatives_named(CLAIMS, _EXPLORE)
 
 SUITE = Suite("dvrc", "DVRC: a receiver-centric rate control scheme for layered video streams",
               "Papadimitriou, Tsaoussidis, Mamatas, J. Systems and Software 81(12), 2008", "specs/000-dvrc.md",

@@ -29,7 +29,6 @@ Reconstruction notes (digest tags [P]/[D]/[U]; ours are marked "suite"):
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 from vidcc.papers.building import droptail, flow, glink, graph, red, scenario
@@ -48,6 +47,7 @@ from vidcc.papers.model import (
     Suite,
     Verdict,
     reconstruction_notes,
+    with_alternatives_named,
 )
 from vidcc.papers.qos_aimd import model
 from vidcc.papers.verdicts import all_of, within
@@ -814,7 +814,7 @@ _EXPLORE = {
     "reduction-cwnd": ("S11", "S14"),
     "pacing-off": ("S11", "S14"),
 }
-CLAIMS = [dataclasses.replace(c, alternatives=tuple(a for a, ids in _EXPLORE.items() if c.id in ids)) for c in CLAIMS]
+CLAIMS = with_alternatives_named(CLAIMS, _EXPLORE)
 
 SUITE = Suite("qos-aimd", "A QoS-aware AIMD protocol for time-sensitive applications in wired/wireless networks",
               "Cai, Shen, Mark, Pan (University of Waterloo / NTT MCL), c. 2005", "specs/003-qos-aimd.md", FIGURES, CLAIMS,

@@ -28,7 +28,6 @@ Reconstruction notes (digest tags [P]/[I]/[U]; ours are marked "suite"):
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 from vidcc.papers.building import droptail, dumbbell, flow, glink, graph, scenario
@@ -46,6 +45,7 @@ from vidcc.papers.model import (
     Suite,
     Verdict,
     reconstruction_notes,
+    with_alternatives_named,
 )
 from vidcc.papers.verdicts import all_of, bound, direction, number, ordering, within
 
@@ -756,7 +756,7 @@ _EXPLORE = {
     "postloss-physical": ("C16", "C19"),
     "consumption-mean": ("C16", "C19"),
 }
-CLAIMS = [dataclasses.replace(c, alternatives=tuple(a for a, ids in _EXPLORE.items() if c.id in ids)) for c in CLAIMS]
+CLAIMS = with_alternatives_named(CLAIMS, _EXPLORE)
 
 SUITE = Suite("ssvp", "SSVP: a congestion control scheme for real-time video streaming",
               "Papadimitriou & Tsaoussidis, Computer Networks, 2007", "specs/001-ssvp.md", FIGURES, CLAIMS,

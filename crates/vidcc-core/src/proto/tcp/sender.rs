@@ -557,15 +557,15 @@ impl<C: CongestionControl> TcpSender<C> {
             return None;
         }
         let new = self.snd_max;
-        let (rule1, rule3) = (sb.next_retransmission(self.snd_max, false), sb.next_retransmission(self.snd_max, true));
-        let seq = match rule1 {
+        let seq = match sb.next_retransmission(self.snd_max, false) {
             Some(s) => s,
             None if new < self.snd_una + self.window_limit && self.has_segment(new, now) => {
                 self.snd_nxt = new + 1;
                 self.snd_max = new + 1;
                 return Some(self.transmit(now, new, false, false));
             }
-            None => rule3?,
+            // Re-borrowed: `has_segment` may have asked the video source for data.
+            None => self.scoreboard.as_ref()?.next_retransmission(self.snd_max, true)?,
         };
         if let Some(sb) = &mut self.scoreboard {
             sb.mark_retransmitted(seq);
