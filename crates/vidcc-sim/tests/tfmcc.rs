@@ -37,28 +37,45 @@ fn star(leaves: &[(&str, u64)]) -> (TopologyConfig, FlowConfig) {
     (TopologyConfig::Graph { nodes, links }, f)
 }
 
-/// Issue 10: one receiver against one NewReno flow on a 4 Mbit/s, 20 ms dumbbell with a
-/// 50-packet DropTail queue, 200 s: TFMCC gets 0.5 to 2 times the TCP throughput.
-///
-/// Measured (seed 1): 1.41 vs 2.59 Mbit/s = 0.543. Over seeds 1–6 the ratio is 0.543, 0.588,
-/// 0.622, 0.499, 0.455, 0.513 (mean 0.54): TFMCC sits at the low edge of the band, for measured
-/// reasons that follow RFC 4654 rather than a bug (docs/protocols/tfmcc.md, "Against TCP"):
-/// TFRC in the same place gets 0.82 at a loss event rate of 0.0021; TFMCC's receiver sees
-/// 0.0032 at the same RTT (117 vs 121 ms). The increase limit is not the cause (without it:
-/// 0.50 at seed 1; X is within 1 % of the CLR's X_r on average); the one-way-delay RTT
-/// adjustment (§4.3.3) costs about 15 % (without it: mean 0.62 over the six seeds).
-#[test]
-fn one_receiver_gets_half_to_twice_newrenos_throughput() {
+/// (TFMCC, NewReno) throughput with one receiver on issue 10's dumbbell: 4 Mbit/s, 20 ms,
+/// 50-packet DropTail, both flows from t = 0, 200 s (2 s warm-up), at `seed`. Both flows send
+/// with up to 1 ms of random delay (half a bottleneck packet time): without it, TCP's
+/// ACK-clocked packets and TFMCC's paced ones meet the full DropTail queue in a fixed phase
+/// (Floyd & Jacobson 1992; docs/scenarios.md `send_jitter`): TFMCC then loses 3.6 times TCP's
+/// fraction of packets (seeds 1–10; seed 1: 120 of 34 948 against 66 of 64 187) and gets 0.41–0.63
+/// of NewReno, and TFRC, which draws nothing at random, gets 0.822 at every seed.
+fn versus_newreno(seed: u64) -> (f64, f64) {
     let mut f = tfmcc_flow(vec![ReceiverConfig { node: None, start_ns: Some(0), stop_ns: None, groups: vec![] }]);
     f.placement = Placement::EndToEnd { reverse: false };
-    let cfg = dumbbell(4_000_000, 20 * MS, droptail(QueueLimit::Packets(50)), vec![f, flow(newreno(), 1)], 200);
+    let mut cfg = dumbbell(4_000_000, 20 * MS, droptail(QueueLimit::Packets(50)), vec![f, flow(newreno(), 1)], 200);
+    cfg.seed = seed;
+    for f in &mut cfg.flows {
+        f.send_jitter_ns = MS;
+    }
     let out = run_config(cfg).expect("runs");
-    let thr = out.table("flow_summary").f64s("throughput_bps").to_vec();
-    let ratio = thr[0] / thr[1];
-    eprintln!("tfmcc {:.0} bit/s, newreno {:.0} bit/s, ratio {ratio:.3}", thr[0], thr[1]);
-    assert!((0.5..=2.0).contains(&ratio), "TFMCC / NewReno = {ratio:.3} ({} vs {})", thr[0], thr[1]);
-    // Together they fill most of the bottleneck.
-    assert!(thr[0] + thr[1] > 3.5e6, "{} + {}", thr[0], thr[1]);
+    let thr = out.table("flow_summary").f64s("throughput_bps");
+    (thr[0], thr[1])
+}
+
+/// Issue 10: one receiver against one NewReno flow gets 0.5 to 2 times the TCP throughput over
+/// 200 s, at each of seeds 1–4 (the seed draws the feedback timers and the send jitter).
+///
+/// Measured: 0.69–0.85 over seeds 1–10 (mean 0.76); TFRC in the same place 0.77–1.11 (mean
+/// 0.97). The gap to TFRC is RFC 4654's own machinery (docs/protocols/tfmcc.md, "Against TCP"):
+/// the start (first report after about one feedback round, the increase limit 8s/R_max per
+/// R_max with R_max decaying from 500 ms by 0.9 per 2T round when there are no non-CLR
+/// reports: 0.43 of NewReno in the first 50 s) and the one-way-delay RTT adjustment (§4.3.3:
+/// 0.89 after 50 s, 1.03 without it).
+#[test]
+fn one_receiver_gets_half_to_twice_newrenos_throughput() {
+    for seed in 1..=4 {
+        let (tfmcc, tcp) = versus_newreno(seed);
+        let ratio = tfmcc / tcp;
+        eprintln!("seed {seed}: tfmcc {tfmcc:.0} bit/s, newreno {tcp:.0} bit/s, ratio {ratio:.3}");
+        assert!((0.5..=2.0).contains(&ratio), "seed {seed}: TFMCC / NewReno = {ratio:.3} ({tfmcc} vs {tcp})");
+        // Together they fill most of the bottleneck.
+        assert!(tfmcc + tcp > 3.5e6, "seed {seed}: {tfmcc} + {tcp}");
+    }
 }
 
 #[test]
