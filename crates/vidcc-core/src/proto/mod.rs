@@ -8,6 +8,7 @@ pub mod asmp;
 pub mod dvrc;
 pub mod gaimd;
 pub mod qos_aimd;
+pub mod rate_pacing;
 pub mod registry;
 pub mod rtcp_udp;
 pub mod sramt;

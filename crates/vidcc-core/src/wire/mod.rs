@@ -75,6 +75,49 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Which packet of a data/feedback header pair ([`PairLayout`]) a datagram holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PairKind {
+    Data,
+    Feedback,
+}
+
+/// The preamble shared by vidcc's rate-control header pairs (TFRC's `wire::tfrc`, TFMCC's
+/// `proto::tfmcc::wire`): byte 0 the version, byte 1 the type; a data header is followed by its
+/// payload, a feedback packet is the whole datagram.
+pub(crate) struct PairLayout {
+    pub version: u8,
+    pub data_type: u8,
+    pub data_bytes: usize,
+    pub feedback_type: u8,
+    pub feedback_bytes: usize,
+}
+
+impl PairLayout {
+    /// Checks the version, the type and the length (a data header at least `data_bytes`, a
+    /// feedback packet exactly `feedback_bytes`) and returns the kind with a reader after the
+    /// type byte, where each format's own fields begin.
+    pub fn parse<'a>(&self, buf: &'a [u8]) -> Result<(PairKind, Reader<'a>), WireError> {
+        let mut r = Reader::new(buf);
+        r.need(4)?;
+        let version = r.u8()?;
+        if version != self.version {
+            return Err(WireError::BadVersion(version));
+        }
+        let ty = r.u8()?;
+        let (kind, len) = match ty {
+            t if t == self.data_type => (PairKind::Data, self.data_bytes),
+            t if t == self.feedback_type => (PairKind::Feedback, self.feedback_bytes),
+            t => return Err(WireError::UnknownType(t)),
+        };
+        Reader::new(buf).need(len)?;
+        if kind == PairKind::Feedback && buf.len() > len {
+            return Err(WireError::Inconsistent("feedback packet with trailing bytes"));
+        }
+        Ok((kind, r))
+    }
+}
+
 /// Big-endian field writer over a fixed buffer sized by the emitter.
 pub(crate) struct Writer<'a> {
     buf: &'a mut [u8],

@@ -36,7 +36,7 @@
 //! event rates of any realistic flow (1/p up to 10⁹ packets); the RTT and t_delay in whole
 //! microseconds (RFC 5348 §3.2 asks for millisecond resolution at least).
 
-use super::{Reader, WireError, Writer};
+use super::{PairKind, PairLayout, WireError, Writer};
 use crate::endpoint::HeaderBuf;
 
 pub const VERSION: u8 = 1;
@@ -46,6 +46,14 @@ pub const DATA_BYTES: usize = 20;
 pub const FEEDBACK_BYTES: usize = 32;
 /// p = 1 on the wire.
 pub const P_ONE_PPB: u32 = 1_000_000_000;
+
+const LAYOUT: PairLayout = PairLayout {
+    version: VERSION,
+    data_type: TYPE_DATA,
+    data_bytes: DATA_BYTES,
+    feedback_type: TYPE_FEEDBACK,
+    feedback_bytes: FEEDBACK_BYTES,
+};
 
 /// Data packet header (RFC 5348 §3.2.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,27 +141,12 @@ impl TfrcHeader {
 
     /// Parses a datagram: a data header (trailing bytes are payload) or a whole feedback packet.
     pub fn parse(buf: &[u8]) -> Result<Self, WireError> {
-        let mut r = Reader::new(buf);
-        r.need(4)?;
-        let version = r.u8()?;
-        if version != VERSION {
-            return Err(WireError::BadVersion(version));
-        }
-        let ty = r.u8()?;
-        let len = match ty {
-            TYPE_DATA => DATA_BYTES,
-            TYPE_FEEDBACK => FEEDBACK_BYTES,
-            t => return Err(WireError::UnknownType(t)),
-        };
-        Reader::new(buf).need(len)?;
+        let (kind, mut r) = LAYOUT.parse(buf)?;
         if r.u16()? != 0 {
             return Err(WireError::Inconsistent("reserved bits set"));
         }
-        if ty == TYPE_DATA {
+        if kind == PairKind::Data {
             return Ok(TfrcHeader::Data(TfrcData { seq: r.u32()?, timestamp_ns: r.u64()?, rtt_us: r.u32()? }));
-        }
-        if buf.len() > FEEDBACK_BYTES {
-            return Err(WireError::Inconsistent("feedback packet with trailing bytes"));
         }
         let f = TfrcFeedback {
             echo_seq: r.u32()?,

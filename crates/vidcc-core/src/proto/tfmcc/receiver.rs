@@ -35,11 +35,11 @@ use crate::estimate::loss_events::LossEventHistory;
 use crate::estimate::loss_intervals::LossIntervalsConfig;
 use crate::estimate::rate_meter::RateMeter;
 use crate::estimate::tcp_model::{rfc5348_inverse_p, rfc5348_rate};
+use crate::proto::rate_pacing::EventQueue;
 use crate::rng::SimRng;
 use crate::time::{Duration, Instant};
 use crate::wire::WireError;
 
-const EVENT_CAPACITY: usize = 16;
 const MIN_RTT: Duration = Duration::from_millis(1);
 
 /// Counters for tests and logs.
@@ -81,7 +81,7 @@ pub struct TfmccReceiver {
     leave_report_due: bool,
     membership: VecDeque<Membership>,
     now: Instant,
-    events: VecDeque<Event>,
+    events: EventQueue,
     counters: TfmccReceiverCounters,
     stats: EndpointStats,
 }
@@ -119,7 +119,7 @@ impl TfmccReceiver {
             leave_report_due: false,
             membership: VecDeque::with_capacity(2),
             now: Instant::ZERO,
-            events: VecDeque::with_capacity(EVENT_CAPACITY),
+            events: EventQueue::default(),
             counters: TfmccReceiverCounters::default(),
             stats: EndpointStats::default(),
         }
@@ -180,13 +180,6 @@ impl TfmccReceiver {
         }
     }
 
-    fn push_event(&mut self, e: Event) {
-        if self.events.len() == EVENT_CAPACITY {
-            self.events.pop_front();
-        }
-        self.events.push_back(e);
-    }
-
     fn on_data(&mut self, now: Instant, h: TfmccData, wire_bytes: usize) {
         self.r_max = Duration::from_micros(h.r_max_us as u64);
         let d = now.as_nanos() as i128 - h.timestamp_ns as i128;
@@ -225,7 +218,7 @@ impl TfmccReceiver {
             }
         });
         for _ in 0..rec.new_events {
-            self.push_event(Event::LossEvent);
+            self.events.push(Event::LossEvent);
         }
         let x_calc = self.calculated_rate(now);
         self.x_supp = if h.x_supp_bps == NO_SUPPRESSION { f64::INFINITY } else { h.x_supp_bps as f64 / 8.0 };
@@ -368,7 +361,7 @@ impl Endpoint for TfmccReceiver {
     }
 
     fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
+        self.events.pop()
     }
 
     fn poll_membership(&mut self) -> Option<Membership> {

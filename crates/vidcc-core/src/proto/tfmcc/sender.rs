@@ -39,20 +39,17 @@
 //! report gets its latest timestamp echoed again (the offset keeps the sample exact), so that
 //! it learns it is the CLR.
 
-use std::collections::VecDeque;
-
 use super::config::TfmccConfig;
 use super::wire::{Echo, TfmccData, TfmccFeedback, TfmccHeader, DATA_BYTES, NO_SUPPRESSION};
 use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, GroupId, PacketMeta, Transmit};
 use crate::media::paced::PacedVideo;
 use crate::media::sender_buffer::{SenderBufferConfig, SenderBufferStats};
 use crate::media::MediaTag;
+use crate::proto::rate_pacing::{EventQueue, Pacer};
 use crate::proto::Application;
 use crate::time::{Duration, Instant};
 use crate::units::DataRate;
 use crate::wire::WireError;
-
-const EVENT_CAPACITY: usize = 16;
 
 /// Counters for tests and logs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -116,12 +113,10 @@ pub struct TfmccSender {
     clr_needs_echo: bool,
     slowstart: bool,
     last_increase: Option<Instant>,
-    last_send: Option<(Instant, u32)>,
-    seq: u32,
+    pacer: Pacer,
     started: bool,
     now: Instant,
-    emitted_rate: Option<DataRate>,
-    events: VecDeque<Event>,
+    events: EventQueue,
     counters: TfmccSenderCounters,
     stats: EndpointStats,
 }
@@ -180,12 +175,10 @@ impl TfmccSender {
             clr_needs_echo: false,
             slowstart: cfg.slowstart,
             last_increase: None,
-            last_send: None,
-            seq: 0,
+            pacer: Pacer::new(start),
             started: false,
             now: Instant::ZERO,
-            emitted_rate: None,
-            events: VecDeque::with_capacity(EVENT_CAPACITY),
+            events: EventQueue::default(),
             counters: TfmccSenderCounters::default(),
             stats: EndpointStats::default(),
         })
@@ -252,20 +245,9 @@ impl TfmccSender {
         self.stop.is_some_and(|s| t >= s)
     }
 
-    fn push_event(&mut self, e: Event) {
-        if self.events.len() == EVENT_CAPACITY {
-            self.events.pop_front();
-        }
-        self.events.push_back(e);
-    }
-
     fn rate_event(&mut self) {
         self.x = self.x.max(self.min_rate());
-        let r = self.rate();
-        if self.emitted_rate != Some(r) {
-            self.emitted_rate = Some(r);
-            self.push_event(Event::RateChanged { rate: r });
-        }
+        self.events.rate(self.rate());
     }
 
     /// The CLR's RTT as measured here (R_max before a sample).
@@ -422,7 +404,7 @@ impl TfmccSender {
                 self.counters.clr_silence_halvings += 1;
                 self.clr_last_halving = now;
                 self.x /= 2.0;
-                self.push_event(Event::Timeout);
+                self.events.push(Event::Timeout);
                 self.rate_event();
             }
         }
@@ -480,10 +462,7 @@ impl TfmccSender {
     }
 
     fn next_send(&self) -> Instant {
-        match self.last_send {
-            None => self.start,
-            Some((t, size)) => t + Duration::from_secs_f64(size as f64 / self.x),
-        }
+        self.pacer.next_send(self.x)
     }
 
     fn start_if_due(&mut self) {
@@ -550,12 +529,11 @@ impl Endpoint for TfmccSender {
         } else {
             NO_SUPPRESSION
         };
+        let seq = self.pacer.seq();
         let header =
-            TfmccData { seq: self.seq, timestamp_ns: now.as_nanos(), fb_round: self.round, r_max_us, x_supp_bps, echo }
-                .emit();
-        let meta = PacketMeta { media, ..PacketMeta::data(self.seq as u64) };
-        self.seq = self.seq.wrapping_add(1);
-        self.last_send = Some((now, payload_len + DATA_BYTES as u32));
+            TfmccData { seq, timestamp_ns: now.as_nanos(), fb_round: self.round, r_max_us, x_supp_bps, echo }.emit();
+        let meta = PacketMeta { media, ..PacketMeta::data(seq as u64) };
+        self.pacer.sent(now, payload_len + DATA_BYTES as u32);
         self.counters.packets_sent += 1;
         Some(Transmit { to: Destination::Group(GroupId(0)), header, payload_len, meta })
     }
@@ -580,7 +558,7 @@ impl Endpoint for TfmccSender {
     }
 
     fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
+        self.events.pop()
     }
 
     fn stats(&self) -> EndpointStats {

@@ -50,8 +50,8 @@
 //! without the echo flag, or a CLR flag without an echo; p above 1, p > 0 without the loss flag
 //! or p = 0 with it; a zero rate from a receiver that is not leaving.
 
-use super::super::super::wire::{Reader, WireError, Writer};
 use crate::endpoint::HeaderBuf;
+use crate::wire::{PairKind, PairLayout, Reader, WireError, Writer};
 
 pub const VERSION: u8 = 1;
 pub const TYPE_DATA: u8 = 1;
@@ -62,6 +62,14 @@ pub const FEEDBACK_BYTES: usize = 44;
 pub const P_ONE_PPB: u32 = 1_000_000_000;
 /// X_supp on the wire when the round has no suppression rate yet.
 pub const NO_SUPPRESSION: u64 = u64::MAX;
+
+const LAYOUT: PairLayout = PairLayout {
+    version: VERSION,
+    data_type: TYPE_DATA,
+    data_bytes: DATA_BYTES,
+    feedback_type: TYPE_FEEDBACK,
+    feedback_bytes: FEEDBACK_BYTES,
+};
 
 const DATA_HAS_ECHO: u8 = 1;
 const DATA_ECHO_IS_CLR: u8 = 2;
@@ -188,30 +196,14 @@ impl TfmccHeader {
 
     /// Parses a datagram: a data header (trailing bytes are payload) or a whole feedback packet.
     pub fn parse(buf: &[u8]) -> Result<Self, WireError> {
-        let mut r = Reader::new(buf);
-        r.need(4)?;
-        let version = r.u8()?;
-        if version != VERSION {
-            return Err(WireError::BadVersion(version));
-        }
-        let ty = r.u8()?;
-        let len = match ty {
-            TYPE_DATA => DATA_BYTES,
-            TYPE_FEEDBACK => FEEDBACK_BYTES,
-            t => return Err(WireError::UnknownType(t)),
-        };
-        Reader::new(buf).need(len)?;
+        let (kind, mut r) = LAYOUT.parse(buf)?;
         let flags = r.u8()?;
         if r.u8()? != 0 {
             return Err(WireError::Inconsistent("reserved byte set"));
         }
-        if ty == TYPE_DATA {
-            parse_data(flags, &mut r).map(TfmccHeader::Data)
-        } else {
-            if buf.len() > FEEDBACK_BYTES {
-                return Err(WireError::Inconsistent("feedback packet with trailing bytes"));
-            }
-            parse_feedback(flags, &mut r).map(TfmccHeader::Feedback)
+        match kind {
+            PairKind::Data => parse_data(flags, &mut r).map(TfmccHeader::Data),
+            PairKind::Feedback => parse_feedback(flags, &mut r).map(TfmccHeader::Feedback),
         }
     }
 }

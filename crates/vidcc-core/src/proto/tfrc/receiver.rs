@@ -36,8 +36,6 @@
 //!   loss in a forgotten hole gets the current time as its nominal arrival.
 //! - No ECN (the simulator marks nothing).
 
-use std::collections::VecDeque;
-
 use super::config::TfrcConfig;
 use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::loss_detect::Arrival;
@@ -45,11 +43,10 @@ use crate::estimate::loss_events::LossEventHistory;
 use crate::estimate::loss_intervals::{LossIntervals, LossIntervalsConfig};
 use crate::estimate::rate_meter::{EpochRate, RateMeter};
 use crate::estimate::tcp_model::rfc5348_inverse_p;
+use crate::proto::rate_pacing::EventQueue;
 use crate::time::{Duration, Instant};
 use crate::wire::tfrc::{TfrcData, TfrcFeedback, TfrcHeader, DATA_BYTES};
 use crate::wire::WireError;
-
-const EVENT_CAPACITY: usize = 16;
 
 /// The last data packet received: what the next feedback echoes.
 #[derive(Clone, Copy, Debug)]
@@ -84,7 +81,7 @@ pub struct TfrcReceiver {
     received_since_fb: bool,
     feedback_due: bool,
     now: Instant,
-    events: VecDeque<Event>,
+    events: EventQueue,
     counters: TfrcReceiverCounters,
     stats: EndpointStats,
 }
@@ -111,7 +108,7 @@ impl TfrcReceiver {
             received_since_fb: false,
             feedback_due: false,
             now: Instant::ZERO,
-            events: VecDeque::with_capacity(EVENT_CAPACITY),
+            events: EventQueue::default(),
             counters: TfrcReceiverCounters::default(),
             stats: EndpointStats::default(),
         }
@@ -137,13 +134,6 @@ impl TfrcReceiver {
             Some(_) => self.meter.rate(now).as_bps(),
             None => self.epoch.rate(now).as_bps(),
         }
-    }
-
-    fn push_event(&mut self, e: Event) {
-        if self.events.len() == EVENT_CAPACITY {
-            self.events.pop_front();
-        }
-        self.events.push_back(e);
     }
 
     fn on_data(&mut self, now: Instant, h: TfrcData, wire_bytes: usize) {
@@ -179,7 +169,7 @@ impl TfrcReceiver {
         self.counters.lost_packets += rec.lost as u64;
         self.counters.loss_events += rec.new_events as u64;
         for _ in 0..rec.new_events {
-            self.push_event(Event::LossEvent);
+            self.events.push(Event::LossEvent);
         }
         let p_prev = self.p;
         self.p = self.history.loss_event_rate();
@@ -262,7 +252,7 @@ impl Endpoint for TfrcReceiver {
     }
 
     fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
+        self.events.pop()
     }
 
     fn stats(&self) -> EndpointStats {

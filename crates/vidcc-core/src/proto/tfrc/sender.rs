@@ -47,13 +47,13 @@ use crate::estimate::tcp_model::rfc5348_rate;
 use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig, SenderBufferStats};
 use crate::media::stream::{FrameFeeder, PartSelection};
 use crate::media::MediaTag;
+use crate::proto::rate_pacing::{EventQueue, Pacer};
 use crate::proto::Application;
 use crate::time::{Duration, Instant};
 use crate::units::DataRate;
 use crate::wire::tfrc::{TfrcData, TfrcFeedback, TfrcHeader, DATA_BYTES};
 use crate::wire::WireError;
 
-const EVENT_CAPACITY: usize = 16;
 /// X_recv values kept (a feedback per RTT over 2 RTTs needs 3; early feedbacks add a few).
 const X_RECV_SET_CAPACITY: usize = 8;
 /// Weight of the old value in R_sqmean (§4.5: q2 = 0.9).
@@ -105,12 +105,10 @@ pub struct TfrcSender {
     idle_since_timer: bool,
     t_ndl: Option<Instant>,
     prev_echo: Option<Instant>,
-    last_send: Option<(Instant, u32)>,
-    seq: u32,
+    pacer: Pacer,
     started: bool,
     now: Instant,
-    emitted_rate: Option<DataRate>,
-    events: VecDeque<Event>,
+    events: EventQueue,
     counters: TfrcSenderCounters,
     stats: EndpointStats,
 }
@@ -165,12 +163,10 @@ impl TfrcSender {
             idle_since_timer: true,
             t_ndl: None,
             prev_echo: None,
-            last_send: None,
-            seq: 0,
+            pacer: Pacer::new(start),
             started: false,
             now: Instant::ZERO,
-            emitted_rate: None,
-            events: VecDeque::with_capacity(EVENT_CAPACITY),
+            events: EventQueue::default(),
             counters: TfrcSenderCounters::default(),
             stats: EndpointStats::default(),
         })
@@ -239,19 +235,8 @@ impl TfrcSender {
         self.stop.is_some_and(|s| t >= s)
     }
 
-    fn push_event(&mut self, e: Event) {
-        if self.events.len() == EVENT_CAPACITY {
-            self.events.pop_front();
-        }
-        self.events.push_back(e);
-    }
-
     fn rate_event(&mut self) {
-        let r = self.rate();
-        if self.emitted_rate != Some(r) {
-            self.emitted_rate = Some(r);
-            self.push_event(Event::RateChanged { rate: r });
-        }
+        self.events.rate(self.rate());
     }
 
     /// max(X_recv_set).
@@ -347,7 +332,7 @@ impl TfrcSender {
     /// §4.4: the no-feedback timer expired.
     fn on_nofeedback(&mut self, now: Instant) {
         self.counters.nofeedback_expiries += 1;
-        self.push_event(Event::Timeout);
+        self.events.push(Event::Timeout);
         let min = self.min_rate();
         match self.r_secs() {
             None => {
@@ -400,10 +385,7 @@ impl TfrcSender {
 
     /// When the next packet may leave.
     fn next_send(&self) -> Instant {
-        match self.last_send {
-            None => self.start,
-            Some((t, size)) => t + Duration::from_secs_f64(size as f64 / self.x_inst()),
-        }
+        self.pacer.next_send(self.x_inst())
     }
 
     fn has_data(&self) -> bool {
@@ -488,10 +470,10 @@ impl Endpoint for TfrcSender {
             self.t_ndl = Some(now);
         }
         let rtt_us = self.rtt().map_or(0, |r| u32::try_from(r.as_nanos() / 1000).unwrap_or(u32::MAX).max(1));
-        let header = TfrcData { seq: self.seq, timestamp_ns: now.as_nanos(), rtt_us }.emit();
-        let meta = PacketMeta { media: tag, ..PacketMeta::data(self.seq as u64) };
-        self.seq = self.seq.wrapping_add(1);
-        self.last_send = Some((now, payload_len + DATA_BYTES as u32));
+        let seq = self.pacer.seq();
+        let header = TfrcData { seq, timestamp_ns: now.as_nanos(), rtt_us }.emit();
+        let meta = PacketMeta { media: tag, ..PacketMeta::data(seq as u64) };
+        self.pacer.sent(now, payload_len + DATA_BYTES as u32);
         self.idle_since_timer = false;
         self.counters.packets_sent += 1;
         Some(Transmit { to: Destination::PEER, header, payload_len, meta })
@@ -518,7 +500,7 @@ impl Endpoint for TfrcSender {
     }
 
     fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
+        self.events.pop()
     }
 
     fn stats(&self) -> EndpointStats {
