@@ -235,15 +235,19 @@ pub const C22_P: [f64; 4] = [0.001, 0.005, 0.01, 0.05];
 
 /// Every measured value, by name (the checks are in `python/vidcc/papers/ssvp/units.py`).
 pub fn unit_measurements() -> Vec<(String, f64)> {
-    let mut out: Vec<(String, f64)> = Vec::new();
-    // C3: the add threshold of the layer rule at the worked example, both Eq. (13) readings, and
-    // at a rate whose post-loss share already covers 3 layers (the clamp: P = 0).
-    out.push(("c3_example_literal_bytes".into(), add_threshold_bytes(PostLossFactor::PaperLiteral, EXAMPLE_RATE_BPS)));
-    out.push(("c3_example_physical_bytes".into(), add_threshold_bytes(PostLossFactor::Physical, EXAMPLE_RATE_BPS)));
-    out.push(("c3_clamp_literal_bytes".into(), add_threshold_bytes(PostLossFactor::PaperLiteral, 2_500_000.0)));
-    out.push(("c3_clamp_physical_bytes".into(), add_threshold_bytes(PostLossFactor::Physical, 350_000.0)));
-    // C3, the square law: the deficit (3·100 − 0.125·R) doubled from 130 to 260 kbit/s.
-    out.push(("c3_deficit_130k_bytes".into(), add_threshold_bytes(PostLossFactor::PaperLiteral, 1_360_000.0)));
+    // C3: the add threshold of the layer rule at the worked example, both Eq. (13) readings, at a
+    // rate whose post-loss share already covers 3 layers (the clamp: P = 0), and the square law:
+    // the deficit (3·100 − 0.125·R) halved from 260 to 130 kbit/s.
+    let mut out: Vec<(String, f64)> = [
+        ("c3_example_literal_bytes", PostLossFactor::PaperLiteral, EXAMPLE_RATE_BPS),
+        ("c3_example_physical_bytes", PostLossFactor::Physical, EXAMPLE_RATE_BPS),
+        ("c3_clamp_literal_bytes", PostLossFactor::PaperLiteral, 2_500_000.0),
+        ("c3_clamp_physical_bytes", PostLossFactor::Physical, 350_000.0),
+        ("c3_deficit_130k_bytes", PostLossFactor::PaperLiteral, 1_360_000.0),
+    ]
+    .into_iter()
+    .map(|(name, f, rate)| (name.to_string(), add_threshold_bytes(f, rate)))
+    .collect();
     // C4: a script of mark counts per period: none, 1, 5 (ratio 0.005, the hold boundary), 6, 50,
     // 1000, and a pseudo-random mix.
     let script = [0usize, 0, 1, 0, 5, 0, 6, 0, 0, 50, 3, 0, 1000, 0, 2, 0, 0, 7, 4, 0];
