@@ -47,6 +47,7 @@ def simulate(
     Ctrl-C (or an exception from ``progress``) stops the run and is re-raised."""
 
 def sramt_unit_measurements() -> dict[str, float]: ...
+def ssvp_unit_measurements() -> dict[str, float]: ...
 def qos_aimd_select(
     error_rate: float,
     rtt_slots: Sequence[int],

@@ -117,6 +117,13 @@ fn sramt_unit_measurements() -> std::collections::BTreeMap<String, f64> {
     vidcc_core::proto::sramt::claims::unit_measurements().into_iter().collect()
 }
 
+/// SSVP's own numbers for its paper's unit-level claims (C3, C4, C6) and the TFRC sanity claim
+/// C22: `{name: value}` from `vidcc_core::proto::ssvp::claims::unit_measurements`.
+#[pyfunction]
+fn ssvp_unit_measurements() -> std::collections::BTreeMap<String, f64> {
+    vidcc_core::proto::ssvp::claims::unit_measurements().into_iter().collect()
+}
+
 fn column<'py>(py: Python<'py>, c: Column) -> PyResult<Bound<'py, PyAny>> {
     Ok(match c {
         Column::U64(v) => PyArray1::from_vec(py, v).into_any(),
@@ -289,6 +296,7 @@ fn _vidcc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(protocol_header_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(qos_aimd_select, m)?)?;
     m.add_function(wrap_pyfunction!(sramt_unit_measurements, m)?)?;
+    m.add_function(wrap_pyfunction!(ssvp_unit_measurements, m)?)?;
     m.add_function(wrap_pyfunction!(psnr_ssim, m)?)?;
     Ok(())
 }

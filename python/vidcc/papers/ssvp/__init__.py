@@ -22,6 +22,11 @@ Reconstruction notes (digest tags [P]/[I]/[U]; ours are marked "suite"):
   a plain UDP 380 kbit/s video in place of SSVP. D1 samples throughput every 100 ms (C7's CoV
   bins [I]). Suite additions: a ``startup`` figure (bulk SSVP alone on the free dumbbell, with and
   without startup, for C5) and the ``immediate`` part of Fig. 14 (§6.3's immediate adaptation, C19).
+* The unit-level claims C3, C4, C6 and the TFRC sanity claim C22 are checked on the
+  implementation's own numbers (``_vidcc.ssvp_unit_measurements``: the layer rule at the worked
+  example, Alg. 2 on a scripted stream of control packets, Eq. 2 at the sender endpoint and the
+  estimator on fixed and random samples, TFRC's loss-interval average and equation from a steady
+  state) against values computed in ``ssvp/units.py`` from the paper's equations.
 * C9 uses the digest's PSNR proxy (§4): a decodable frame counts as ≥ 31 dB, an undecodable one
   (lost, or its reference lost, or late) as concealment.
 """
@@ -47,6 +52,7 @@ from vidcc.papers.model import (
     reconstruction_notes,
     with_alternatives_named,
 )
+from vidcc.papers.ssvp import units
 from vidcc.papers.verdicts import all_of, bound, direction, number, ordering, within
 
 SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
@@ -639,8 +645,9 @@ def c11_cause(d, m):
     to, le = _reno_timeouts(d, "ssvp")
     m["Reno timeouts / loss events"] = f"{to}/{le}"
     return (f"known non-reproduction (docs/protocols/ssvp.md): on the 6-packet buffer Reno loses several packets per window "
-            f"and recovers by timeout ({to} timeouts for {le} loss events) while the paced SSVP loses few; NewReno shares "
-            f"fairly (524 vs 437 kbit/s)")
+            f"and recovers by timeout ({to} timeouts for {le} loss events) while the paced SSVP loses few; it is "
+            f"no better with NewReno on this buffer (docs/protocols/ssvp.md: bulk SSVP 771 vs NewReno 199 kbit/s, 111 "
+            f"NewReno timeouts in 120 s, with the TCP agent matching ns-2 2.35 on this dumbbell)")
 
 
 def c19(d):
@@ -681,21 +688,19 @@ def c19(d):
 
 
 
-UNIT = ("unit-level claim on the controller's bare state: tested by the Rust unit tests (crates/vidcc-core/src/proto/ssvp/tests.rs); "
-        "the controller has no Python binding for the suite to check it here")
 SSVP = ("ssvp",)
 
 CLAIMS = [
     Claim("C1", "alpha = 4(1 − beta²)/3; beta = 0.875 gives 0.31 (config alpha = 0.31).", None, SSVP, c1, ref="§3.2 Eq. 7"),
     Claim("C2", "Sender delay D = d(1/beta − 1): beta 0.875 → d/7; beta 0.5 → d; strictly decreasing in beta.", None, SSVP, c2, ref="§3.2 Eq. 6"),
     Claim("C3", "Required buffer P = [(k+1)c̄ − (1−beta)R]²/(2λ), clamped at 0; worked example ≈ 17 packets.", None, ("ssvp-layered",),
-          ref="§4 Eq. 15–17", pending=UNIT),
+          units.c3, ref="§4 Eq. 15–17"),
     Claim("C4", "At most one rate change per adjustment period; decrease ×beta; hold if 0 < ratio ≤ 0.005; increase only without marks.",
-          None, SSVP, ref="§3.2 Alg. 2", pending=UNIT),
+          None, SSVP, units.c4, ref="§3.2 Alg. 2"),
     Claim("C5", "Per-ACK increases during startup ramp faster than the per-RTT rule; startup ends at the first congestion signal.",
           "startup", SSVP, c5, ref="§3.2 startup"),
-    Claim("C6", "RTT from the echoed timestamp with γ = 0.9, ε = 0.25, δ = 4; STO ≥ EstimatedRTT always.", None, SSVP, ref="§3.1 Eq. 2–5",
-          pending=UNIT),
+    Claim("C6", "RTT from the echoed timestamp with γ = 0.9, ε = 0.25, δ = 4; STO ≥ EstimatedRTT always.", None, SSVP, units.c6,
+          ref="§3.1 Eq. 2–5"),
     Claim("C7", "SSVP's rate is regular with gentle reductions (every per-RTT decrease ≥ 0.85× the previous rate) and reacts more slowly than TCP to freed bandwidth; CoV(SSVP) < CoV of each FTP flow.",
           "fig7-9", SSVP, c7, ref="Fig. 7, §6.1"),
     Claim("C8", "SSVP packet jitter never exceeds 75 ms (max J(t) over 2–60 s < 75 ms).", "fig7-9", SSVP, c8, ref="Fig. 8"),
@@ -713,8 +718,8 @@ CLAIMS = [
           needs=("video-over-tcp",), ref="Fig. 12c"),
     Claim("C15", "Mean R2 queue (40 MPEG + 10 FTP): TFRC 27.8 > UDP 23.6 > SSVP 15.3 > TCPW+ 12.2; SSVP/TFRC ≈ 0.55 (± 0.15, suite tolerance).",
           "fig13", ("ssvp", "tfrc", "tcp-westwood-plus"), c15, needs=("video-over-tcp",), ref="Table 2",
-          cause="the R2 queue sits near its 50-packet limit whatever the MPEG protocol (mean 44–50 packets: TFRC 46.5, "
-                "UDP 49.7, SSVP 48.0, TCPW+ 44.0 at quick scale): the 10 Reno FTP flows keep it full, so its mean cannot "
+          cause="the R2 queue sits near its 50-packet limit whatever the MPEG protocol (mean 44–50 packets: TFRC 46.2, "
+                "UDP 49.7, SSVP 48.1, TCPW+ 43.8 at quick scale, re-measured after the TCP fix): the 10 Reno FTP flows keep it full, so its mean cannot "
                 "order the MPEG protocols; TCPW+ is the lowest, as in Table 2"),
     Claim("C16", "UDP's queue grows fast and overflows; SSVP's shows repeated draining phases: time near full UDP > SSVP; ≥ 2 full→low excursions per SSVP run.",
           "fig13", SSVP, c16, ref="Fig. 13", cause=x2_cause),
@@ -728,7 +733,7 @@ CLAIMS = [
     Claim("C21", "SSVP-LA VDI ≥ SSVP VDI for M ≥ 10, the gap growing with M.", "fig15", ("ssvp", "ssvp-layered"), c21,
           ref="Fig. 15b"),
     Claim("C22", "TFRC increases by ≤ 0.14 pkt/RTT (0.28 with history discounting) and needs ≈ 5 RTTs to halve (± 30 %).", None, ("tfrc",),
-          ref="§2, [9]", pending="baseline-sanity test of the TFRC implementation, written with TFRC"),
+          units.c22, ref="§2, [9]"),
     Claim("B1", "Baseline: with plain UDP sending the 380 kbit/s video in place of SSVP and N = 1..30 FTP flows, the 6-packet-buffer dumbbell stays > 80 % utilised (C10's utilisation half, with unresponsive video).",
           "fig10", ("udp", "tcp-reno"), b_util, kind="baseline", parts=("udp",), cause=b_util_cause),
     Claim("B2", "Baseline (the UDP half of C16): 40 plain UDP flows sending the 380 kbit/s video (15.2 Mbit/s offered to the 5 Mbit/s R2–R3 link) keep R2's 50-packet queue ≥ 90 % full ≥ 90 % of the time.",

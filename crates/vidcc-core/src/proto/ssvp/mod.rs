@@ -19,6 +19,7 @@
 //! [`SsvpConfig`] and [`SsvpLayeredConfig`]. Deviations and choices: `docs/protocols/ssvp.md`
 //! (the most important: Eq. 10 is read as an additive increase of α packets per RTT, A-RATE-1).
 
+pub mod claims;
 pub mod config;
 pub mod layered;
 pub mod receiver;

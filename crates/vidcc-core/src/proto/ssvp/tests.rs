@@ -711,3 +711,36 @@ proptest! {
         feed_garbage(&mut p.receiver, ms(1), &bytes, extra, Rejections::Counted)?;
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The measurements the paper suite checks (claims.rs): they hold the unit-level claims.
+
+#[test]
+fn unit_measurements_for_the_paper_suite_hold_the_unit_claims() {
+    let m: std::collections::BTreeMap<String, f64> = super::claims::unit_measurements().into_iter().collect();
+    for (k, v) in &m {
+        eprintln!("{k} = {v}");
+    }
+    // C3: the worked example ≈ 17 packets (17 036 B), the physical reading ≈ 100 B, the clamp.
+    assert!((m["c3_example_literal_bytes"] - 17_036.0).abs() <= 2.0);
+    assert!((m["c3_example_physical_bytes"] - 101.0).abs() <= 2.0);
+    assert_eq!(m["c3_clamp_literal_bytes"], 0.0);
+    assert_eq!(m["c3_clamp_physical_bytes"], 0.0);
+    assert!((m["c3_example_literal_bytes"] / m["c3_deficit_130k_bytes"] - 4.0).abs() < 0.01);
+    // C4: one change per period, ×β, hold at ratio ≤ 0.005, increase only without marks.
+    assert!(m["c4_min_gap_between_changes_rtt"] >= 1.0);
+    assert_eq!(m["c4_rate_changes_while_waiting"], 0.0);
+    // rates are whole bit/s: ×β within rounding
+    assert!((m["c4_decrease_factor_min"] - 0.875).abs() < 1e-4 && (m["c4_decrease_factor_max"] - 0.875).abs() < 1e-4);
+    assert!(m["c4_decrease_mark_share_min"] > 0.005);
+    assert!(m["c4_hold_mark_share_min"] > 0.0 && m["c4_hold_mark_share_max"] <= 0.005);
+    assert_eq!(m["c4_hold_rate_changes"], 0.0);
+    assert_eq!(m["c4_increases_with_marks"], 0.0);
+    assert!(m["c4_holds"] > 0.0 && m["c4_increases"] > 0.0 && m["c4_decreases"] > 0.0);
+    // C6
+    assert!((m["c6_endpoint_sample_50ms"] - 0.05).abs() < 1e-9);
+    assert!((m["c6_est_after_1"] - 0.11).abs() < 1e-9);
+    assert!((m["c6_dev_after_1"] - 0.02).abs() < 1e-9);
+    assert!((m["c6_sto_after_1"] - 0.19).abs() < 1e-9);
+    assert!(m["c6_min_sto_minus_est"] >= 0.0);
+}
