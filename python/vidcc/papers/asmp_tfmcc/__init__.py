@@ -250,9 +250,9 @@ CLAIMS = [
     C("C4", "S1: ASMP takes less than the competing TCP (thr_ASMP < thr_TCP).", "fig3-6", ck.c4, protos=("asmp",), ref="§6.1"),
     C("C5", "S1: mean per-frame PSNR ASMP > TFMCC.", "fig3-6", vc.psnr_order(), cause=vc.video_cause, ref="§6.2, Fig. 5"),
     C("C6", "S1: frames with MOS ≥ 3: ASMP ≈ 50 %, TFMCC ≈ 30 %; TFMCC mostly MOS 1–2.", "fig3-6", vc.c6, cause=vc.video_cause, ref="§6.2, Fig. 6"),
-    C("C7", "S2: mean PSNR falls monotonically as the error rate rises from 0.05 % to 10 %.", "fig7", vc.c7, cause=vc.video_cause, ref="§6.3, Fig. 7"),
-    C("C8", "S2: at 0.05 % errors PSNR is ≈ 14 dB below the loss-free run (test ≥ 5 dB).", "fig7", vc.c8, cause=vc.video_cause, ref="§6.3"),
-    C("C9", "S2: ASMP and TFMCC PSNR curves are similar (|ΔPSNR| small against the loss effect).", "fig7", vc.c9, cause=vc.video_cause, ref="§6.3"),
+    C("C7", "S2: mean PSNR falls monotonically as the error rate rises from 0.05 % to 10 %.", "fig7", vc.c7, cause=vc.error_rate_cause, ref="§6.3, Fig. 7"),
+    C("C8", "S2: at 0.05 % errors PSNR is ≈ 14 dB below the loss-free run (test ≥ 5 dB).", "fig7", vc.c8, cause=vc.error_rate_cause, ref="§6.3"),
+    C("C9", "S2: ASMP and TFMCC PSNR curves are similar (|ΔPSNR| small against the loss effect).", "fig7", vc.c9, cause=vc.error_rate_cause, ref="§6.3"),
     C("C10", "S3 without deadline: ASMP segment mean PSNR > 30 dB (segments: the clip's two scenes).", "fig10-12", vc.c10, protos=("asmp",),
       cause=vc.video_cause, ref="§6.5, Fig. 10"),
     C("C11", "S3: TFMCC > 30 dB in Akiyo; in Stefan TFMCC drops ≈ 15 dB, ASMP ≈ 10 dB; mean PSNR ASMP > TFMCC (Akiyo/Stefan: the "

@@ -325,8 +325,8 @@ def c27_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
     peak, over = float(tf["peak_bps"].mean()), float(tf["overshoot"].mean())
     measured["TFMCC start-up peak (bit/s)"] = round(peak, 0)
     return (f"TFMCC's slow start ends at the link rate and holds it: its 1 s peak before the UDP step is "
-            f"{peak / 1e6:.2f} Mbit/s, only {over:.2f}× its rate just before the step — bulk data has no 1.64 Mbit/s "
-            f"video ceiling for it to overshoot")
+            f"{peak / 1e6:.2f} Mbit/s, only {over:.2f}× its rate just before the step: the video it carries stops at its "
+            f"q = 2 rate, so there is little above the settled rate to overshoot to")
 
 
 def c31_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
@@ -341,7 +341,7 @@ def c31_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
     first = sum(h[0] for h in halves) / len(halves)
     second = sum(h[1] for h in halves) / len(halves)
     measured.update({"ASMP mean rate, first half (bit/s)": round(first, 0), "ASMP mean rate, second half (bit/s)": round(second, 0)})
-    return (f"ASMP's rate is still climbing from its 100 kbit/s start through the run (mean {first / 1e3:.0f} kbit/s in the "
+    return (f"ASMP's rate is still climbing from its start (the video's lowest rate) through the run (mean {first / 1e3:.0f} kbit/s in the "
             f"first half, {second / 1e3:.0f} in the second), so its CoV measures the ramp, not oscillation")
 
 

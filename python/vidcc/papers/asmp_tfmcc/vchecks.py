@@ -268,12 +268,61 @@ def video_cause(d: FigureData | None, measured: dict[str, Any], parts=None) -> s
                " — the frames lost or late"))
 
 
+def frame_fates(d: FigureData, parts) -> dict[str, dict[str, float]]:
+    """label -> share of its receivers' frames per status of the frames table (ok, late, lost,
+    dependency, ...), over the runs of ``parts``, and the mean one-way packet delay (ms)."""
+    import pandas as pd
+
+    out: dict[str, list] = {}
+    net: dict[str, list] = {}
+    for r in d.flows(parts, {"label": list(PROTOS)}).drop_duplicates("run_id").to_dict("records"):
+        fr = d.series(r["run_id"], "frames")
+        if fr is None or fr.empty or "status" not in fr.columns:
+            continue
+        out.setdefault(r["label"], []).append(fr["status"].astype(str))
+        net.setdefault(r["label"], []).append(float(r.get("mean_delay_ns", math.nan)) / 1e6)
+    res = {}
+    for k, v in out.items():
+        st = pd.concat(v)
+        res[k] = {**{str(n): float(c) / len(st) for n, c in st.value_counts().items()}, "network_ms": sum(net[k]) / len(net[k])}
+    return res
+
+
 def deadline_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
     f = deadline_falls(d) if d is not None else None
     if f is None or f.empty:
         return "no video scores (did the runs fail?)"
     g = f.groupby("label")["fall_db"].mean()
     measured.update({f"PSNR fall with D_pb (dB)[{k}]": round(float(v), 2) for k, v in g.items()})
-    return video_cause(d, measured, [f"{p}-deadline" for p in PROTOS]) + \
-        f"; with D_pb = 150 ms ASMP falls {g.get('asmp', math.nan):.2f} dB, TFMCC {g.get('tfmcc', math.nan):.2f} dB"
+    fates = frame_fates(d, [f"{p}-deadline" for p in PROTOS])
+    for k, sh in fates.items():
+        measured[f"frames late for D_pb[{k}]"] = round(sh.get("late", 0.0), 4)
+        measured[f"frames lost[{k}]"] = round(sh.get("lost", 0.0), 4)
+        measured[f"mean one-way packet delay (ms)[{k}]"] = round(sh["network_ms"], 1)
+    a, t = fates.get("asmp", {}), fates.get("tfmcc", {})
+    return (f"with D_pb = 150 ms ASMP falls {g.get('asmp', math.nan):.2f} dB and TFMCC {g.get('tfmcc', math.nan):.2f} dB: "
+            f"{a.get('late', 0.0):.1%} of ASMP's frames miss the deadline (packets cross the network in "
+            f"{a.get('network_ms', math.nan):.0f} ms on average) against {t.get('late', 0.0):.1%} of TFMCC's "
+            f"({t.get('network_ms', math.nan):.0f} ms): ASMP's frames wait in its sender buffer, paced at a rate its chosen "
+            f"quantiser fills, TFMCC's in the bottleneck queue")
+
+
+def error_rate_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
+    """C7–C9: what each protocol shows at each error rate (its quantiser and concealment)."""
+    q = quality(d, list(PROTOS)) if d is not None else None
+    if q is None or q.empty:
+        return "no video scores (did the runs fail?)"
+    g = q.groupby(["label", "error_rate"])[["mean_psnr_db", "mean_quantizer", "concealed"]].mean()
+    parts = []
+    for (lab, rate), row in g.iterrows():
+        measured[f"mean shown quantizer[{lab},error_rate={rate:g}]"] = round(float(row["mean_quantizer"]), 2)
+        measured[f"frames concealed[{lab},error_rate={rate:g}]"] = round(float(row["concealed"]), 4)
+    for lab in PROTOS:
+        if lab in g.index.get_level_values(0):
+            rows = g.loc[lab]
+            parts.append(f"{lab.upper()} q " + "/".join(f"{v:.1f}" for v in rows["mean_quantizer"]) + ", concealed "
+                         + "/".join(f"{v:.0%}" for v in rows["concealed"]))
+    rates = "/".join(f"{r:g}" for r in sorted(q["error_rate"].dropna().unique()))
+    return (f"at error rates {rates}: " + "; ".join(parts) + ": the sending rate (and with it the quantiser) moves with "
+            "the losses as much as the concealment does, so PSNR follows both, not the error rate alone")
 
