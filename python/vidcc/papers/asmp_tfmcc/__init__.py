@@ -185,7 +185,7 @@ FIGURES = [
            plots=[Plot("loss", "Packet loss ratio against the error rate", "drop_rate", axis="error_rate", where={"label": list(PROTOS)},
                        parts=list(PROTOS), xlabel="packet error rate", ylabel="loss ratio", logx=True)]),
     Figure("fig10-12", "Video with a 150 ms playout deadline on a dumbbell (S3)", "Fig. 10, 11, 12",
-           "The 1753-frame News/Akiyo/Stefan/Paris sequence alone on a 2 Mbit/s (suite), 20 ms dumbbell; PSNR without and "
+           "The video alone (the project's clip for the 1753-frame News/Akiyo/Stefan/Paris sequence) on a 2 Mbit/s (suite), 20 ms dumbbell; PSNR without and "
            "with the 150 ms playout deadline; one-way delay.",
            parts=[*both(lambda p: s3(p)),
                   *[VPart(f"{p}-deadline", s3(p, vq.DEADLINE), seeds=SEEDS, needs=NEEDS, note="the same run scored with D_pb = 150 ms")
