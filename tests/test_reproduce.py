@@ -426,6 +426,13 @@ def _synthetic(figure: Figure, rng) -> FigureData:
                     "jitter_mean_ns": rng.uniform(0, 5e7, 20), "jitter_max_ns": rng.uniform(5e7, 1e8, 20),
                     "d_over_threshold": rng.integers(0, 10, 20), "layer_changes": rng.integers(0, 50, 20)}
             return pd.DataFrame(cols)
+        if table == "frames":
+            # Each receiver's frames (the ASMP/TFMCC suite scores them against the tiny clip of
+            # `suite_video`): the encoding (an index into q = 2..31) and the fate of each frame.
+            keys = sorted({(r["flow"], r["receiver"]) for r in flows if r["run_id"] == run_id})
+            return pd.concat([pd.DataFrame({"flow": f, "receiver": k, "frame": range(n), "encoding": rng.integers(0, 30, n),
+                                            "decodable": rng.uniform(0, 1, n) < 0.9, "status": "ok"})
+                              for f, k in keys], ignore_index=True)
         if table == "packets":
             sent = pd.Series(range(n)) * 10**8
             return pd.DataFrame({"flow": [0] * n, "seq": range(n), "sent_ns": sent,
@@ -436,9 +443,24 @@ def _synthetic(figure: Figure, rng) -> FigureData:
                       ran=[p.name for p in figure.parts], series=series)
 
 
+@pytest.fixture(scope="module")
+def suite_video(tmp_path_factory):
+    """A video cache holding a tiny clip prepared where the ASMP/TFMCC suite looks for its own
+    (1 s, 64×48, at its 30 quantizers): its checks score the synthetic frames against it."""
+    from vidcc.papers.asmp_tfmcc import videoset
+    from vidcc.video import clip
+
+    cache = tmp_path_factory.mktemp("video-cache")
+    src = clip.generate(cache / "tiny.y4m", seconds=1, size=(64, 48))
+    videoset.ensure_prepared(cache / "asmp-tfmcc" / videoset.prepared_dir().name, clip=src)
+    return cache
+
+
 @pytest.mark.parametrize("paper", list(PAPERS))
-def test_every_written_check_runs_on_synthetic_results(paper):
+def test_every_written_check_runs_on_synthetic_results(paper, suite_video, monkeypatch):
     import numpy as np
+
+    monkeypatch.setenv("VIDCC_CACHE", str(suite_video))
 
     suite = load_suite(paper)
     data = {f.id: _synthetic(f, np.random.default_rng(7)) for f in suite.figures}

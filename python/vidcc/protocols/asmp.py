@@ -2,10 +2,10 @@
 
 ASMP, the Adaptive Smooth Multicast Protocol (TFMCC-vs-ASMP digest specs/002-asmp-tfmcc.md
 §1.3): single-rate multicast over RTP/RTCP, each receiver computing a TCP-friendly rate per RTCP
-report and the sender following the slowest receiver. Bulk data (no `video` table) or a video at
-full quality. Keys are in user units; every default is the paper's value, the digest's
-recommendation or RFC 3550's, documented in docs/scenarios.md. The resolved form is the Rust
-`AsmpConfig`.
+report and the sender following the slowest receiver. Bulk data (no `video` table), a video at
+full quality, or a rate-adaptive set (`video.traces`): the sending rate picks the quantizer per
+GOP. Keys are in user units; every default is the paper's value, the digest's recommendation or
+RFC 3550's, documented in docs/scenarios.md. The resolved form is the Rust `AsmpConfig`.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ class AsmpFlow(CoreFlow):
     gamma_unloaded: _Unit = 0.9
     gamma_congested: _Unit = 0.2
     cj_long_weight: _PositiveUnit = 0.125
+    cj_resolution_ticks: Annotated[float, BeforeValidator(number(minimum=0.0))] = 1.0
     loss_measure: Literal["loss_event_ratio", "fraction_lost"] = "loss_event_ratio"
     decrease: Literal["smoothed", "immediate"] = "smoothed"
     cap_always: bool = False
@@ -50,6 +51,7 @@ def _resolve(flow: AsmpFlow) -> dict:
         "gamma_unloaded": flow.gamma_unloaded,
         "gamma_congested": flow.gamma_congested,
         "cj_long_weight": flow.cj_long_weight,
+        "cj_resolution_ticks": flow.cj_resolution_ticks,
         "loss_measure": flow.loss_measure,
         "decrease": flow.decrease,
         "cap_always": flow.cap_always,
@@ -75,4 +77,4 @@ def _check(flow: AsmpFlow, here: str, fail) -> None:
         fail(f"{here}.packet_size", f"must be more than the {HEADER_BYTES}B RTP header, got {flow.packet_size}B")
 
 
-register(ProtocolSpec("asmp", AsmpFlow, _resolve, _check, video="optional"))
+register(ProtocolSpec("asmp", AsmpFlow, _resolve, _check, video="optional", rate_adaptive=True))

@@ -5,11 +5,15 @@ Reconstruction notes (digest tags [P]/[X]/[C]; ours are marked "suite"):
 
 * Every run is single-rate multicast (the ``multicast`` feature, protocols ``asmp`` and
   ``tfmcc``): a graph flow whose ``dst`` lists the receivers' nodes (docs/scenarios.md,
-  "Multicast flows"); every receiver is a row of the flow tables. The paper's rate-adaptive
-  MPEG-4 video is not carried (suite): ``tfmcc`` sends bulk data only and the rate-adaptive
-  trace set is wired to no sender, so both protocols send backlogged bulk data at their
-  allowed rate, without the video's 100–1642 kbit/s clamp [C] (ASMP's ``max_rate`` stays
-  unset so that the two are treated alike). The PSNR/MOS claims stay NOT-YET for that reason.
+  "Multicast flows"); every receiver is a row of the flow tables. Both protocols carry the
+  rate-adaptive video (``videoset.py``): the project's CIF clip encoded at q = 2..31 [P], the
+  sending rate picking the quantiser per GOP [C AMB-13]. ASMP's sender starts at the clip's
+  q = 31 rate and is clamped to [q = 31, q = 2] rates [C, the digest's sender rule with this
+  clip's 128–1829 kbit/s in place of Table 2's 100–1642]; TFMCC keeps RFC 4654's start and no
+  clamp (the video itself stops at its q = 2 rate). PSNR and MOS per receiver from each run's frames table
+  (``vidcc.video.evaluate``, against the original clip [C AMB-18]); no deadline = a 2 s playout
+  delay (suite). The clip's two scenes stand in for S3's low- and high-complexity segments
+  (Akiyo, Stefan): the paper's sequences are not to be had here.
 * Network metrics are per receiver, averaged over a run's receivers (all sit behind the same
   bottlenecks; the paper shows one [§3]). Jain's index against TCP is taken per bottleneck, the
   video against the TCP flow crossing it, averaged over the bottlenecks [C, AMB-19]; "high" is
@@ -45,6 +49,8 @@ Reconstruction notes (digest tags [P]/[X]/[C]; ours are marked "suite"):
 from __future__ import annotations
 
 from vidcc.papers.asmp_tfmcc import checks as ck
+from vidcc.papers.asmp_tfmcc import vchecks as vc
+from vidcc.papers.asmp_tfmcc import videoset as vq
 from vidcc.papers.building import droptail, flow, glink, graph, scenario
 from vidcc.papers.model import (
     Alternative,
@@ -68,8 +74,9 @@ NEEDS = ("multicast",)
 RTTS = [80, 120, 160, 200, 240, 320, 400, 500]
 
 
-def video(proto: str, src: str, receivers: list[str], **keys) -> dict:
-    return flow(proto, label=proto, src=src, dst=receivers, packet_size="1018B", **keys)
+def video(proto: str, src: str, receivers: list[str], deadline: str | None = None, **keys) -> dict:
+    """A multicast flow of ``proto`` carrying the suite's rate-adaptive video (``videoset.py``)."""
+    return flow(proto, label=proto, src=src, dst=receivers, packet_size="1018B", video=vq.video_table(deadline), **keys)
 
 
 def tcp(label: str, src: str, dst: str, **keys) -> dict:
@@ -137,8 +144,18 @@ def s6(proto: str, background: str) -> dict:
                     warmup=WARMUP, sample_interval="1s")
 
 
+def s3(proto: str, deadline: str | None = None) -> dict:
+    topo = graph(["S", "L", "R", "V"], [glink("S", "L", "100Mbps", "1ms", monitor=False),
+                                        glink("L", "R", "2Mbps", "20ms", queue=droptail(50)),
+                                        glink("R", "V", "100Mbps", "1ms", monitor=False)])
+    return scenario(Q("71s", "71s"), topo, [video(proto, "S", ["V"], deadline)], warmup="0s", sample_interval="1s")
+
+
 def both(build, **kw) -> list[Part]:
-    return [Part(p, build(p), seeds=SEEDS, needs=NEEDS, **kw) for p in PROTOS]
+    return [VPart(p, build(p), seeds=SEEDS, needs=NEEDS, **kw) for p in PROTOS]
+
+
+VPart = vq.VideoPart  # a part whose flows carry the video: the clip is prepared before it runs
 
 
 def thr_plots(title: str = "Throughput (1 s bins)") -> list[Plot]:
@@ -159,21 +176,24 @@ FIGURES = [
            parts=both(lambda p: s1(p)), plots=thr_plots()),
     Figure("fig7", "PSNR against the packet error rate (S2)", "Fig. 7",
            "S1 without TCP; packet error rate 0.05 %–10 % on the first bottleneck (Bernoulli in place of the paper's periodic model).",
-           parts=[Part(p, s1(p, tcp_flows=False, loss={"kind": "bernoulli", "p": 0.0005}),
-                       axes=[Axis("topology.links[1].loss.p", Q([0.0005, 0.01, 0.1], [0.0005, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1]), "error_rate")],
-                       seeds=SEEDS, needs=NEEDS) for p in PROTOS],
+           parts=[*[VPart(p, s1(p, tcp_flows=False, loss={"kind": "bernoulli", "p": 0.0005}),
+                          axes=[Axis("topology.links[1].loss.p", Q([0.0005, 0.01, 0.1], [0.0005, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1]),
+                                     "error_rate")],
+                          seeds=SEEDS, needs=NEEDS) for p in PROTOS],
+                  *[VPart(f"{p}-lossless", s1(p, tcp_flows=False), seeds=SEEDS, needs=NEEDS, note="the loss-free run C8 compares with")
+                    for p in PROTOS]],
            plots=[Plot("loss", "Packet loss ratio against the error rate", "drop_rate", axis="error_rate", where={"label": list(PROTOS)},
-                       xlabel="packet error rate", ylabel="loss ratio", logx=True)]),
+                       parts=list(PROTOS), xlabel="packet error rate", ylabel="loss ratio", logx=True)]),
     Figure("fig10-12", "Video with a 150 ms playout deadline on a dumbbell (S3)", "Fig. 10, 11, 12",
-           "The 1753-frame News/Akiyo/Stefan/Paris sequence alone on a 2 Mbit/s (suite), 20 ms dumbbell; PSNR without and "
+           "The video alone (the project's clip for the 1753-frame News/Akiyo/Stefan/Paris sequence) on a 2 Mbit/s (suite), 20 ms dumbbell; PSNR without and "
            "with the 150 ms playout deadline; one-way delay.",
-           parts=both(lambda p: scenario(Q("71s", "71s"), graph(["S", "L", "R", "V"], [
-               glink("S", "L", "100Mbps", "1ms", monitor=False), glink("L", "R", "2Mbps", "20ms", queue=droptail(50)),
-               glink("R", "V", "100Mbps", "1ms", monitor=False)]), [video(p, "S", ["V"])], warmup="0s", sample_interval="1s")),
+           parts=[*both(lambda p: s3(p)),
+                  *[VPart(f"{p}-deadline", s3(p, vq.DEADLINE), seeds=SEEDS, needs=NEEDS, note="the same run scored with D_pb = 150 ms")
+                    for p in PROTOS]],
            plots=[*delay_plots(), *thr_plots()]),
     Figure("fig13-18", "Fairness, utilisation, loss, CoV, PSNR and MOS against the RTT (S4)", "Fig. 13–18",
            "S1 with both bottleneck delays scaled to set the source→receiver RTT (one part per RTT, column rtt_ms).",
-           parts=[Part(f"{p}-rtt{r}", s1(p, bottleneck_delay=f"{(r // 2 - 40) // 2}ms"), seeds=SEEDS, needs=NEEDS, tags={"rtt_ms": r})
+           parts=[VPart(f"{p}-rtt{r}", s1(p, bottleneck_delay=f"{(r // 2 - 40) // 2}ms"), seeds=SEEDS, needs=NEEDS, tags={"rtt_ms": r})
                   for p in PROTOS for r in RTTS],
            plots=[Plot("loss", "Packet loss ratio against the RTT", "drop_rate", axis="rtt_ms", where={"label": list(PROTOS)},
                        xlabel="RTT (ms)", ylabel="loss ratio"),
@@ -185,7 +205,7 @@ FIGURES = [
     Figure("fig19-23", "Intra-protocol fairness: two sessions of one protocol (S5)", "Fig. 19–23",
            "Two sources of the same protocol, two multicast groups, sharing the R2–R3 bottleneck. Baseline part "
            "tcp-pair: two TCP NewReno flows on the same path.",
-           parts=[*[Part(p, scenario(DURATION, s5_topo(), [video(p, "S1", ["D1"]), video(p, "S2", ["D2"])], warmup=WARMUP,
+           parts=[*[VPart(p, scenario(DURATION, s5_topo(), [video(p, "S1", ["D1"]), video(p, "S2", ["D2"])], warmup=WARMUP,
                                      sample_interval="1s"), seeds=SEEDS, needs=NEEDS) for p in PROTOS],
                   Part("tcp-pair", scenario(DURATION, s5_topo(), [tcp("tcp", "S1", "D1"), tcp("tcp", "S2", "D2")], warmup=WARMUP,
                                             sample_interval="1s"), seeds=SEEDS, kind="baseline",
@@ -216,11 +236,6 @@ def b_pair(d):
     return v
 
 
-VQ = ("needs PSNR/MOS of the received video: `tfmcc` carries bulk data only and the rate-adaptive trace set "
-      "(vidcc-core media::layers::RateAdaptiveSource, Evalvid-RA) is wired to no sender and has no scenario key, "
-      "so neither protocol can send the q-adaptive clip whose frames `vidcc video quality` scores")
-
-
 def C(cid, text, fig, check=None, protos=PROTOS, why=None, ref="", **kw):
     if check is None:
         kw["pending"] = why
@@ -233,14 +248,16 @@ CLAIMS = [
       ck.c_order("drop_rate", "tfmcc", "asmp", "loss ratio"), ref="§6.1", cause=ck.loss_cause),
     C("C3", "S1 Jain's index (video vs TCP): TFMCC > ASMP; both high (≥ 0.9).", "fig3-6", ck.c3, ref="§6.1", cause=ck.indicator_cause),
     C("C4", "S1: ASMP takes less than the competing TCP (thr_ASMP < thr_TCP).", "fig3-6", ck.c4, protos=("asmp",), ref="§6.1"),
-    C("C5", "S1: mean per-frame PSNR ASMP > TFMCC.", "fig3-6", why=VQ, ref="§6.2, Fig. 5"),
-    C("C6", "S1: frames with MOS ≥ 3: ASMP ≈ 50 %, TFMCC ≈ 30 %; TFMCC mostly MOS 1–2.", "fig3-6", why=VQ, ref="§6.2, Fig. 6"),
-    C("C7", "S2: mean PSNR falls monotonically as the error rate rises from 0.05 % to 10 %.", "fig7", why=VQ, ref="§6.3, Fig. 7"),
-    C("C8", "S2: at 0.05 % errors PSNR is ≈ 14 dB below the loss-free run (test ≥ 5 dB).", "fig7", why=VQ, ref="§6.3"),
-    C("C9", "S2: ASMP and TFMCC PSNR curves are similar (|ΔPSNR| small against the loss effect).", "fig7", why=VQ, ref="§6.3"),
-    C("C10", "S3 without deadline: ASMP segment mean PSNR > 30 dB.", "fig10-12", protos=("asmp",), why=VQ, ref="§6.5, Fig. 10"),
-    C("C11", "S3: TFMCC > 30 dB in Akiyo; in Stefan TFMCC drops ≈ 15 dB, ASMP ≈ 10 dB; mean PSNR ASMP > TFMCC.", "fig10-12", why=VQ, ref="§6.5, Fig. 10"),
-    C("C12", "S3 with a 150 ms deadline: TFMCC PSNR falls a further ≈ 5 dB; ASMP essentially unchanged.", "fig10-12", why=VQ, ref="§6.5, Fig. 11"),
+    C("C5", "S1: mean per-frame PSNR ASMP > TFMCC.", "fig3-6", vc.psnr_order(), cause=vc.video_cause, ref="§6.2, Fig. 5"),
+    C("C6", "S1: frames with MOS ≥ 3: ASMP ≈ 50 %, TFMCC ≈ 30 %; TFMCC mostly MOS 1–2.", "fig3-6", vc.c6, cause=vc.video_cause, ref="§6.2, Fig. 6"),
+    C("C7", "S2: mean PSNR falls monotonically as the error rate rises from 0.05 % to 10 %.", "fig7", vc.c7, cause=vc.error_rate_cause, ref="§6.3, Fig. 7"),
+    C("C8", "S2: at 0.05 % errors PSNR is ≈ 14 dB below the loss-free run (test ≥ 5 dB).", "fig7", vc.c8, cause=vc.error_rate_cause, ref="§6.3"),
+    C("C9", "S2: ASMP and TFMCC PSNR curves are similar (|ΔPSNR| small against the loss effect).", "fig7", vc.c9, cause=vc.error_rate_cause, ref="§6.3"),
+    C("C10", "S3 without deadline: ASMP segment mean PSNR > 30 dB (segments: the clip's two scenes).", "fig10-12", vc.c10, protos=("asmp",),
+      cause=vc.video_cause, ref="§6.5, Fig. 10"),
+    C("C11", "S3: TFMCC > 30 dB in Akiyo; in Stefan TFMCC drops ≈ 15 dB, ASMP ≈ 10 dB; mean PSNR ASMP > TFMCC (Akiyo/Stefan: the "
+      "clip's easier/harder scene).", "fig10-12", vc.c11, cause=vc.video_cause, ref="§6.5, Fig. 10"),
+    C("C12", "S3 with a 150 ms deadline: TFMCC PSNR falls a further ≈ 5 dB; ASMP essentially unchanged.", "fig10-12", vc.c12, cause=vc.deadline_cause, ref="§6.5, Fig. 11"),
     C("C13", "S3: TFMCC one-way delay exceeds 150 ms at times; ASMP < 150 ms always and < 50 ms at equilibrium.", "fig10-12", ck.c13,
       ref="§6.5, Fig. 12"),
     C("C14", "S4: Jain's index vs TCP TFMCC > ASMP for RTT < 160 ms.", "fig13-18", ck.c14, ref="§6.6, Fig. 13", cause=ck.indicator_cause),
@@ -253,27 +270,27 @@ CLAIMS = [
       ref="§6.6, Fig. 15", cause=ck.loss_cause),
     C("C19", "S4: throughput CoV ASMP < TFMCC.", "fig13-18", ck.c_order("cov", "tfmcc", "asmp", "CoV", "rtt_ms"), ref="§6.6, Fig. 16",
       cause=ck.c31_cause),
-    C("C20", "S4: mean PSNR of TFMCC ≈ 5 dB below ASMP at every RTT.", "fig13-18", why=VQ, ref="§6.6, Fig. 17"),
-    C("C21", "S4: MOS ASMP > TFMCC at every RTT.", "fig13-18", why=VQ, ref="§6.6, Fig. 18"),
-    C("C22", "S4: the protocol with lower throughput (ASMP) has the lower loss and the higher PSNR.", "fig13-18", why=VQ, ref="§6.6"),
+    C("C20", "S4: mean PSNR of TFMCC ≈ 5 dB below ASMP at every RTT.", "fig13-18", vc.psnr_order(None, "rtt_ms"), cause=vc.video_cause, ref="§6.6, Fig. 17"),
+    C("C21", "S4: MOS ASMP > TFMCC at every RTT.", "fig13-18", vc.mos_order(None, "rtt_ms"), cause=vc.video_cause, ref="§6.6, Fig. 18"),
+    C("C22", "S4: the protocol with lower throughput (ASMP) has the lower loss and the higher PSNR.", "fig13-18", vc.c22, cause=vc.video_cause, ref="§6.6"),
     C("C23", "S5: Jain's index between the two same-protocol sessions = 0.99 for ASMP and for TFMCC.", "fig19-23", ck.c23,
       ref="§6.7, Fig. 20–21", cause=ck.pair_cause),
     C("C24", "S5: link utilisation of the TFMCC pair > the ASMP pair; TFMCC loss higher.", "fig19-23", ck.c24, ref="§6.7", cause=ck.c24_cause),
-    C("C25", "S5: mean PSNR ASMP ≈ 5 dB above TFMCC; TFMCC per-frame PSNR variance higher.", "fig19-23", why=VQ, ref="§6.7, Fig. 22"),
-    C("C26", "S5: TFMCC ≈ 70 % of frames MOS 1–2; ASMP ≈ 50 % MOS 5 and ≈ 90 % MOS ≥ 3.", "fig19-23", why=VQ, ref="§6.7, Fig. 23"),
+    C("C25", "S5: mean PSNR ASMP ≈ 5 dB above TFMCC; TFMCC per-frame PSNR variance higher.", "fig19-23", vc.c25, cause=vc.video_cause, ref="§6.7, Fig. 22"),
+    C("C26", "S5: TFMCC ≈ 70 % of frames MOS 1–2; ASMP ≈ 50 % MOS 5 and ≈ 90 % MOS ≥ 3.", "fig19-23", vc.c26, cause=vc.video_cause, ref="§6.7, Fig. 23"),
     C("C27", "S6: TFMCC has higher mean throughput, reacts faster to the UDP steps and overshoots at start (its rate above ASMP's "
       "in the first seconds).", "fig24-25", ck.c27, ref="§6.8, Fig. 24", cause=ck.c27_cause),
     C("C28", "S6: ASMP does not overshoot; it ramps ≈ 0.9·P/RTT per report and takes longer to reach its top rate.", "fig24-25",
       ck.c28, ref="§6.8", cause=ck.indicator_cause),
     C("C29", "S6 packet loss: TFMCC 0.92 %, ASMP 0.046 % (ordering).", "fig24-25", ck.c_order("drop_rate", "tfmcc", "asmp", "loss ratio"), ref="§6.8",
       cause=ck.loss_cause),
-    C("C30", "S6: ≈ 75 % of ASMP's frames MOS ≥ 3; ASMP's MOS distribution better than TFMCC's.", "fig24-25", why=VQ, ref="§6.8, Fig. 25"),
+    C("C30", "S6: ≈ 75 % of ASMP's frames MOS ≥ 3; ASMP's MOS distribution better than TFMCC's.", "fig24-25", vc.c30, cause=vc.video_cause, ref="§6.8, Fig. 25"),
     C("C31", "S7: ASMP's rate smoother than TFMCC's with TCP on/off (CoV_ASMP < CoV_TFMCC).", "fig26-28",
       ck.c_order("cov", "tfmcc", "asmp", "CoV"), ref="§6.8, Fig. 26–27", cause=ck.c31_cause),
     C("C32", "S7 packet loss: ASMP 0.037 %, TFMCC 0.92 % (ordering).", "fig26-28", ck.c_order("drop_rate", "tfmcc", "asmp", "loss ratio"), ref="§6.8",
       cause=ck.loss_cause),
-    C("C33", "S7: MOS ASMP > TFMCC.", "fig26-28", why=VQ, ref="§6.8, Fig. 28"),
-    C("C34", "Network-centric ranking favours TFMCC, video-centric ranking favours ASMP, in S1, S3, S4, S5, S6 and S7.", None, why=VQ, ref="§7"),
+    C("C33", "S7: MOS ASMP > TFMCC.", "fig26-28", vc.mos_order(), cause=vc.video_cause, ref="§6.8, Fig. 28"),
+    C("C34", "Network-centric ranking favours TFMCC, video-centric ranking favours ASMP, in S1, S3, S4, S5, S6 and S7.", "fig3-6", vc.c34, cause=vc.video_cause, ref="§7"),
     C("C35", "ASMP's cumulative jitter and delay stay small compared with TFMCC's (S1/S3).", "fig10-12", ck.c35, ref="§7", cause=ck.c35_cause),
     Claim("B1", "Baseline: two TCP NewReno flows sharing the S5 bottleneck (2 Mbit/s, 50 packets) reach Jain ≥ 0.99 (C23's bound, for TCP).",
           "fig19-23", ("tcp-newreno",), b_pair, kind="baseline", parts=("tcp-pair",)),

@@ -42,6 +42,10 @@ pub struct AsmpConfig {
     /// Weight of a new per-interval mean in the long-running average of cumulative jitter
     /// (AMB-4) \[C\]: 1/8.
     pub cj_long_weight: f64,
+    /// The congestion indicator's resolution, RTP clock ticks: CONGESTED needs CJ_short above
+    /// CJ_long by more than this (\[I\]: the RTP timestamp gives the sending time G_i only to
+    /// the tick, so smaller differences are not measured; 0 = the strict comparison).
+    pub cj_resolution_ticks: f64,
     /// Loss ratio in eq.(2) (AMB-2) \[C\]: `loss_event_ratio`.
     pub loss_measure: LossMeasure,
     /// Decreases (AMB-5) \[C\]: `smoothed` (the literal rule).
@@ -75,6 +79,7 @@ impl Default for AsmpConfig {
             gamma_unloaded: 0.9,
             gamma_congested: 0.2,
             cj_long_weight: 0.125,
+            cj_resolution_ticks: 1.0,
             loss_measure: LossMeasure::LossEventRatio,
             decrease: Decrease::Smoothed,
             cap_always: false,
@@ -105,6 +110,12 @@ impl AsmpConfig {
         unit(self.gamma_congested, "gamma_congested", true)?;
         unit(self.cj_long_weight, "cj_long_weight", false)?;
         unit(self.rtt_weight, "rtt_weight", false)?;
+        if !(self.cj_resolution_ticks.is_finite() && self.cj_resolution_ticks >= 0.0) {
+            return Err(format!(
+                "asmp: cj_resolution_ticks must be a finite number ≥ 0, got {}",
+                self.cj_resolution_ticks
+            ));
+        }
         if self.min_rate_bps == 0 {
             return Err("asmp: min_rate_bps must be positive".into());
         }
@@ -128,6 +139,11 @@ impl AsmpConfig {
             reduced_minimum: self.rtcp_reduced_minimum,
             ..RtcpIntervalConfig::default()
         }
+    }
+
+    /// The congestion indicator's resolution in ns.
+    pub fn cj_resolution_ns(&self) -> f64 {
+        self.cj_resolution_ticks * 1e9 / self.clock_rate_hz as f64
     }
 
     /// γ for a congestion state (eq.5).

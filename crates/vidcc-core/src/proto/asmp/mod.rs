@@ -18,8 +18,9 @@
 //! the paper's unstated reference [23] and from RFC 3550 are in docs/protocols/asmp.md: the
 //! sender advertises the group size and X in an APP with its SR (receivers report by unicast and
 //! cannot count each other); no SDES CNAME and no BYE; fixed SSRCs; no slow start \[P\].
-//! Application: Bulk (every packet full) or Video at full quality through an unbounded FIFO
-//! sender buffer (the rate-adaptive quantiser choice is the video model's, not this module's).
+//! Application: Bulk (every packet full) or Video through `media::paced::PacedVideo` (an
+//! unbounded FIFO sender buffer paced at X; X is the target of a rate-adaptive set, which picks
+//! the quantizer per GOP, digest §2 AMB-13 \[C\]).
 
 mod config;
 pub mod rate;

@@ -48,20 +48,30 @@ pub fn update(cfg: &AsmpConfig, r: f64, packet_bytes: f64, rtt_s: f64, interval:
 
 /// The congestion indicator (digest §1.3, AMB-4 \[C\]): CJ_short is the mean of the cumulative
 /// jitter samples of the current report interval, CJ_long an EWMA of past interval means
-/// (weight `cj_long_weight`), updated *after* the comparison. CONGESTED ⇔ CJ_short > CJ_long;
-/// a tie, an interval without samples, and the first interval (no long average yet) are
-/// UNLOADED.
+/// (weight `cj_long_weight`), updated *after* the comparison. CONGESTED ⇔ CJ_short > CJ_long
+/// by more than the measurement's resolution (`resolution_ns`, one RTP clock tick by default):
+/// the paper's G_i (§6.4, the frame's sending time) is exact in its ns-2 runs, ours is an RTP
+/// timestamp truncated to the tick, so every sample carries an error in [0, 1) tick whose mean
+/// depends on how the send instants fall on the tick grid (it shifts when the rate changes).
+/// With a constant network delay both averages then lie within one tick of each other, and a
+/// strict comparison reads a shift of the error's mean as rising delay — CONGESTED for as long
+/// as the EWMA approaches the new mean from below (docs/protocols/asmp.md, "Congestion
+/// indicator"). A difference within the resolution, a tie, an interval without samples, and
+/// the first interval (no long average yet) are UNLOADED.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CongestionIndicator {
     weight: f64,
+    resolution_ns: f64,
     sum_ns: i128,
     count: u64,
     long_ns: Option<f64>,
 }
 
 impl CongestionIndicator {
-    pub fn new(weight: f64) -> Self {
-        CongestionIndicator { weight, sum_ns: 0, count: 0, long_ns: None }
+    /// `weight`: of a new interval mean in the long average; `resolution_ns`: the smallest
+    /// difference of the averages that counts as rising delay (0: any).
+    pub fn new(weight: f64, resolution_ns: f64) -> Self {
+        CongestionIndicator { weight, resolution_ns, sum_ns: 0, count: 0, long_ns: None }
     }
 
     /// One cumulative-jitter sample CJ_k, ns (one per completely received frame).
@@ -81,7 +91,7 @@ impl CongestionIndicator {
             return false;
         }
         let short = self.sum_ns as f64 / self.count as f64;
-        let congested = self.long_ns.is_some_and(|long| short > long);
+        let congested = self.long_ns.is_some_and(|long| short - long > self.resolution_ns);
         self.long_ns = Some(match self.long_ns {
             None => short,
             Some(long) => long + self.weight * (short - long),

@@ -99,7 +99,7 @@ impl AsmpReceiver {
             prev_highest: None,
             lost_events: 0,
             event_start: None,
-            ci: CongestionIndicator::new(cfg.cj_long_weight),
+            ci: CongestionIndicator::new(cfg.cj_long_weight, cfg.cj_resolution_ns()),
             prev_marker: true,
             frame_clean: true,
             base_transit: None,

@@ -11,8 +11,8 @@ use super::config::AsmpConfig;
 use super::receiver::DATA_GROUP;
 use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
 use crate::estimate::rtcp_interval::{self, Expiry, RtcpScheduler};
-use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig};
-use crate::media::stream::{FrameFeeder, PartSelection};
+use crate::media::paced::PacedVideo;
+use crate::media::sender_buffer::SenderBufferConfig;
 use crate::media::MediaTag;
 use crate::proto::Application;
 use crate::rng::SimRng;
@@ -31,14 +31,11 @@ pub struct PeerState {
     pub last_heard: Option<Instant>,
 }
 
-struct VideoSource {
-    feeder: FrameFeeder,
-    buffer: SenderBuffer,
-}
-
 enum Source {
     Bulk,
-    Video(Box<VideoSource>),
+    /// The frames' packets wait in a FIFO until the pacing at X lets them go; X is the target
+    /// of a rate-adaptive set (the quantizer follows the sending rate, digest §2).
+    Video(Box<PacedVideo>),
 }
 
 pub struct AsmpSender {
@@ -81,15 +78,19 @@ impl AsmpSender {
         if packet_size as usize <= DATA_HEADER_BYTES {
             return Err(format!("asmp: packet size {packet_size} B leaves no payload after the 12-byte RTP header"));
         }
+        let x = cfg.clamp_bytes_per_s(cfg.initial_rate_bps as f64 / 8.0);
         let source = match app {
             Application::Bulk => Source::Bulk,
-            Application::Video(stream) => Source::Video(Box::new(VideoSource {
-                feeder: FrameFeeder::new(stream, packet_size - DATA_HEADER_BYTES as u32, stop)?,
-                buffer: SenderBuffer::new(SenderBufferConfig::default()),
-            })),
+            Application::Video(stream) => Source::Video(Box::new(PacedVideo::new(
+                stream,
+                DataRate::from_bps_f64(x * 8.0),
+                packet_size - DATA_HEADER_BYTES as u32,
+                stop,
+                SenderBufferConfig::default(),
+            )?)),
         };
         Ok(AsmpSender {
-            x: cfg.clamp_bytes_per_s(cfg.initial_rate_bps as f64 / 8.0),
+            x,
             cfg: cfg.clone(),
             ssrc: super::SENDER_SSRC,
             packet_size,
@@ -214,15 +215,9 @@ impl AsmpSender {
     }
 
     fn produce(&mut self, now: Instant) {
+        let rate = self.rate();
         if let Source::Video(v) = &mut self.source {
-            let buffer = &mut v.buffer;
-            v.feeder.produce(
-                now,
-                |_| PartSelection::Full,
-                |f, len, tag| {
-                    buffer.push(now, tag, len, f.ready_at);
-                },
-            );
+            v.produce(now, rate);
         }
     }
 
@@ -236,7 +231,7 @@ impl AsmpSender {
     fn has_data(&self) -> bool {
         match &self.source {
             Source::Bulk => true,
-            Source::Video(v) => !v.buffer.is_empty(),
+            Source::Video(v) => !v.is_empty(),
         }
     }
 
@@ -312,7 +307,7 @@ impl Endpoint for AsmpSender {
                 rtp_time(self.cfg.clock_rate_hz, now),
             ),
             Source::Video(v) => {
-                let p = v.buffer.pop(now)?;
+                let p = v.pop(now)?;
                 let last = p.tag.index + 1 == p.tag.count;
                 (p.size_bytes, p.tag, last, rtp_time(self.cfg.clock_rate_hz, p.ready_at))
             }
@@ -344,7 +339,7 @@ impl Endpoint for AsmpSender {
         };
         consider(self.next_expiry);
         if let Source::Video(v) = &self.source {
-            consider(v.feeder.next_ready());
+            consider(v.next_ready());
         }
         if self.has_data() {
             consider(Some(self.next_send()));

@@ -54,7 +54,7 @@ fn equation_equals_tfmccs_up_to_8_27_and_exceeds_it_above() {
 #[test]
 fn gamma_switch_follows_the_jitter_averages_on_a_hand_made_sequence() {
     let cfg = AsmpConfig::default();
-    let mut ci = CongestionIndicator::new(0.125);
+    let mut ci = CongestionIndicator::new(0.125, 0.0);
     let mut states = vec![];
     // Per-interval CJ samples (ms): flat, rising, falling, exactly the long average, none.
     let intervals: [&[i64]; 5] = [&[8, 8], &[16, 32], &[1, 3], &[], &[]];
@@ -75,6 +75,15 @@ fn gamma_switch_follows_the_jitter_averages_on_a_hand_made_sequence() {
     // Fourth: a tie (9). Fifth: no sample.
     assert_eq!(states, vec![false, true, false, false, false]);
     assert_eq!(ci.long(), Some(9.0));
+    // With a resolution of 2 (ns), a short average 1 above the long one is within it: UNLOADED;
+    // 3 above is CONGESTED.
+    let mut ci = CongestionIndicator::new(0.5, 2.0);
+    ci.sample(10);
+    assert!(!ci.close_interval());
+    ci.sample(11);
+    assert!(!ci.close_interval());
+    ci.sample(14);
+    assert!(ci.close_interval(), "long {:?}", ci.long());
     // γ per state, without loss: r + γ·P/RTT.
     let (r, p, rtt) = (10_000.0, 1000.0, 0.5);
     let step = |congested| update(&cfg, r, p, rtt, Interval { loss: 0.0, lossy: false, congested }) - r;
@@ -359,4 +368,45 @@ proptest! {
         let mut s = AsmpSender::new(&cfg, crate::proto::Application::Bulk, P, 1, Instant::ZERO, None, rng("s")).unwrap();
         feed_garbage(&mut s, ms(1), &bytes, extra, Rejections::Counted)?;
     }
+}
+
+/// One bulk sender and one receiver on an idle path (80 ms each way, nothing else on it):
+/// (congested, rate) after each of the receiver's reports over `secs` seconds.
+fn idle_path(cfg: &AsmpConfig, secs: u64) -> Vec<(bool, f64)> {
+    let s = AsmpSender::new(cfg, crate::proto::Application::Bulk, P, 1, Instant::ZERO, None, rng("s")).unwrap();
+    let rs = vec![AsmpReceiver::new(cfg, receiver_ssrc(0), P, Instant::ZERO, None, rng("r0"))];
+    let mut net = Fanout::new(s, rs, &[millis(80)], |_, _| false);
+    let mut out = vec![];
+    for t in 1..=secs * 10 {
+        net.run_until(ms(t * 100));
+        let st = net.rs[0].state();
+        if st.reports_sent as usize > out.len() {
+            out.push((st.congested, st.rate.unwrap_or(0.0)));
+        }
+    }
+    out
+}
+
+/// On an idle path the cumulative jitter is constant but for the 90 kHz truncation of each
+/// packet's sending time in its RTP timestamp: every report reads UNLOADED (the paper's
+/// "almost constant" CJ) and r climbs by exactly 0.9·P/RTT. With the strict comparison
+/// (resolution 0) the truncation error's mean, which moves with the packet spacing, reads as
+/// rising delay at most reports.
+#[test]
+fn an_idle_path_reads_unloaded_at_every_report() {
+    let reports = idle_path(&AsmpConfig::default(), 300);
+    assert!(reports.len() >= 50, "{} reports", reports.len());
+    let congested = reports.iter().filter(|r| r.0).count();
+    assert_eq!(congested, 0, "CONGESTED at {congested} of {} reports", reports.len());
+    // RTT 160 ms (measured from LSR/DLSR, 1/65536 s resolution): 0.9·P/RTT per report.
+    let step = 0.9 * P as f64 / 0.16;
+    for w in reports.windows(2).skip(2) {
+        assert!(((w[1].1 - w[0].1) / step - 1.0).abs() < 1e-3, "{} → {}", w[0].1, w[1].1);
+    }
+    let strict = idle_path(&AsmpConfig { cj_resolution_ticks: 0.0, ..AsmpConfig::default() }, 300);
+    let n = strict.iter().filter(|r| r.0).count();
+    assert!(n * 2 > strict.len(), "strict comparison: CONGESTED at {n} of {} reports", strict.len());
+    // With an exact clock (the simulator's ns) there is nothing to resolve: strict is UNLOADED.
+    let exact = AsmpConfig { cj_resolution_ticks: 0.0, clock_rate_hz: 1_000_000_000, ..AsmpConfig::default() };
+    assert!(idle_path(&exact, 300).iter().all(|r| !r.0));
 }

@@ -1,0 +1,328 @@
+"""Checks of the suite's PSNR/MOS claims (C5–C12, C20–C22, C25, C26, C30, C33, C34) and the
+measured cause of a FAIL. Scores come from :func:`vidcc.papers.asmp_tfmcc.videoset.quality`: one row
+per receiver, averaged over a run's receivers, then over seeds (``summarize``).
+
+Readings of the paper's approximate numbers (suite): "≈ 50 % / 30 % of frames MOS ≥ 3" and the
+like are tested as the ordering and the majority they describe, and the numbers are reported;
+"essentially unchanged" (C12) is a fall below 1 dB; "similar" curves (C9) differ by less than
+half the loss effect at each error rate.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from vidcc.papers.asmp_tfmcc.videoset import quality
+from vidcc.papers.model import FAIL, PASS, Verdict
+from vidcc.papers.verdicts import all_of, bound, direction, no_data, ordering
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from vidcc.papers.measures import FigureData
+
+PROTOS = ("asmp", "tfmcc")
+
+
+def _summ(df: pd.DataFrame, metric: str, by: str | None = None) -> pd.DataFrame:
+    from vidcc.analysis import summarize
+
+    return summarize(df, metric, by=by, group="label")
+
+
+def _q(d: FigureData, parts=PROTOS) -> pd.DataFrame:
+    return quality(d, list(parts) if parts is not None else None)
+
+
+def _of(df: pd.DataFrame, label: str) -> pd.DataFrame:
+    return df[df["label"] == label] if not df.empty else df
+
+
+def psnr_order(parts=PROTOS, by: str | None = None):
+    """Mean PSNR ASMP > TFMCC (at every value of ``by``)."""
+    def check(d: FigureData) -> Verdict:
+        q = _q(d, parts)
+        if q.empty:
+            return no_data("mean PSNR")
+        return ordering(_summ(q, "mean_psnr_db", by), "asmp", "tfmcc", by=by, name="mean PSNR (dB)")
+    return check
+
+
+def mos_order(parts=PROTOS, by: str | None = None):
+    def check(d: FigureData) -> Verdict:
+        q = _q(d, parts)
+        if q.empty:
+            return no_data("mean MOS")
+        return all_of(ordering(_summ(q, "mean_mos", by), "asmp", "tfmcc", by=by, name="mean MOS"),
+                      ordering(_summ(q, "share_mos_ge_3", by), "asmp", "tfmcc", by=by, name="share of frames MOS ≥ 3"))
+    return check
+
+
+def c6(d: FigureData) -> Verdict:
+    q = _q(d)
+    if q.empty:
+        return no_data("MOS shares")
+    return all_of(ordering(_summ(q, "share_mos_ge_3"), "asmp", "tfmcc", name="share of frames MOS ≥ 3"),
+                  bound(_summ(_of(q, "tfmcc"), "share_mos_le_2"), ">", 0.5, name="TFMCC share of frames MOS 1–2"))
+
+
+def _lossless(d: FigureData) -> dict[str, float]:
+    q = _q(d, [f"{p}-lossless" for p in PROTOS])
+    return {} if q.empty else {k: float(v) for k, v in q.groupby("label")["mean_psnr_db"].mean().items()}
+
+
+def c7(d: FigureData) -> Verdict:
+    q = _q(d)
+    if q.empty:
+        return no_data("mean PSNR against the error rate")
+    s = _summ(q, "mean_psnr_db", "error_rate")
+    return all_of(*[direction(s, "error_rate", increasing=False, name=f"{p.upper()} mean PSNR (dB)", group="label", of=p,
+                              how="monotone") for p in PROTOS])
+
+
+def c8(d: FigureData) -> Verdict:
+    q = _q(d)
+    ref = _lossless(d)
+    if q.empty or not ref:
+        return no_data("PSNR at 0.05 % errors and without")
+    low = q[q["error_rate"] == q["error_rate"].min()]
+    drops = low.assign(drop_db=[ref.get(lab, math.nan) - v for lab, v in zip(low["label"], low["mean_psnr_db"])])
+    v = bound(_summ(drops, "drop_db"), ">=", 5.0, name=f"PSNR drop at error rate {float(low['error_rate'].min()):g} (dB)")
+    v.measured.update({f"loss-free mean PSNR (dB)[{k}]": round(x, 2) for k, x in ref.items()})
+    return v
+
+
+def c9(d: FigureData) -> Verdict:
+    q = _q(d)
+    ref = _lossless(d)
+    if q.empty or not ref:
+        return no_data("PSNR against the error rate")
+    m = q.groupby(["error_rate", "label"])["mean_psnr_db"].mean().unstack("label")
+    measured: dict[str, Any] = {}
+    bad = []
+    for rate, row in m.iterrows():
+        gap = abs(float(row.get("asmp", math.nan)) - float(row.get("tfmcc", math.nan)))
+        effect = sum(ref.get(p, math.nan) - float(row.get(p, math.nan)) for p in PROTOS) / len(PROTOS)
+        measured[f"|ΔPSNR| (dB)[error_rate={rate:g}]"] = round(gap, 2)
+        measured[f"loss effect (dB)[error_rate={rate:g}]"] = round(effect, 2)
+        if not gap < effect / 2:
+            bad.append((rate, gap, effect))
+    if bad:
+        rate, gap, effect = bad[0]
+        return Verdict(FAIL, measured, f"at error rate {rate:g} ASMP and TFMCC differ by {gap:.2f} dB, not below half the "
+                                       f"loss effect ({effect:.2f} dB)")
+    return Verdict(PASS, measured, f"|ΔPSNR| below half the loss effect at all {len(m)} error rates")
+
+
+def c10(d: FigureData) -> Verdict:
+    q = _of(_q(d, ["asmp"]), "asmp")
+    if q.empty:
+        return no_data("ASMP PSNR per scene")
+    return all_of(bound(_summ(q, "psnr_scene0"), ">", 30.0, name="ASMP mean PSNR, first scene (dB)"),
+                  bound(_summ(q, "psnr_scene1"), ">", 30.0, name="ASMP mean PSNR, second scene (dB)"))
+
+
+def _scenes(q: pd.DataFrame) -> pd.DataFrame:
+    """Per row: the easier scene's mean PSNR (``easy_db``) and the fall to the harder one
+    (``scene_drop_db``); which scene is easier is decided over all rows (the higher mean)."""
+    first_easier = float(q["psnr_scene0"].mean()) >= float(q["psnr_scene1"].mean())
+    easy, hard = ("psnr_scene0", "psnr_scene1") if first_easier else ("psnr_scene1", "psnr_scene0")
+    return q.assign(easy_db=q[easy], scene_drop_db=q[easy] - q[hard])
+
+
+def c11(d: FigureData) -> Verdict:
+    q = _q(d)
+    if q.empty:
+        return no_data("PSNR per scene")
+    s = _scenes(q)
+    return all_of(bound(_summ(_of(s, "tfmcc"), "easy_db"), ">", 30.0, name="TFMCC mean PSNR, easier scene (dB)"),
+                  ordering(_summ(s, "scene_drop_db"), "tfmcc", "asmp", name="PSNR fall to the harder scene (dB)"),
+                  ordering(_summ(q, "mean_psnr_db"), "asmp", "tfmcc", name="mean PSNR (dB)"))
+
+
+def deadline_falls(d: FigureData) -> pd.DataFrame:
+    """Per protocol and seed: mean PSNR without and with the 150 ms deadline and the fall."""
+    import pandas as pd
+
+    free, late = _q(d), _q(d, [f"{p}-deadline" for p in PROTOS])
+    if free.empty or late.empty:
+        return pd.DataFrame()
+    a = free.groupby(["label", "seed"])["mean_psnr_db"].mean()
+    b = late.groupby(["label", "seed"])["mean_psnr_db"].mean()
+    df = pd.DataFrame({"free_db": a, "deadline_db": b}).dropna().reset_index()
+    return df.assign(fall_db=df["free_db"] - df["deadline_db"])
+
+
+def c12(d: FigureData) -> Verdict:
+    f = deadline_falls(d)
+    if f.empty:
+        return no_data("PSNR with and without the deadline")
+    s = _summ(f, "fall_db")
+    return all_of(ordering(s, "tfmcc", "asmp", name="PSNR fall with D_pb = 150 ms (dB)"),
+                  bound(s[s["label"] == "asmp"], "<", 1.0, name="ASMP PSNR fall with D_pb = 150 ms (dB)"))
+
+
+def c22(d: FigureData) -> Verdict:
+    """At each RTT: the protocol with the lower throughput has the lower loss and the higher PSNR."""
+    q = _q(d, None)
+    if q.empty:
+        return no_data("throughput, loss and PSNR against the RTT")
+    m = q.groupby(["rtt_ms", "label"])[["throughput_bps", "drop_rate", "mean_psnr_db"]].mean()
+    measured: dict[str, Any] = {}
+    bad = []
+    for rtt in sorted(q["rtt_ms"].unique()):
+        try:
+            rows = {p: m.loc[(rtt, p)] for p in PROTOS}
+        except KeyError:
+            continue
+        lo, hi = sorted(PROTOS, key=lambda p: float(rows[p]["throughput_bps"]))
+        for p in PROTOS:
+            measured[f"throughput (bit/s)[{p},rtt={rtt}]"] = round(float(rows[p]["throughput_bps"]))
+            measured[f"loss ratio[{p},rtt={rtt}]"] = round(float(rows[p]["drop_rate"]), 5)
+            measured[f"mean PSNR (dB)[{p},rtt={rtt}]"] = round(float(rows[p]["mean_psnr_db"]), 2)
+        if not (rows[lo]["drop_rate"] < rows[hi]["drop_rate"] and rows[lo]["mean_psnr_db"] > rows[hi]["mean_psnr_db"]):
+            bad.append((rtt, lo))
+    if not measured:
+        return no_data("both protocols at a common RTT")
+    if bad:
+        rtt, lo = bad[0]
+        return Verdict(FAIL, measured, f"at RTT {rtt} ms the lower-throughput protocol ({lo}) does not have both the lower "
+                                       f"loss and the higher PSNR" + (f" (and {len(bad) - 1} more RTTs)" if len(bad) > 1 else ""))
+    return Verdict(PASS, measured, "at every RTT the lower-throughput protocol has the lower loss and the higher PSNR")
+
+
+def c25(d: FigureData) -> Verdict:
+    q = _q(d)
+    if q.empty:
+        return no_data("PSNR of the pairs")
+    return all_of(ordering(_summ(q, "mean_psnr_db"), "asmp", "tfmcc", name="mean PSNR (dB)"),
+                  ordering(_summ(q, "psnr_var"), "tfmcc", "asmp", name="per-frame PSNR variance (dB²)"))
+
+
+def c26(d: FigureData) -> Verdict:
+    q = _q(d)
+    if q.empty:
+        return no_data("MOS shares of the pairs")
+    return all_of(bound(_summ(_of(q, "tfmcc"), "share_mos_le_2"), ">", 0.5, name="TFMCC share of frames MOS 1–2"),
+                  bound(_summ(_of(q, "asmp"), "share_mos_ge_3"), ">=", 0.75, name="ASMP share of frames MOS ≥ 3"),
+                  ordering(_summ(q, "share_mos_5"), "asmp", "tfmcc", name="share of frames MOS 5"))
+
+
+def c30(d: FigureData) -> Verdict:
+    q = _q(d)
+    if q.empty:
+        return no_data("MOS shares")
+    return all_of(bound(_summ(_of(q, "asmp"), "share_mos_ge_3"), ">=", 0.65, name="ASMP share of frames MOS ≥ 3"),
+                  mos_order()(d))
+
+
+RANKING_FIGURES = {"S1": "fig3-6", "S3": "fig10-12", "S4": "fig13-18", "S5": "fig19-23", "S6": "fig24-25", "S7": "fig26-28"}
+
+
+def c34(d: FigureData) -> Verdict:
+    """In each scenario: throughput TFMCC > ASMP (network-centric) and mean PSNR ASMP > TFMCC
+    (video-centric). S4 pooled over its RTTs."""
+    verdicts = []
+    for name, fig in RANKING_FIGURES.items():
+        try:
+            data = d if fig == d.figure.id else d.other(fig)
+        except KeyError:
+            verdicts.append(no_data(f"{name} results"))
+            continue
+        q = _q(data, None)
+        q = q[~q["part"].astype(str).str.endswith("-deadline")] if not q.empty else q
+        if q.empty:
+            verdicts.append(no_data(f"{name} PSNR"))
+            continue
+        verdicts.append(ordering(_summ(q, "throughput_bps"), "tfmcc", "asmp", name=f"{name} throughput (bit/s)"))
+        verdicts.append(ordering(_summ(q, "mean_psnr_db"), "asmp", "tfmcc", name=f"{name} mean PSNR (dB)"))
+    return all_of(*verdicts)
+
+
+# ---- cause of a FAIL, from the figure's scores
+
+
+def video_cause(d: FigureData | None, measured: dict[str, Any], parts=None) -> str:
+    """What sets each protocol's PSNR here: the quantiser of the frames shown (its rate) and
+    the share of frames concealed (losses and lateness), measured per protocol."""
+    q = quality(d, parts) if d is not None else None
+    if q is None or q.empty:
+        return "no video scores (did the runs fail?)"
+    q = q[~q["part"].astype(str).str.endswith("-deadline")] if parts is None else q
+    g = q.groupby("label")[["mean_psnr_db", "mean_quantizer", "concealed", "drop_rate", "throughput_bps"]].mean()
+    for lab, row in g.iterrows():
+        measured[f"mean shown quantizer[{lab}]"] = round(float(row["mean_quantizer"]), 2)
+        measured[f"frames concealed[{lab}]"] = round(float(row["concealed"]), 4)
+        measured[f"mean PSNR (dB)[{lab}]"] = round(float(row["mean_psnr_db"]), 2)
+    if not set(PROTOS) <= set(g.index):
+        (lab, row), = list(g.iterrows())[:1]
+        return (f"{lab.upper()} shows frames at mean quantiser {row['mean_quantizer']:.1f} and conceals "
+                f"{row['concealed']:.1%} of them (loss {row['drop_rate']:.4f})")
+    a, t = g.loc["asmp"], g.loc["tfmcc"]
+    lead = "quantiser" if abs(a["mean_quantizer"] - t["mean_quantizer"]) > 1 else "concealment"
+    return (f"ASMP shows frames at mean quantiser {a['mean_quantizer']:.1f} ({a['throughput_bps'] / 1e3:.0f} kbit/s) and "
+            f"conceals {a['concealed']:.1%}; TFMCC q {t['mean_quantizer']:.1f} ({t['throughput_bps'] / 1e3:.0f} kbit/s), "
+            f"conceals {t['concealed']:.1%}: the PSNR difference follows the {lead}"
+            + (" — the protocol with the higher rate picks the finer quantiser" if lead == "quantiser" else
+               " — the frames lost or late"))
+
+
+def frame_fates(d: FigureData, parts) -> dict[str, dict[str, float]]:
+    """label -> share of its receivers' frames per status of the frames table (ok, late, lost,
+    dependency, ...), over the runs of ``parts``, and the mean one-way packet delay (ms)."""
+    import pandas as pd
+
+    out: dict[str, list] = {}
+    net: dict[str, list] = {}
+    for r in d.flows(parts, {"label": list(PROTOS)}).drop_duplicates("run_id").to_dict("records"):
+        fr = d.series(r["run_id"], "frames")
+        if fr is None or fr.empty or "status" not in fr.columns:
+            continue
+        out.setdefault(r["label"], []).append(fr["status"].astype(str))
+        net.setdefault(r["label"], []).append(float(r.get("mean_delay_ns", math.nan)) / 1e6)
+    res = {}
+    for k, v in out.items():
+        st = pd.concat(v)
+        res[k] = {**{str(n): float(c) / len(st) for n, c in st.value_counts().items()}, "network_ms": sum(net[k]) / len(net[k])}
+    return res
+
+
+def deadline_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
+    f = deadline_falls(d) if d is not None else None
+    if f is None or f.empty:
+        return "no video scores (did the runs fail?)"
+    g = f.groupby("label")["fall_db"].mean()
+    measured.update({f"PSNR fall with D_pb (dB)[{k}]": round(float(v), 2) for k, v in g.items()})
+    fates = frame_fates(d, [f"{p}-deadline" for p in PROTOS])
+    for k, sh in fates.items():
+        measured[f"frames late for D_pb[{k}]"] = round(sh.get("late", 0.0), 4)
+        measured[f"frames lost[{k}]"] = round(sh.get("lost", 0.0), 4)
+        measured[f"mean one-way packet delay (ms)[{k}]"] = round(sh["network_ms"], 1)
+    a, t = fates.get("asmp", {}), fates.get("tfmcc", {})
+    return (f"with D_pb = 150 ms ASMP falls {g.get('asmp', math.nan):.2f} dB and TFMCC {g.get('tfmcc', math.nan):.2f} dB: "
+            f"{a.get('late', 0.0):.1%} of ASMP's frames miss the deadline (packets cross the network in "
+            f"{a.get('network_ms', math.nan):.0f} ms on average) against {t.get('late', 0.0):.1%} of TFMCC's "
+            f"({t.get('network_ms', math.nan):.0f} ms): ASMP's frames wait in its sender buffer, paced at a rate its chosen "
+            f"quantiser fills, TFMCC's in the bottleneck queue")
+
+
+def error_rate_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
+    """C7–C9: what each protocol shows at each error rate (its quantiser and concealment)."""
+    q = quality(d, list(PROTOS)) if d is not None else None
+    if q is None or q.empty:
+        return "no video scores (did the runs fail?)"
+    g = q.groupby(["label", "error_rate"])[["mean_psnr_db", "mean_quantizer", "concealed"]].mean()
+    parts = []
+    for (lab, rate), row in g.iterrows():
+        measured[f"mean shown quantizer[{lab},error_rate={rate:g}]"] = round(float(row["mean_quantizer"]), 2)
+        measured[f"frames concealed[{lab},error_rate={rate:g}]"] = round(float(row["concealed"]), 4)
+    for lab in PROTOS:
+        if lab in g.index.get_level_values(0):
+            rows = g.loc[lab]
+            parts.append(f"{lab.upper()} q " + "/".join(f"{v:.1f}" for v in rows["mean_quantizer"]) + ", concealed "
+                         + "/".join(f"{v:.0%}" for v in rows["concealed"]))
+    rates = "/".join(f"{r:g}" for r in sorted(q["error_rate"].dropna().unique()))
+    return (f"at error rates {rates}: " + "; ".join(parts) + ": the sending rate (and with it the quantiser) moves with "
+            "the losses as much as the concealment does, so PSNR follows both, not the error rate alone")
+

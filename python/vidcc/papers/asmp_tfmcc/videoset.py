@@ -1,0 +1,178 @@
+"""The suite's video (digest 002 §2, Multi-Evalvid-RA): the clip encoded at every quantiser,
+carried rate-adaptively by both protocols, and each receiver's picture scored by PSNR and MOS.
+
+* **Clip** (suite): the project's own CIF 25 fps test clip (``vidcc.video.default_clip``, 10 s,
+  looped by the simulator): the paper's 10 000-frame concatenation and its 1753-frame
+  News/Akiyo/Stefan/Paris sequence are not to be had here. The clip has two scenes (a cut half
+  way, a finer texture after it): they stand in for the S3 segments of low and high complexity.
+* **Encodings** [P §2]: MPEG-4 Part 2 at every quantiser q = 2..31, GOP 12 with one B frame
+  between references (IBPBPBPBPBPB, AMB-11 [C]), 978 B payloads (1018 B packets) — prepared once
+  with ``vidcc video prepare`` into a cache directory (``$VIDCC_CACHE``) and reused.
+* **Adaptation** [C AMB-13]: the flow's ``traces`` list the 30 traces; the sender's rate picks
+  the quantiser per GOP (``media::paced::PacedVideo``, for ASMP and TFMCC alike).
+* **Playout** (suite): no deadline means a 2 s playout delay (Evalvid's start-up buffer; longer
+  than any queueing here); S3's deadline is D_pb = 150 ms after the frame was ready [P §6.5].
+* **Scoring** [P §4]: ``vidcc.video.evaluate`` on each run's ``frames`` table, per receiver:
+  PSNR of Y against the original clip (AMB-18 [C]), MOS per frame with the EvalVid thresholds,
+  concealment by repeating the last usable frame.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from vidcc.papers.model import Part
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from vidcc.papers.measures import FigureData
+
+QUANTIZERS = tuple(range(2, 32))  # q = 2..31 [P §2]
+GOP, BFRAMES = 12, 1  # IBPBPBPBPBPB [C AMB-11]
+PAYLOAD_BYTES = 978  # 1018 B on the wire [P §1.1]
+CLIP_SECONDS = 10
+PLAYOUT = "2s"  # "no deadline" (suite)
+DEADLINE = "150ms"  # D_pb [P §6.5]
+VIDEO_LABELS = ("asmp", "tfmcc")
+
+
+def prepared_dir() -> Path:
+    """Where the suite's encodings live (under the video cache, ``$VIDCC_CACHE``)."""
+    from vidcc.video.clip import cache_dir
+
+    return cache_dir() / "asmp-tfmcc" / f"cif-{CLIP_SECONDS}s-q{QUANTIZERS[0]}-{QUANTIZERS[-1]}-g{GOP}b{BFRAMES}-p{PAYLOAD_BYTES}"
+
+
+def ensure_prepared(directory: Path | None = None, *, clip: Path | None = None, quantizers=QUANTIZERS) -> Path:
+    """The prepared directory, encoding the clip first unless a complete one is there."""
+    from vidcc import video
+
+    d = Path(directory) if directory is not None else prepared_dir()
+    try:
+        if [e["quantizer"] for e in video.load_manifest(d)["encodings"]] == sorted(quantizers):
+            return d
+    except video.VideoError:
+        pass
+    video.prepare(clip if clip is not None else video.default_clip(CLIP_SECONDS), d, gop=GOP, bframes=BFRAMES,
+                  quantizers=list(quantizers), packet_size=PAYLOAD_BYTES)
+    return d
+
+
+def video_table(deadline: str | None = None, directory: Path | None = None, quantizers=QUANTIZERS) -> dict[str, Any]:
+    """A flow's ``video`` table: the rate-adaptive set of the prepared traces."""
+    d = Path(directory) if directory is not None else prepared_dir()
+    table: dict[str, Any] = {"model": "trace", "traces": [str(d / f"q{q}.trace") for q in quantizers],
+                             "trace_format": "evalvid", "quantizers": list(quantizers)}
+    if deadline is None:
+        table["playout_delay"] = PLAYOUT
+    else:
+        table["deadline"] = deadline
+    return table
+
+
+def rate_range(directory: Path | None = None) -> tuple[int, int]:
+    """(lowest, highest) mean rate of the prepared encodings, bit/s, rounded up to 1 kbit/s:
+    the q = 31 and q = 2 rates (Table 2's 100 and 1642 kbit/s for the paper's clip)."""
+    from vidcc.video import load_manifest
+
+    rates = [e["mean_bitrate_bps"] for e in load_manifest(directory if directory is not None else prepared_dir())["encodings"]]
+    return math.ceil(min(rates) / 1000) * 1000, math.ceil(max(rates) / 1000) * 1000
+
+
+@dataclasses.dataclass
+class VideoPart(Part):
+    """A part whose flows carry the suite's video: the clip is prepared (once, cached) when the
+    part's scenario is built for a run, not when the suite is loaded. ASMP's sender starts at the
+    video's lowest rate and stays within the video's range, the digest's sender rule [C] ("initial
+    rate: the Q = 31 rate"; "clamp X to [video min, video max]") with this clip's rates in place of
+    Table 2's; a key the part sets itself is kept."""
+
+    def scenario(self, scale: str) -> dict:
+        lo, hi = rate_range(ensure_prepared())
+        doc = super().scenario(scale)
+        for flow in doc.get("flows", []):
+            if flow.get("protocol") == "asmp" and "video" in flow:
+                for key, value in (("initial_rate", lo), ("min_rate", lo), ("max_rate", hi)):
+                    flow.setdefault(key, f"{value // 1000}kbps")
+        return doc
+
+
+# --------------------------------------------------------------------------------------------
+# Scoring
+
+
+@functools.lru_cache(maxsize=4)
+def _prepared(directory: str):
+    from vidcc.video import Prepared
+
+    return Prepared(directory)
+
+
+_CACHE: dict[tuple[str, str], list[dict[str, Any]]] = {}
+
+
+def score(run_id: str, frames: pd.DataFrame, directory: Path | None = None, quantizers=QUANTIZERS) -> list[dict[str, Any]]:
+    """Per (flow, receiver) of one run's frames table: the quality summary of
+    :func:`vidcc.video.evaluate` plus ``psnr_var`` (variance of the per-frame PSNR), ``share_mos_le_2``,
+    ``share_mos_5``, ``mean_quantizer`` (of the frames shown) and ``psnr_scene0``/``psnr_scene1``
+    (mean PSNR over the slots of each half of the clip). Cached by run id (a run never changes)."""
+    import numpy as np
+
+    from vidcc.video import evaluate
+
+    d = str(Path(directory) if directory is not None else prepared_dir())
+    key = (run_id, d)
+    if key in _CACHE:
+        return _CACHE[key]
+    prep = _prepared(d)
+    by = ["flow", "receiver"] if "receiver" in frames.columns else ["flow"]
+    # Receivers behind the same links receive the same frames: score each distinct sequence once.
+    cols = [c for c in ("frame", "encoding", "decodable", "status", "layers_decodable") if c in frames.columns]
+    first: dict[int, tuple] = {}
+    same: dict[tuple, tuple] = {}
+    for k, g in frames.groupby(by, sort=True):
+        k = k if isinstance(k, tuple) else (k,)
+        h = hash(g.sort_values("frame")[cols].to_numpy().tobytes()) if cols else id(g)
+        same[k] = first.setdefault(h, k)
+    keep = frames.set_index(by).index.isin(list(first.values()))
+    q = evaluate(frames[keep], prep, encodings=list(quantizers))
+    per = q.frames.groupby(by, sort=True)
+    scored = {}
+    for s in q.flows:
+        k = (s["flow"], s["receiver"]) if "receiver" in s else (s["flow"],)
+        g = per.get_group(k)
+        psnr = g["psnr_db"].to_numpy()
+        scene = (g["frame"].to_numpy() % prep.frames) >= prep.frames // 2
+        shown = g["shown_quantizer"].to_numpy()
+        scored[k] = {"mean_psnr_db": s["mean_psnr_db"], "psnr_var": float(np.var(psnr)), "mean_mos": s["mean_mos"],
+                     "share_mos_ge_3": s["share_mos_ge_3"], "share_mos_le_2": s["mos_share"]["1"] + s["mos_share"]["2"],
+                     "share_mos_5": s["mos_share"]["5"], "concealed": s["concealed_frames"] / s["frames"],
+                     "mean_quantizer": float(shown[shown > 0].mean()) if (shown > 0).any() else math.nan,
+                     "psnr_scene0": float(psnr[~scene].mean()) if (~scene).any() else math.nan,
+                     "psnr_scene1": float(psnr[scene].mean()) if scene.any() else math.nan}
+    rows = [{"flow": k[0], "receiver": k[1] if len(k) > 1 else 0, **scored[rep]} for k, rep in same.items()]
+    _CACHE[key] = rows
+    return rows
+
+
+def quality(d: FigureData, parts=None) -> pd.DataFrame:
+    """One row per video receiver of the figure's runs: its ``run_flows`` row (part, seed, label,
+    axes, throughput, drop_rate, ...) with the scores of :func:`score`. Runs without a frames
+    table are left out."""
+    import pandas as pd
+
+    flows = d.flows(parts, {"label": list(VIDEO_LABELS)})
+    out = []
+    for run_id, f in flows.groupby("run_id", sort=True):
+        frames = d.series(run_id, "frames")
+        if frames is None or frames.empty:
+            continue
+        s = pd.DataFrame(score(str(run_id), frames))
+        keys = [k for k in ("flow", "receiver") if k in f.columns and k in s.columns]
+        out.append(f.merge(s, on=keys, how="inner", suffixes=("", "_video")))
+    return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
