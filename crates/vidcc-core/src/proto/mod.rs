@@ -9,6 +9,7 @@ pub mod dvrc;
 pub mod gaimd;
 pub mod qos_aimd;
 pub mod registry;
+pub mod rlc;
 pub mod rtcp_udp;
 pub mod sramt;
 pub mod ssvp;
