@@ -68,11 +68,13 @@ def _resolve(flow: MldaFlow) -> dict:
 def _check(flow: MldaFlow, here: str, fail) -> None:
     n = len(flow.initial_rates)
     if not 1 <= n <= MAX_LAYERS:
-        fail(f"{here}.initial_rates", f"1 to {MAX_LAYERS} layers (the 64-byte header carries every layer's rate), got {n}")
+        fail(f"{here}.initial_rates",
+             f"1 to {MAX_LAYERS} layers (the 64-byte header carries every layer's rate), got {n}")
     if any(r > 2**32 - 1 for r in flow.initial_rates):
         fail(f"{here}.initial_rates", "each below 4.29 Gbit/s (32-bit field)")
     if flow.max_rate < flow.min_layer_rate * n or flow.max_rate > 2**32 - 1:
-        fail(f"{here}.max_rate", f"at least min_layer_rate × layers ({flow.min_layer_rate * n} bit/s) and below 4.29 Gbit/s")
+        fail(f"{here}.max_rate",
+             f"at least min_layer_rate × layers ({flow.min_layer_rate * n} bit/s) and below 4.29 Gbit/s")
     for key in ("suppression_similarity", "pair_weight"):
         if getattr(flow, key) > 1.0:
             fail(f"{here}.{key}", f"at most 1, got {getattr(flow, key)}")
@@ -80,7 +82,8 @@ def _check(flow: MldaFlow, here: str, fail) -> None:
         fail(f"{here}.packet_size", f"must be more than the {_header_bytes(n)}B MLDA header, got {flow.packet_size}B")
     for j, r in enumerate(flow.receivers or []):
         if r.groups:
-            fail(f"{here}.receivers[{j}].groups", "mlda receivers choose their layers themselves (all start at level 1)")
+            fail(f"{here}.receivers[{j}].groups",
+                 "mlda receivers choose their layers themselves (all start at level 1)")
 
 
 register(ProtocolSpec("mlda", MldaFlow, _resolve, _check, video="none"))

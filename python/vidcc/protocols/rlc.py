@@ -44,8 +44,8 @@ def _resolve(flow: RlcFlow) -> dict:
 
 def _check(flow: RlcFlow, here: str, fail) -> None:
     if 2 * flow.burst > flow.sp_interval:
-        fail(f"{here}.burst", f"at most half of sp_interval ({flow.sp_interval / 2e9:g}s): the pause after a point must end "
-             "before the next burst begins")
+        fail(f"{here}.burst", f"at most half of sp_interval ({flow.sp_interval / 2e9:g}s): the pause after a point "
+             "must end before the next burst begins")
     if flow.base_rate << (flow.layers - 1) > 2**62:
         fail(f"{here}.base_rate", f"doubled over {flow.layers} layers it overflows")
     if flow.packet_size <= HEADER_BYTES:
