@@ -47,12 +47,17 @@ pub fn build(cfg: &MldaConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, St
         return Err("mlda carries bulk data only: drop the flow's video table".into());
     }
     let sender = MldaSender::new(cfg, ctx.packet_size, ctx.start, ctx.stop)?;
-    let packet_bytes =
-        if cfg.equation_packet_bytes > 0 { f64::from(cfg.equation_packet_bytes) } else { ctx.packet_size.as_bytes() as f64 };
+    let packet_bytes = if cfg.equation_packet_bytes > 0 {
+        f64::from(cfg.equation_packet_bytes)
+    } else {
+        ctx.packet_size.as_bytes() as f64
+    };
     let mut receivers: Vec<Box<dyn crate::endpoint::Endpoint + Send>> = Vec::with_capacity(ctx.members.len());
     for (i, m) in ctx.members.iter().enumerate() {
         if !m.groups.is_empty() {
-            return Err(format!("receiver {i}: mlda receivers choose their layers themselves (start at level 1); drop its groups"));
+            return Err(format!(
+                "receiver {i}: mlda receivers choose their layers themselves (start at level 1); drop its groups"
+            ));
         }
         let rng = (ctx.rng)(&format!("mlda/receiver{i}"));
         receivers.push(Box::new(MldaReceiver::new(cfg, i as u32, packet_bytes, m, rng)));

@@ -237,7 +237,8 @@ impl MldaReceiver {
 
     fn send_report(&mut self, now: Instant) {
         let Some(rate) = self.rate else { return };
-        let (ts, held) = self.newest.map_or((0, 0), |(ts, at)| (ts, (now.saturating_since(at).as_nanos() / 1000) as u32));
+        let (ts, held) =
+            self.newest.map_or((0, 0), |(ts, at)| (ts, (now.saturating_since(at).as_nanos() / 1000) as u32));
         let rep = Report {
             level: self.level as u8,
             rate_bps: rate.clamp(1.0, f64::from(u32::MAX)) as u32,

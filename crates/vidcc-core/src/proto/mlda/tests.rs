@@ -25,7 +25,14 @@ fn receiver(cfg: &MldaConfig, id: u32) -> MldaReceiver {
 
 #[test]
 fn layers_are_resized_to_the_reports_quantiles() {
-    let k = |v: Vec<f64>| v.iter().scan(0.0, |s, x| { *s += x; Some(*s) }).collect::<Vec<f64>>();
+    let k = |v: Vec<f64>| {
+        v.iter()
+            .scan(0.0, |s, x| {
+                *s += x;
+                Some(*s)
+            })
+            .collect::<Vec<f64>>()
+    };
     // Two receivers, five layers: levels 1–4 at the lower report (each a layer's minimum above
     // the one below), level 5 at the higher.
     let r = resize(&[3.5e6, 0.8e6], 5, 16e3, 10e6);
@@ -77,7 +84,7 @@ fn feedback_per_round_stays_bounded_for_a_thousand_receivers() {
         let rs = (0..n).map(|i| receiver(&cfg, i as u32)).collect();
         let mut f = Fanout::new(sender(&cfg), rs, &one_way, |_, _| false);
         f.run_until(secs(45.0));
-        let mut rounds = vec![0u32; 9];
+        let mut rounds = [0u32; 9];
         for (t, e) in &f.events {
             if matches!(e, Event::FeedbackReceived { .. }) {
                 rounds[(t.as_secs_f64() / 5.0) as usize % 9] += 1;

@@ -51,7 +51,10 @@ impl RlcConfig {
             return Err("base_rate_bps: must be positive".into());
         }
         if self.base_rate_bps.checked_shl(u32::from(self.layers) - 1).is_none_or(|top| top > u64::MAX >> 2) {
-            return Err(format!("base_rate_bps: {} bit/s doubled over {} layers overflows", self.base_rate_bps, self.layers));
+            return Err(format!(
+                "base_rate_bps: {} bit/s doubled over {} layers overflows",
+                self.base_rate_bps, self.layers
+            ));
         }
         if self.sp_interval_ns == 0 {
             return Err("sp_interval_ns: must be positive".into());

@@ -49,7 +49,9 @@ pub fn build(cfg: &RlcConfig, ctx: FlowContext<'_>) -> Result<FlowEndpoints, Str
     let mut receivers: Vec<Box<dyn crate::endpoint::Endpoint + Send>> = Vec::with_capacity(ctx.members.len());
     for (i, m) in ctx.members.iter().enumerate() {
         if !m.groups.is_empty() {
-            return Err(format!("receiver {i}: rlc receivers choose their layers themselves (start at level 1); drop its groups"));
+            return Err(format!(
+                "receiver {i}: rlc receivers choose their layers themselves (start at level 1); drop its groups"
+            ));
         }
         receivers.push(Box::new(RlcReceiver::new(cfg, m)));
     }

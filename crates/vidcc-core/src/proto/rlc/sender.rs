@@ -33,11 +33,12 @@ impl RlcSender {
         let payload = (packet_size.as_bytes() as usize)
             .checked_sub(super::wire::HEADER_BYTES)
             .filter(|&p| p > 0)
-            .ok_or_else(|| format!("packet_size: {} bytes leave no payload after the 16-byte RLC header", packet_size.as_bytes()))?;
+            .ok_or_else(|| {
+                format!("packet_size: {} bytes leave no payload after the 16-byte RLC header", packet_size.as_bytes())
+            })?;
         let n = cfg.layers as usize;
-        let gap = (0..cfg.layers)
-            .map(|j| DataRate::from_bps(cfg.layer_rate_bps(j)).transmission_time(packet_size))
-            .collect();
+        let gap =
+            (0..cfg.layers).map(|j| DataRate::from_bps(cfg.layer_rate_bps(j)).transmission_time(packet_size)).collect();
         // The layers' rates never change: announce them once for the driver's event log.
         let events = (0..cfg.layers)
             .map(|j| Event::GroupRateChanged { group: j, rate: DataRate::from_bps(cfg.layer_rate_bps(j)) })
@@ -116,8 +117,15 @@ impl Endpoint for RlcSender {
         // The earliest due layer; at equal instants the highest first, so that after a pause
         // the upper layers' packets (which reveal losses in their bursts) precede the base
         // layer's, which is the one that tells receivers a synchronisation point has passed.
-        let j = (0..self.next_send.len()).rev().filter(|&j| self.next_send[j] <= now).min_by_key(|&j| self.next_send[j])?;
-        let h = RlcHeader { layer: j as u8, layers: self.cfg.layers, seq: self.seq[j], sp: self.sp_index(now), burst: false };
+        let j =
+            (0..self.next_send.len()).rev().filter(|&j| self.next_send[j] <= now).min_by_key(|&j| self.next_send[j])?;
+        let h = RlcHeader {
+            layer: j as u8,
+            layers: self.cfg.layers,
+            seq: self.seq[j],
+            sp: self.sp_index(now),
+            burst: false,
+        };
         let k = h.sp + 1;
         let burst = self.bursts(j, k) && now + Duration::from_nanos(self.cfg.burst_ns) >= self.sp_time(k);
         let header = RlcHeader { burst, ..h }.emit();

@@ -87,7 +87,10 @@ fn receivers_join_only_at_synchronisation_points_of_their_level() {
     let mut f = Fanout::new(sender(&cfg), vec![receiver_unstarted(&cfg)], &[one_way], lose);
     f.run_until(secs(300.0));
     let actions = f.rs[0].actions().to_vec();
-    let joins: Vec<_> = actions.iter().filter_map(|a| if let Action::Join { at, sp, level } = a { Some((*at, *sp, *level)) } else { None }).collect();
+    let joins: Vec<_> = actions
+        .iter()
+        .filter_map(|a| if let Action::Join { at, sp, level } = a { Some((*at, *sp, *level)) } else { None })
+        .collect();
     let drops = actions.iter().filter(|a| matches!(a, Action::Drop { .. })).count();
     assert!(joins.len() >= 10 && drops >= 5, "joins {} drops {drops}", joins.len());
     let b = Duration::from_nanos(cfg.burst_ns);
@@ -131,7 +134,7 @@ fn after_a_loss_further_losses_are_ignored_for_the_deaf_period() {
     assert_eq!(r.level(), 2);
     feed(&mut r, secs(4.1), 0, 12, 4); // gap after the deaf period ended: drop again
     assert_eq!((r.level(), r.poll_membership()), (1, Some(Membership::Leave(GroupId(1)))));
-    let kinds: Vec<_> = r.actions().iter().map(|a| std::mem::discriminant(a)).collect();
+    let kinds: Vec<_> = r.actions().iter().map(std::mem::discriminant).collect();
     let drop = std::mem::discriminant(&Action::Drop { at: Instant::ZERO, level: 0, deaf_until: Instant::ZERO });
     let ignored = std::mem::discriminant(&Action::Ignored { at: Instant::ZERO });
     assert_eq!(kinds[2..], [drop, ignored, ignored, drop]);
