@@ -139,14 +139,15 @@ def c31_cause(d, measured: dict) -> str:
     drops = sum(x[1] for x in lv) / sum(x[2] for x in lv) * 100
     p = _protocol(d, "rlc")
     b0, p0 = float(p.get("base_rate_bps", math.nan)), float(p.get("sp_interval_ns", math.nan)) / 1e9
+    rlc_starved, tcp_starved = starved_sides(d, "rlc")
     rtt = 0.06  # the common bottleneck's base RTT (5 + 20 + 5 ms each way)
     tcp_slope = 8 * 1000 / rtt**2
     measured["RLC mean level"] = _r(mean_level, 2)
     measured["RLC drops per 100 s"] = _r(drops, 1)
     measured["RLC increase bit/s per s"] = _r(b0 / p0, 0)
     return (f"RLC holds level {mean_level:.2f} on average (cumulative {b0 * 2 ** (mean_level - 1) / 1e3:.0f} kbit/s at that level) "
-            f"and drops a layer {drops:.1f} times per 100 s (a drop halves its rate; the starvation windows, if any, are "
-            f"RLC's, after drops to the lowest levels); between drops it climbs at the pace its synchronisation points "
+            f"and drops a layer {drops:.1f} times per 100 s (a drop halves its rate; RLC starves in {rlc_starved} and TCP in "
+            f"{tcp_starved} of the 10 s windows); between drops it climbs at the pace its synchronisation points "
             f"set, B₀/P₀ = {b0 / 1e3:g} kbit/s per {p0:g} s whatever the level, while Tahoe at the 60 ms base RTT adds a packet "
             f"per RTT, about {tcp_slope / 1e6:.1f} Mbit/s per s: RLC emulates a TCP whose RTT is its point spacing, not the "
             "path's, so on this path it is the less aggressive one (its parameters are [R]: the digest records none)")
@@ -169,7 +170,12 @@ def c32_cause(d, measured: dict) -> str:
         measured[f"{part} level changes per 100 s"] = _r(changes, 1)
         parts.append(f"{part}: least 10 s share of the link {lo_s:.0%} (scheme) / {lo_t:.0%} (TCP), "
                      f"{changes:.1f} level changes per 100 s")
-    return ("no 10 s window comes near starvation (< 10 % against > 80 %) for MLDA: " + "; ".join(parts)
-            + ". MLDA's rate is LDA+'s max(r·(1 − √l), r_TCP) from a loss share measured every second and its layers are "
-            "re-sized to it every round, so it oscillates around the TCP model's rate rather than running away or collapsing; "
-            "its level keeps moving (the convergence time is the run's end)")
+    why = []
+    if measured.get("starvation windows MLDA", 0) == 0:
+        why.append("no 10 s window reaches starvation (< 10 % against > 80 %) with MLDA: MLDA's rate is LDA+'s "
+                   "max(r·(1 − √l), r_TCP) from a loss share measured every second, re-sized into its layers every round, "
+                   "so it oscillates around the TCP model's rate rather than running away or collapsing")
+    if not measured.get("convergence s MLDA", 0) > measured.get("convergence s SRAMT-LE", 0):
+        why.append("SRAMT-LE's receiver keeps changing level as late as MLDA's (both last move near the run's end: "
+                   "neither settles, so the last change does not separate them)")
+    return "; ".join(why + parts)
