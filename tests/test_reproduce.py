@@ -378,9 +378,11 @@ def _synthetic(figure: Figure, rng) -> FigureData:
                                          ("throughput_bps", "goodput_bps", "cov", "drop_rate", "normalized_throughput")}})
                     aggs.append({**cols, "label": label, "jain": float(rng.uniform(0.8, 1.0)),
                                  "worst_case_fairness": float(rng.uniform(0.3, 1.0))})
-                # A multicast flow (a `receivers` list) has a row per receiver, named by its node.
+                # A multicast flow (a `receivers` list, or a graph flow's `dst` list) has a row per
+                # receiver, named by its node.
                 for i, fl in enumerate(base["flows"]):
                     nodes = [r["node"] for r in fl.get("receivers", []) if "node" in r]
+                    nodes = nodes or (list(fl["dst"]) if isinstance(fl.get("dst"), list) else [])
                     if nodes:
                         label = fl.get("label", fl["protocol"])
                         flows[:] = [r for r in flows if not (r["run_id"] == run and r["label"] == label)]

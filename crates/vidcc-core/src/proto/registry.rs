@@ -184,6 +184,10 @@ protocols! {
     /// group; receivers join their groups at their start and leave at their stop.
     "udp-multicast" => UdpMulticast(udp_multicast::UdpMulticastConfig),
         build: udp_multicast::build, header: crate::wire::udp::HEADER_BYTES, reach: Multicast;
+    /// RLC: receiver-driven cumulative layers doubling in rate, joins at synchronisation points.
+    "rlc" => Rlc(rlc::RlcConfig), build: rlc::build, header: rlc::HEADER_BYTES, reach: Multicast;
+    /// MLDA: receivers compute LDA+ TCP-friendly rates and pick cumulative layers; the sender re-sizes the layers.
+    "mlda" => Mlda(mlda::MldaConfig), build: mlda::build, header: mlda::HEADER_BYTES, reach: Multicast;
     /// ASMP: single-rate multicast over RTP/RTCP, the sender following the slowest receiver.
     "asmp" => Asmp(asmp::AsmpConfig), build: asmp::build, header: crate::wire::asmp::DATA_HEADER_BYTES, reach: Multicast;
 }

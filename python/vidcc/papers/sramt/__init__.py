@@ -53,7 +53,7 @@ import math
 
 from vidcc.papers.building import droptail, flow, glink, graph, red, scenario
 from vidcc.papers.model import Claim, Figure, Part, Plot, Q, Suite, Verdict, reconstruction_notes
-from vidcc.papers.sramt import checks, trace
+from vidcc.papers.sramt import checks, layered_checks, trace
 from vidcc.papers.verdicts import within
 
 SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
@@ -476,10 +476,10 @@ CLAIMS = [
       c29, "§7, [17]"),
     P("C30", "PLM (FQ routers) has a steadier, step-wise rate than SRAMT-LE; TCP gets more than PLM; SRAMT-LE ≈ TCP.", "fig15-19",
       LE + ("plm",), "needs the PLM baseline (issue 11)", "§9, Fig. 15"),
-    P("C31", "RLC slightly more aggressive than TCP; SRAMT-LE friendlier than RLC; no starvation.", "fig15-19", LE + ("rlc",),
-      "needs the RLC baseline (issue 11)", "§9, Fig. 16"),
-    P("C32", "MLDA occasionally starves TCP (or is starved) and converges slower than SRAMT-LE.", "fig15-19", LE + ("mlda",),
-      "needs the MLDA baseline (issue 11)", "§9, Fig. 17"),
+    C("C31", "RLC slightly more aggressive than TCP; SRAMT-LE friendlier than RLC; no starvation.", "fig15-19", LE + ("rlc",),
+      layered_checks.c31, "§9, Fig. 16", cause=layered_checks.c31_cause),
+    C("C32", "MLDA occasionally starves TCP (or is starved) and converges slower than SRAMT-LE.", "fig15-19", LE + ("mlda",),
+      layered_checks.c32, "§9, Fig. 17", cause=layered_checks.c32_cause),
     P("C33", "DSG steadier than SRAMT-S; similar convergence.", "fig15-19", S + ("dsg",), "needs the DSG baseline (issue 11)", "§9, Fig. 18"),
     P("C34", "SRAMT-S friendlier than IRFM and converges faster.", "fig15-19", S + ("irfm",), "needs the IRFM baseline (issue 11)", "§9, Fig. 19"),
     P("C35", "Tables 1–2: qualitative ratings as copied in the digest §5.2–5.3.", None, S + LE,

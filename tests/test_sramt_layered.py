@@ -1,0 +1,137 @@
+"""C31 and C32 of the SRAMT suite (vidcc.papers.sramt.layered_checks) on hand-made runs of the
+common bottleneck: each check passes on results shaped as the claim says and fails on results
+that contradict it."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from vidcc.papers import load_suite
+from vidcc.papers.measures import FigureData
+
+N = 100  # seconds per hand-made run; warm-up 10 s
+PARTS = ("sramt-le", "rlc", "mlda")
+_made = iter(range(10**6))  # run ids are unique, as in a results database (trace caches runs by id)
+
+
+def _data(
+    scheme_bps: dict[str, list[float]], tcp_bps: dict[str, list[float]], last_change: dict[str, float]
+) -> FigureData:
+    """One run per part: the scheme's receiver gets ``scheme_bps[part]`` (cycled over 1 s bins),
+    the Tahoe flow ``tcp_bps[part]``; the receiver changes level at 5 s and at ``last_change``."""
+    suite = load_suite("sramt")
+    fig = suite.figure("fig15-19")
+    runs, flows, series = [], [], {}
+    batch = next(_made)
+    for part in PARTS:
+        run_id = f"run-{batch}-{part}"
+        resolved = {
+            "duration_ns": N * 10**9,
+            "warmup_ns": 10 * 10**9,
+            "flows": [{"label": part, "protocol": {"kind": part}}, {"label": "tcp", "protocol": {"kind": "tcp-tahoe"}}],
+        }
+        runs.append({"part": part, "run_id": run_id, "seed": 1, "resolved_json": json.dumps(resolved)})
+        flows += [
+            {
+                "part": part,
+                "run_id": run_id,
+                "seed": 1,
+                "flow": 0,
+                "receiver": 0,
+                "label": part,
+                "dst": "D",
+                "start_ns": 0,
+            },
+            {
+                "part": part,
+                "run_id": run_id,
+                "seed": 1,
+                "flow": 1,
+                "receiver": 0,
+                "label": "tcp",
+                "dst": "TD",
+                "start_ns": 0,
+            },
+        ]
+        t = np.arange(1, N + 1) * 10**9
+        cyc = lambda v: np.resize(np.array(v, dtype=float), N)  # noqa: E731
+        series[(run_id, "flow_samples")] = pd.DataFrame(
+            {
+                "t_ns": np.concatenate([t, t]),
+                "flow": [0] * N + [1] * N,
+                "receiver": 0,
+                "throughput_bps": np.concatenate([cyc(scheme_bps[part]), cyc(tcp_bps[part])]),
+                "delay_ns": 3e7,
+            }
+        )
+        series[(run_id, "events")] = pd.DataFrame(
+            {
+                "t_ns": [5 * 10**9, int(last_change[part] * 1e9)],
+                "flow": 0,
+                "side": "receiver",
+                "receiver": 0,
+                "kind": "layers",
+                "value": [2.0, 1.0],
+                "group": -1,
+            }
+        )
+    return FigureData(
+        fig,
+        {"runs": pd.DataFrame(runs), "run_flows": pd.DataFrame(flows), "run_aggregate": pd.DataFrame()},
+        ran=list(PARTS),
+        series=lambda run_id, table: series.get((run_id, table), pd.DataFrame()),
+    )
+
+
+def _claim(cid: str):
+    return next(c for c in load_suite("sramt").claims if c.id == cid)
+
+
+def test_c31_passes_when_rlc_is_slightly_aggressive_and_sramt_friendlier():
+    c31 = _claim("C31")
+    ok = _data(
+        {"sramt-le": [500e3], "rlc": [560e3], "mlda": [500e3]}, {p: [480e3] for p in PARTS}, dict.fromkeys(PARTS, 50.0)
+    )
+    v = c31.check(ok)
+    assert v.status == "PASS", v
+    assert v.measured["F_RLC"] == round(560 / 480, 3)
+    # RLC below TCP (as measured in the suite's runs): FAIL, with F in the numbers.
+    meek = _data(
+        {"sramt-le": [500e3], "rlc": [150e3], "mlda": [500e3]}, {p: [480e3] for p in PARTS}, dict.fromkeys(PARTS, 50.0)
+    )
+    v = c31.check(meek)
+    assert v.status == "FAIL" and "F_RLC = 0.312" in v.explanation
+    # A starvation window (RLC < 10 % while TCP > 80 % over 40–50 s, one of the 10 s windows)
+    # fails it even with F > 1.
+    starving = _data(
+        {"sramt-le": [500e3], "rlc": [900e3] * 39 + [50e3] * 10 + [900e3] * 51, "mlda": [500e3]},
+        {"sramt-le": [480e3], "rlc": [100e3] * 39 + [900e3] * 10 + [100e3] * 51, "mlda": [480e3]},
+        dict.fromkeys(PARTS, 50.0),
+    )
+    v = c31.check(starving)
+    assert v.status == "FAIL" and v.measured["starvation windows RLC"] >= 1
+
+
+def test_c32_needs_mlda_starvation_and_slower_convergence():
+    c32 = _claim("C32")
+    tcp = {p: [480e3] for p in PARTS}
+    tcp["mlda"] = [100e3] * 29 + [900e3] * 10 + [300e3] * 61  # TCP gets > 80 % while MLDA < 10 % for 10 s
+    mlda = [900e3] * 29 + [50e3] * 10 + [600e3] * 61
+    v = c32.check(
+        _data({"sramt-le": [500e3], "rlc": [500e3], "mlda": mlda}, tcp, {"sramt-le": 20.0, "rlc": 20.0, "mlda": 90.0})
+    )
+    assert v.status == "PASS", v
+    assert v.measured["windows MLDA starved / TCP starved"] == "1 / 0"
+    # MLDA converging first: FAIL.
+    v = c32.check(
+        _data({"sramt-le": [500e3], "rlc": [500e3], "mlda": mlda}, tcp, {"sramt-le": 90.0, "rlc": 20.0, "mlda": 20.0})
+    )
+    assert v.status == "FAIL" and "convergence" in v.explanation
+    # No starvation window for MLDA: FAIL.
+    v = c32.check(
+        _data({p: [500e3] for p in PARTS}, {p: [480e3] for p in PARTS}, {"sramt-le": 20.0, "rlc": 20.0, "mlda": 90.0})
+    )
+    assert v.status == "FAIL" and v.measured["starvation windows MLDA"] == 0
