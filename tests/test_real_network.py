@@ -122,3 +122,21 @@ def test_bad_command_lines_are_one_error_line(tmp_path):
                         "2Mbps", "--delay", "1ms", "--queue", "5", "--loss", "gilbert-elliott:p=2,r=0.1"],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "p" in p.stderr and p.stderr.startswith("error:"), p.stderr
+
+
+@pytest.mark.parametrize(("protocol", "extra", "words"), [
+    ("dvrc", {"video": "cbr:1Mbps"}, "video.layers=[\"1Mbps\"]"),
+    ("gaimd", {"video": "cbr:1Mbps"}, "leave out --video"),
+    ("udp-cbr", {"video": "cbr:1Mbps"}, "leave out --video"),
+    ("udp-cbr", {}, "--set rate="),
+])
+def test_send_says_what_a_protocol_needs(protocol, extra, words):
+    from vidcc.net import offer_document
+
+    with pytest.raises(NetError) as e:
+        offer_document(protocol, **extra)
+    assert str(e.value).startswith(f"--protocol {protocol}: flows[0].") and words in str(e.value), str(e.value)
+    # ... and with what it said, the flow is valid.
+    fixed = {"dvrc": {"sets": ['video.layers=["1Mbps"]'], **extra}, "gaimd": {},
+             "udp-cbr": {"sets": ["rate=1Mbps"]}}[protocol]
+    assert offer_document(protocol, **fixed)["resolved"]["flows"][0]["protocol"]["kind"] == protocol
