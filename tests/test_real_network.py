@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -65,9 +66,10 @@ def prepared(tmp_path_factory):
     return d
 
 
-def stream(d: Path, name: str, loss: str | None) -> Path:
-    """The three commands of docs/real-network.md, on free loopback ports."""
-    link_port, recv_port = free_ports(2)
+def stream(d: Path, name: str, loss: str | None, ports: list[int]) -> Path:
+    """The three commands of docs/real-network.md, on free loopback ports (the link's, the
+    receiver's)."""
+    link_port, recv_port = ports
     link_args = ["link", "--listen", f"127.0.0.1:{link_port}", "--to", f"127.0.0.1:{recv_port}",
                  "--bandwidth", "10Mbps", "--delay", "20ms", "--queue", "500", "--stats", f"out/{name}-link.json"]
     if loss:
@@ -90,7 +92,12 @@ def test_a_lossless_real_run_scores_the_encoders_psnr_and_a_lossy_one_less(prepa
     d = prepared
     encoder_psnr = json.loads((d / "out/prepared/manifest.json").read_text())["encodings"][0]["mean_psnr_db"]
 
-    clean = stream(d, "clean", None)
+    # The two runs at once, each on its own link and ports (a few hundred kbit/s each).
+    ports = free_ports(4)  # all at once: distinct
+    with ThreadPoolExecutor(2) as pool:
+        runs = [pool.submit(stream, d, name, loss, ports[2 * k:2 * k + 2])
+                for k, (name, loss) in enumerate((("clean", None), ("lossy", "bernoulli:p=0.02")))]
+        clean, lossy = (r.result() for r in runs)
     for table in ("flows", "flow_summary", "aggregate", "flow_samples", "packets", "frames", "video_summary"):
         assert (clean / f"{table}.parquet").exists(), table
     summary = pd.read_parquet(clean / "flow_summary.parquet").iloc[0]
@@ -105,7 +112,6 @@ def test_a_lossless_real_run_scores_the_encoders_psnr_and_a_lossy_one_less(prepa
     assert q["concealed_frames"] == 0 and q["frames"] == 75
     assert q["mean_psnr_db"] == pytest.approx(encoder_psnr, abs=1e-9)
 
-    lossy = stream(d, "lossy", "bernoulli:p=0.02")
     link = json.loads((d / "out/lossy-link.json").read_text())["forward"]
     assert link["dropped_loss"] > 0
     vidcc("video", "quality", lossy, "--prepared", "out/prepared", cwd=d)
@@ -122,3 +128,21 @@ def test_bad_command_lines_are_one_error_line(tmp_path):
                         "2Mbps", "--delay", "1ms", "--queue", "5", "--loss", "gilbert-elliott:p=2,r=0.1"],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "p" in p.stderr and p.stderr.startswith("error:"), p.stderr
+
+
+@pytest.mark.parametrize(("protocol", "extra", "words"), [
+    ("dvrc", {"video": "cbr:1Mbps"}, "video.layers=[\"1Mbps\"]"),
+    ("gaimd", {"video": "cbr:1Mbps"}, "leave out --video"),
+    ("udp-cbr", {"video": "cbr:1Mbps"}, "leave out --video"),
+    ("udp-cbr", {}, "--set rate="),
+])
+def test_send_says_what_a_protocol_needs(protocol, extra, words):
+    from vidcc.net import offer_document
+
+    with pytest.raises(NetError) as e:
+        offer_document(protocol, **extra)
+    assert str(e.value).startswith(f"--protocol {protocol}: flows[0].") and words in str(e.value), str(e.value)
+    # ... and with what it said, the flow is valid.
+    fixed = {"dvrc": {"sets": ['video.layers=["1Mbps"]'], **extra}, "gaimd": {},
+             "udp-cbr": {"sets": ["rate=1Mbps"]}}[protocol]
+    assert offer_document(protocol, **fixed)["resolved"]["flows"][0]["protocol"]["kind"] == protocol

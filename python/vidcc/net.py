@@ -109,7 +109,7 @@ def offer_document(protocol: str, *, video: str | None = None, duration: str = "
     """The scenario of one flow, validated and resolved as ``vidcc run`` would: ``{"scenario":
     ..., "resolved": ...}``, what ``vidcc-net send --config`` reads. The topology is a placeholder
     the schema requires (the network is real); the flow's keys are the scenario's."""
-    from vidcc.scenario import parse_scenario
+    from vidcc.scenario import ScenarioError, parse_scenario
 
     flow: dict[str, Any] = {"protocol": protocol}
     if video:
@@ -122,8 +122,36 @@ def offer_document(protocol: str, *, video: str | None = None, duration: str = "
                      "access": {"bandwidth": "1Gbps", "delay": "0ms"}},
         "flows": [flow],
     }
-    sc = parse_scenario(doc)
-    return {"scenario": sc.to_dict(), "resolved": sc.resolve(None)}
+    try:
+        sc = parse_scenario(doc)
+        return {"scenario": sc.to_dict(), "resolved": sc.resolve(None)}
+    except ScenarioError as e:
+        raise NetError(_flow_problem(e, protocol, doc)) from None
+
+
+#: What ``vidcc send`` adds to a scenario error that a command-line user would otherwise have to
+#: translate from scenario-file terms.
+_LAYERS_HINT = ("give them with --set 'video.layers=[\"1Mbps\"]' (one layer: each frame of a trace whole, "
+                "what `vidcc video quality` scores) or more rates for more layers")
+_NO_VIDEO_HINT = ("this protocol carries no video: leave out --video (there is then nothing for `vidcc video "
+                  "quality` to score)")
+
+
+def _flow_problem(e: Exception, protocol: str, doc: dict[str, Any]) -> str:
+    """The scenario error of ``vidcc send``'s one-flow scenario, in the command's terms: every
+    problem of the flow (not only the first), and what to type for the common ones."""
+    from vidcc.schema.document import problems
+
+    found = problems(doc) or [(e.path, e.message)]
+    text = "; ".join(f"{path}: {message}" if path else message for path, message in found)
+    missing = [path.removeprefix("flows[0].") for path, m in found if m.startswith("missing required key")]
+    if missing and not any(path.endswith("video.layers") for path in missing):
+        text += " — give " + ", ".join(f"--set {k}=..." for k in missing)
+    if any(path.endswith("video.layers") for path, _ in found):
+        text += f" — {_LAYERS_HINT}"
+    if any(path.endswith(".video") and ("not video" in m or "unknown key" in m) for path, m in found):
+        text += f" — {_NO_VIDEO_HINT}"
+    return f"--protocol {protocol}: {text}"
 
 
 def _numpy_column(col: dict[str, Any]):

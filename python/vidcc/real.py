@@ -33,6 +33,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -54,15 +55,26 @@ _TIME_COLUMNS = {"flow_samples": ("t_ns",), "packets": ("sent_ns", "arrival_ns")
                  "frames": ("ready_ns", "complete_ns", "deadline_ns")}
 
 
+#: Ports this process handed out: real runs in threads at once (tests/test_sim_vs_real.py) must not
+#: be given a port another closed a moment ago and has not bound again yet.
+_HANDED_OUT: set[int] = set()
+_PORTS_LOCK = threading.Lock()
+
+
 def _free_ports(n: int) -> list[int]:
-    socks = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(n)]
-    try:
-        for s in socks:
-            s.bind(("127.0.0.1", 0))
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
+    with _PORTS_LOCK:
+        while True:
+            socks = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(n)]
+            try:
+                for s in socks:
+                    s.bind(("127.0.0.1", 0))
+                ports = [s.getsockname()[1] for s in socks]
+            finally:
+                for s in socks:
+                    s.close()
+            if not _HANDED_OUT.intersection(ports):
+                _HANDED_OUT.update(ports)
+                return ports
 
 
 def _loss_arg(loss: Mapping[str, Any] | None, where: str) -> str | None:

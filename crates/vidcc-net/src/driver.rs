@@ -20,7 +20,11 @@
 //!
 //! The rate cap ([`Driver::set_max_rate`]) is a last line of defence independent of the
 //! protocol: whatever feedback says, the driver never puts more than `max_rate` (with a 20 ms
-//! burst) on the wire; a transmit over the cap waits until it conforms (GCRA).
+//! burst) on the wire; a transmit over the cap waits until it conforms (GCRA). The test is the
+//! GCRA's: a datagram goes when the theoretical arrival time is at most 20 ms ahead of now, and
+//! then adds its own cost, so over any interval T the capped datagrams carry at most
+//! `max_rate × (T + 20 ms)` plus the one datagram admitted at the burst's edge. The session's
+//! own envelopes (Offer, Accept, Bye: [`Counters::session_bytes_out`]) are not capped.
 
 use std::io;
 use std::net::SocketAddr;
@@ -52,6 +56,9 @@ pub struct Counters {
     pub datagrams_in: u64,
     pub datagrams_out: u64,
     pub bytes_out: u64,
+    /// Bytes of session envelopes (Offer, Accept, Bye), included in `bytes_out`: the handshake
+    /// and the end, which the rate cap does not govern.
+    pub session_bytes_out: u64,
     pub data_out: u64,
     pub data_in: u64,
     pub foreign_address: u64,
@@ -174,14 +181,17 @@ impl Driver {
         std::mem::take(&mut self.notices)
     }
 
-    /// Sends a non-data envelope (sealed when a key is set).
+    /// Sends a session envelope (Offer, Accept, Bye; sealed when a key is set), outside the
+    /// rate cap.
     pub fn send_envelope(&mut self, kind: Kind, body: &[u8]) {
         envelope::write_prefix(&mut self.out, kind, self.session);
         self.out.extend_from_slice(body);
         if let Some(a) = &mut self.auth {
             a.seal(&mut self.out);
         }
+        let before = self.counters.bytes_out;
         self.send_out();
+        self.counters.session_bytes_out += self.counters.bytes_out - before;
     }
 
     fn send_out(&mut self) {
