@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Serialize};
 use vidcc_core::media::config::{build_stream, PlayoutConfigSpec, VideoConfig};
-use vidcc_core::proto::registry::{FlowContext, ProtocolConfig, ReceiverSpec};
+use vidcc_core::proto::registry::{FlowContext, ProtocolConfig, Reach, ReceiverSpec};
 use vidcc_core::proto::Application;
 use vidcc_core::rng::RngStreams;
 use vidcc_core::{DataSize, Duration, FlowEndpoints, Instant};
@@ -61,6 +61,15 @@ impl Offer {
     /// The flow's endpoints, built as the simulator builds flow `flow_index` of a run with this
     /// seed.
     pub fn build(&self) -> Result<FlowEndpoints, String> {
+        // A multicast protocol built for one receiver would run, but its sender then waits for
+        // group reports that a unicast session never carries: refuse before the handshake.
+        if self.protocol.reach() == Reach::Multicast {
+            return Err(format!(
+                "protocol {} is a multicast protocol; the real-network runtime carries unicast sessions only \
+                 (multicast protocols run in the simulator: `vidcc run`)",
+                self.protocol.name()
+            ));
+        }
         let streams = RngStreams::new(self.seed);
         let index = self.flow_index;
         let rng = |what: &str| streams.stream(&format!("{what}/flow{index}"));

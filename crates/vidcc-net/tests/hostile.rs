@@ -344,3 +344,16 @@ fn the_driver_counts_bad_tags_truncations_and_replays_from_its_peer() {
     assert_eq!(d.counters.foreign_address, 1);
     drop(peer);
 }
+
+/// A multicast protocol offered for a unicast session is refused before any datagram leaves,
+/// naming the protocol, where it used to time out waiting for group reports.
+#[test]
+fn a_multicast_protocol_is_refused_before_the_handshake() {
+    for name in ["tfmcc", "asmp", "sramt-s", "udp-multicast"] {
+        let offer = Offer { video: None, protocol: defaults(name).unwrap(), ..video_offer(1) };
+        let err = offer.build().err().unwrap_or_else(|| panic!("{name} was accepted"));
+        assert!(err.contains(name) && err.contains("multicast"), "{err}");
+        // The unicast twin of the same offer builds.
+        assert!(Offer { protocol: defaults("tfrc").unwrap(), ..offer }.build().is_ok());
+    }
+}
