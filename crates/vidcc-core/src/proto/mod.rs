@@ -5,11 +5,14 @@
 
 pub mod app;
 pub mod asmp;
+pub mod dsg;
 pub mod dvrc;
 pub mod gaimd;
+pub mod irfm;
 pub mod qos_aimd;
 pub mod registry;
 pub mod rtcp_udp;
+pub mod simulcast;
 pub mod sramt;
 pub mod ssvp;
 pub mod tcp;
