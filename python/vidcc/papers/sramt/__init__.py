@@ -410,6 +410,8 @@ def P(cid, text, fig, protos, why, ref):
     return Claim(cid, text, fig, protos, None, needs=NEEDS if fig else (), ref=ref, pending=why)
 
 
+from vidcc.papers.sramt import simulcast_checks  # noqa: E402  (C33, C34; kept apart from the imports others edit)
+
 CLAIMS = [
     C("C01", "TCP model with D = 1, t_out = 4·RTT gives the §1.2 vectors (rel. error < 1e-9).", None, S, c01, "Eq. 1"),
     C("C02", "8-tap loss filter with weights (1, 1, 1, 1, .8, .6, .4, .2) gives the §1.3 vectors.", None, S, c02, "Eq. 10"),
@@ -480,8 +482,10 @@ CLAIMS = [
       "needs the RLC baseline (issue 11)", "§9, Fig. 16"),
     P("C32", "MLDA occasionally starves TCP (or is starved) and converges slower than SRAMT-LE.", "fig15-19", LE + ("mlda",),
       "needs the MLDA baseline (issue 11)", "§9, Fig. 17"),
-    P("C33", "DSG steadier than SRAMT-S; similar convergence.", "fig15-19", S + ("dsg",), "needs the DSG baseline (issue 11)", "§9, Fig. 18"),
-    P("C34", "SRAMT-S friendlier than IRFM and converges faster.", "fig15-19", S + ("irfm",), "needs the IRFM baseline (issue 11)", "§9, Fig. 19"),
+    C("C33", "DSG steadier than SRAMT-S (mean CoV of the held streams' rates, common bottleneck); similar convergence.", "fig15-19",
+      S + ("dsg",), simulcast_checks.c33, "§9, Fig. 18", cause=simulcast_checks.c33_cause),
+    C("C34", "SRAMT-S friendlier than IRFM (|F − 1| smaller) and converges faster (last stream change earlier).", "fig15-19",
+      S + ("irfm",), simulcast_checks.c34, "§9, Fig. 19", cause=simulcast_checks.c34_cause),
     P("C35", "Tables 1–2: qualitative ratings as copied in the digest §5.2–5.3.", None, S + LE,
       "documentation check only: subjective ratings, not testable as stated (digest C35); the comparisons behind them are C30–C34",
       "Tables 1–2"),
