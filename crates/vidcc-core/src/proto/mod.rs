@@ -5,14 +5,17 @@
 
 pub mod app;
 pub mod asmp;
+pub mod dsg;
 pub mod dvrc;
 pub mod gaimd;
+pub mod irfm;
 pub mod mlda;
 pub mod qos_aimd;
 pub mod rate_pacing;
 pub mod registry;
 pub mod rlc;
 pub mod rtcp_udp;
+pub mod simulcast;
 pub mod sramt;
 pub mod ssvp;
 pub mod tcp;

@@ -174,6 +174,8 @@ protocols! {
     "tfrc" => Tfrc(tfrc::TfrcConfig), build: unicast(tfrc::pair), header: crate::wire::tfrc::DATA_BYTES, reach: Unicast;
     /// TFMCC, RFC 4654: single-rate multicast following the current limiting receiver.
     "tfmcc" => Tfmcc(tfmcc::TfmccConfig), build: tfmcc::build, header: tfmcc::HEADER_BYTES, reach: Multicast;
+    "dsg" => Dsg(dsg::DsgConfig), build: dsg::build, header: dsg::HEADER_BYTES, reach: Multicast;
+    "irfm" => Irfm(irfm::IrfmConfig), build: irfm::build, header: irfm::HEADER_BYTES, reach: Multicast;
     /// SRAMT with simulcast streams: per-stream rates from the receivers' reports, epoch changes.
     "sramt-s" => SramtS(sramt::SramtSConfig), build: sramt::build_s, header: sramt::wire::DATA_HEADER_BYTES, reach: Multicast;
     /// SRAMT with cumulative layers.

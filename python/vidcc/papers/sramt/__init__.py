@@ -53,7 +53,7 @@ import math
 
 from vidcc.papers.building import droptail, flow, glink, graph, red, scenario
 from vidcc.papers.model import Claim, Figure, Part, Plot, Q, Suite, Verdict, reconstruction_notes
-from vidcc.papers.sramt import checks, layered_checks, trace
+from vidcc.papers.sramt import checks, layered_checks, simulcast_checks, trace
 from vidcc.papers.verdicts import within
 
 SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
@@ -410,6 +410,7 @@ def P(cid, text, fig, protos, why, ref):
     return Claim(cid, text, fig, protos, None, needs=NEEDS if fig else (), ref=ref, pending=why)
 
 
+
 CLAIMS = [
     C("C01", "TCP model with D = 1, t_out = 4·RTT gives the §1.2 vectors (rel. error < 1e-9).", None, S, c01, "Eq. 1"),
     C("C02", "8-tap loss filter with weights (1, 1, 1, 1, .8, .6, .4, .2) gives the §1.3 vectors.", None, S, c02, "Eq. 10"),
@@ -480,8 +481,10 @@ CLAIMS = [
       layered_checks.c31, "§9, Fig. 16", cause=layered_checks.c31_cause),
     C("C32", "MLDA occasionally starves TCP (or is starved) and converges slower than SRAMT-LE.", "fig15-19", LE + ("mlda",),
       layered_checks.c32, "§9, Fig. 17", cause=layered_checks.c32_cause),
-    P("C33", "DSG steadier than SRAMT-S; similar convergence.", "fig15-19", S + ("dsg",), "needs the DSG baseline (issue 11)", "§9, Fig. 18"),
-    P("C34", "SRAMT-S friendlier than IRFM and converges faster.", "fig15-19", S + ("irfm",), "needs the IRFM baseline (issue 11)", "§9, Fig. 19"),
+    C("C33", "DSG steadier than SRAMT-S (mean CoV of the held streams' rates, common bottleneck); similar convergence.", "fig15-19",
+      S + ("dsg",), simulcast_checks.c33, "§9, Fig. 18", cause=simulcast_checks.c33_cause),
+    C("C34", "SRAMT-S friendlier than IRFM (|F − 1| smaller) and converges faster (last stream change earlier).", "fig15-19",
+      S + ("irfm",), simulcast_checks.c34, "§9, Fig. 19", cause=simulcast_checks.c34_cause),
     P("C35", "Tables 1–2: qualitative ratings as copied in the digest §5.2–5.3.", None, S + LE,
       "documentation check only: subjective ratings, not testable as stated (digest C35); the comparisons behind them are C30–C34",
       "Tables 1–2"),
