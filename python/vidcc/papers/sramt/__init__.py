@@ -410,7 +410,6 @@ def P(cid, text, fig, protos, why, ref):
     return Claim(cid, text, fig, protos, None, needs=NEEDS if fig else (), ref=ref, pending=why)
 
 
-
 CLAIMS = [
     C("C01", "TCP model with D = 1, t_out = 4·RTT gives the §1.2 vectors (rel. error < 1e-9).", None, S, c01, "Eq. 1"),
     C("C02", "8-tap loss filter with weights (1, 1, 1, 1, .8, .6, .4, .2) gives the §1.3 vectors.", None, S, c02, "Eq. 10"),
