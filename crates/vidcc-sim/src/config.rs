@@ -157,6 +157,9 @@ pub enum QueueConfig {
         /// Spread early drops uniformly (ns-2 `wait_`).
         wait: bool,
     },
+    /// Deficit Round Robin fair queueing (ns-2 `Queue/DRR`): per-flow buckets served round
+    /// robin, `quantum` bytes of credit per turn, drops from the longest bucket.
+    Drr { limit: QueueLimit, quantum: u32, buckets: u32, mask: bool },
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq)]

@@ -34,7 +34,7 @@ from vidcc.schema.fields import (
 )
 
 TOPOLOGY_KINDS = ("dumbbell", "chain", "graph")
-QUEUE_KINDS = ("droptail", "red")
+QUEUE_KINDS = ("droptail", "red", "drr")
 LOSS_KINDS = ("bernoulli", "gilbert-elliott", "correlated-bernoulli")
 # What one flow instance and one receiver cost the simulator at most, in bytes (measured with
 # benches/multicast.py, rounded up): `vidcc.schema.checks` refuses a scenario
@@ -69,7 +69,18 @@ class Red(Model):
     wait: bool = True
 
 
-Queue = Annotated[Union[DropTail, Red], Field(discriminator="kind")]
+class Drr(Model):
+    """Deficit Round Robin fair queueing with ns-2 `Queue/DRR`'s defaults (blimit_ 25000 bytes,
+    quantum_ 250, buckets_ 10, mask_ 0)."""
+
+    kind: Literal["drr"]
+    limit: QueueLimit = {"bytes": 25_000}
+    quantum: PacketSize = 250
+    buckets: Annotated[int, BeforeValidator(integer(minimum=1, maximum=65_536))] = 10
+    mask: bool = False
+
+
+Queue = Annotated[Union[DropTail, Red, Drr], Field(discriminator="kind")]
 
 
 class Bernoulli(Model):

@@ -16,6 +16,7 @@ from vidcc.schema.models import (
     Chain,
     CorrelatedBernoulli,
     DropTail,
+    Drr,
     Dumbbell,
     GilbertElliott,
     Graph,
@@ -34,9 +35,17 @@ from vidcc.schema.models import (
 __all__ = ["resolve"]
 
 
-def _resolve_queue(queue: DropTail | Red) -> dict:
+def _resolve_queue(queue: DropTail | Red | Drr) -> dict:
     if isinstance(queue, DropTail):
         return {"kind": "droptail", "limit": copy.deepcopy(queue.limit)}
+    if isinstance(queue, Drr):
+        return {
+            "kind": "drr",
+            "limit": copy.deepcopy(queue.limit),
+            "quantum": queue.quantum,
+            "buckets": queue.buckets,
+            "mask": queue.mask,
+        }
     return {
         "kind": "red",
         "limit": copy.deepcopy(queue.limit),
