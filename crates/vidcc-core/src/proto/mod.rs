@@ -7,6 +7,7 @@ pub mod app;
 pub mod asmp;
 pub mod dvrc;
 pub mod gaimd;
+pub mod plm;
 pub mod qos_aimd;
 pub mod registry;
 pub mod rtcp_udp;

@@ -186,6 +186,8 @@ protocols! {
         build: udp_multicast::build, header: crate::wire::udp::HEADER_BYTES, reach: Multicast;
     /// ASMP: single-rate multicast over RTP/RTCP, the sender following the slowest receiver.
     "asmp" => Asmp(asmp::AsmpConfig), build: asmp::build, header: crate::wire::asmp::DATA_HEADER_BYTES, reach: Multicast;
+    /// PLM: packet-pair receiver-driven cumulative layered multicast (needs fair-queueing routers).
+    "plm" => Plm(plm::PlmConfig), build: plm::build, header: plm::HEADER_BYTES, reach: Multicast;
 }
 
 #[cfg(test)]
