@@ -40,10 +40,11 @@ def test_layers_and_the_drr_queue_resolve_with_ns2_defaults():
 @pytest.mark.parametrize(
     ("old", "new", "error"),
     [
-        ('receivers = [{node = "A"}]', 'receivers = [{node = "A", groups = [0]}]', r"flows\[0\]\.receivers\[0\]\.groups: a PLM receiver"),
+        ('receivers = [{node = "A"}]', 'receivers = [{node = "A", groups = [0]}]',
+         r"flows\[0\]\.receivers\[0\]\.groups: a PLM receiver"),
         ('layer_rates = ["100kbps"', 'layer_rates = ["0kbps"', r"flows\[0\]\.layer_rates"),
-        ("queue = {kind = \"drr\"}", "queue = {kind = \"drr\", quantum = \"0B\"}", r"quantum: must be positive"),
-        ("queue = {kind = \"drr\"}", "queue = {kind = \"drr\", buckets = 0}", r"buckets"),
+        ('queue = {kind = "drr"}', 'queue = {kind = "drr", quantum = "0B"}', r"quantum: must be positive"),
+        ('queue = {kind = "drr"}', 'queue = {kind = "drr", buckets = 0}', r"buckets"),
     ],
 )
 def test_bad_keys_are_errors_naming_them(old, new, error):
