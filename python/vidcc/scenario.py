@@ -65,6 +65,7 @@ from vidcc.schema.models import (
     Receiver,
     Red,
     ScenarioSection,
+    Sfq,
     Topology,
     Video,
 )
@@ -119,6 +120,7 @@ __all__ = [
     "PersistentArq",
     "Queue",
     "Red",
+    "Sfq",
     "ScenarioSection",
     "Topology",
     "Video",

@@ -145,6 +145,15 @@ fn build_queue(q: &QueueConfig, limit: Limit, bandwidth: DataRate, rng: SimRng) 
             let params = crate::queue::drr::DrrParams { quantum, buckets, mask };
             Box::new(crate::queue::drr::Drr::new(limit, params)?)
         }
+        &QueueConfig::Sfq { buckets, limit: _ } => {
+            let Limit::Packets(n) = limit else {
+                return Err("sfq counts its limit in packets (ns-2 maxqueue_): give a number of packets".into());
+            };
+            Box::new(crate::queue::sfq::Sfq::new(
+                u32::try_from(n).map_err(|_| format!("limit {n} packets is too large"))?,
+                buckets,
+            )?)
+        }
     })
 }
 
@@ -255,7 +264,10 @@ fn build_links(
     let mut links = Vec::with_capacity(net.links.len());
     for (i, spec) in net.links.iter().enumerate() {
         let configured = match &spec.queue {
-            QueueConfig::DropTail { limit } | QueueConfig::Red { limit, .. } | QueueConfig::Drr { limit, .. } => *limit,
+            QueueConfig::DropTail { limit }
+            | QueueConfig::Red { limit, .. }
+            | QueueConfig::Drr { limit, .. }
+            | QueueConfig::Sfq { limit, .. } => *limit,
         };
         let limit = queue_limit(config, net, paths, i, configured);
         let queue = build_queue(&spec.queue, limit, spec.bandwidth, streams.stream(&format!("queue/{}", spec.name)))

@@ -1,5 +1,6 @@
-//! The DRR fair queue in whole runs: backlogged flows of different packet sizes share the
-//! bottleneck equally, and an unresponsive flood gets no more than its share beside TCP.
+//! The fair queues in whole runs: under DRR backlogged flows of different packet sizes share the
+//! bottleneck equally and an unresponsive flood gets no more than its share beside TCP; SFQ
+//! shares packets, not bytes.
 
 mod common;
 
@@ -49,4 +50,16 @@ fn an_unresponsive_flood_gets_no_more_than_its_share_beside_tcp() {
             assert!(share > 0.8, "under DropTail the flood takes nearly all: {share}");
         }
     }
+}
+
+#[test]
+fn sfq_shares_packets_not_bytes() {
+    // Flows of 500 and 1000 B packets, each offering the whole 3 Mbit/s: SFQ serves them a
+    // packet each in turn, so the 1000 B flow gets twice the bytes.
+    let flows = vec![cbr(3_000_000, 500), cbr(3_000_000, 1000)];
+    let out = run_config(dumbbell(3_000_000, 10 * MS, sfq(), flows, 30)).unwrap();
+    let thr: Vec<f64> = (0..2).map(|f| flow_summary(&out, "throughput_bps", f)).collect();
+    eprintln!("sfq: {thr:?}");
+    assert!((thr[1] / thr[0] - 2.0).abs() < 0.04, "{thr:?}");
+    assert!(thr.iter().sum::<f64>() > 0.97 * 3_000_000.0);
 }

@@ -29,6 +29,7 @@ from vidcc.schema.models import (
     PersistentArq,
     Red,
     ScenarioSection,
+    Sfq,
     Topology,
 )
 
@@ -63,6 +64,7 @@ TAGS: dict[str, tuple[str, type[Model]]] = {
     "droptail": ("queue kind", DropTail),
     "red": ("queue kind", Red),
     "drr": ("queue kind", Drr),
+    "sfq": ("queue kind", Sfq),
     "bernoulli": ("loss kind", Bernoulli),
     "gilbert-elliott": ("loss kind", GilbertElliott),
     "correlated-bernoulli": ("loss kind", CorrelatedBernoulli),

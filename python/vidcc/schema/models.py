@@ -34,7 +34,7 @@ from vidcc.schema.fields import (
 )
 
 TOPOLOGY_KINDS = ("dumbbell", "chain", "graph")
-QUEUE_KINDS = ("droptail", "red", "drr")
+QUEUE_KINDS = ("droptail", "red", "drr", "sfq")
 LOSS_KINDS = ("bernoulli", "gilbert-elliott", "correlated-bernoulli")
 # What one flow instance and one receiver cost the simulator at most, in bytes (measured with
 # benches/multicast.py, rounded up): `vidcc.schema.checks` refuses a scenario
@@ -80,7 +80,16 @@ class Drr(Model):
     mask: bool = False
 
 
-Queue = Annotated[Union[DropTail, Red, Drr], Field(discriminator="kind")]
+class Sfq(Model):
+    """Stochastic Fairness Queueing with ns-2 `Queue/SFQ`'s defaults (maxqueue_ 40 packets,
+    buckets_ 16): fair in packets, not bytes."""
+
+    kind: Literal["sfq"]
+    limit: Annotated[int, BeforeValidator(integer(minimum=1, maximum=U32_MAX))] = 40
+    buckets: Annotated[int, BeforeValidator(integer(minimum=1, maximum=65_536))] = 16
+
+
+Queue = Annotated[Union[DropTail, Red, Drr, Sfq], Field(discriminator="kind")]
 
 
 class Bernoulli(Model):

@@ -25,6 +25,7 @@ from vidcc.schema.models import (
     OptimalArq,
     PersistentArq,
     Red,
+    Sfq,
     Video,
     merge_access,
     multicast_receivers,
@@ -35,9 +36,11 @@ from vidcc.schema.models import (
 __all__ = ["resolve"]
 
 
-def _resolve_queue(queue: DropTail | Red | Drr) -> dict:
+def _resolve_queue(queue: DropTail | Red | Drr | Sfq) -> dict:
     if isinstance(queue, DropTail):
         return {"kind": "droptail", "limit": copy.deepcopy(queue.limit)}
+    if isinstance(queue, Sfq):
+        return {"kind": "sfq", "limit": {"packets": queue.limit}, "buckets": queue.buckets}
     if isinstance(queue, Drr):
         return {
             "kind": "drr",

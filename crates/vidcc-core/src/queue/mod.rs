@@ -1,5 +1,5 @@
 //! Router queues, one per link direction: `drop_tail.rs`, `red.rs` and the per-flow fair
-//! scheduler `drr.rs`.
+//! schedulers `drr.rs` (byte-fair) and `sfq.rs` (packet-fair).
 //!
 //! A queue holds packet ids and sizes (packets themselves live in the driver's store: the simulator's arena, the relay's buffers). It
 //! counts the packets *waiting*, not the one being serialised on the link, as ns-2 does.
@@ -7,6 +7,7 @@
 pub mod drop_tail;
 pub mod drr;
 pub mod red;
+pub mod sfq;
 
 use crate::Instant;
 
