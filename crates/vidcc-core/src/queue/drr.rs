@@ -291,11 +291,11 @@ mod tests {
                 q.enqueue(T, QueuedPacket { id, size_bytes: 1000, flow: 0 });
                 id += 1;
             }
-            for f in 1..3 {
-                while waiting[f] < 2 {
+            for (f, w) in waiting.iter_mut().enumerate().skip(1) {
+                while *w < 2 {
                     assert_eq!(q.enqueue(T, QueuedPacket { id, size_bytes: 500, flow: f as u32 }), Enqueue::Accepted);
                     id += 1;
-                    waiting[f] += 1;
+                    *w += 1;
                 }
             }
             while let Some(p) = q.pop_pushed_out() {
