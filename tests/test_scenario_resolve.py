@@ -270,7 +270,7 @@ def test_every_key_is_documented():
     from vidcc import scenario as m
 
     text = (ROOT / "docs" / "scenarios.md").read_text()
-    models = [m.ScenarioSection, m.Dumbbell, m.Chain, m.Graph, m.GraphLink, m.Link, m.Access, m.DropTail, m.Red,
+    models = [m.ScenarioSection, m.Dumbbell, m.Chain, m.Graph, m.GraphLink, m.Link, m.Access, m.DropTail, m.Red, m.Drr, m.Sfq,
               m.Bernoulli, m.GilbertElliott, m.CorrelatedBernoulli, m.TcpFlow, m.CbrFlow, m.ParetoFlow]
     missing = sorted({k for model in models for k in model.model_fields if f"`{k}`" not in text})
     assert not missing, f"undocumented keys: {missing}"

@@ -386,7 +386,8 @@ impl Link {
         let dir = &mut self.dirs[d];
         dir.stats.arrived += 1;
         let size_bytes = link_size(bytes, self.protocol_sizes) as u32;
-        match dir.queue.enqueue(now, QueuedPacket { id, size_bytes }) {
+        // The relay builds FIFO queues only (DropTail, RED), which ignore the flow key.
+        match dir.queue.enqueue(now, QueuedPacket { id, size_bytes, flow: 0 }) {
             Enqueue::Dropped => {
                 dir.stats.dropped_queue += 1;
                 self.free.push(id);

@@ -141,6 +141,19 @@ fn build_queue(q: &QueueConfig, limit: Limit, bandwidth: DataRate, rng: SimRng) 
             let params = RedParams { min_thresh, max_thresh, weight, max_p, gentle, bytes, mean_packet_bytes, wait };
             Box::new(Red::new(limit, params, bandwidth, rng).map_err(|e| e.to_string())?)
         }
+        &QueueConfig::Drr { quantum, buckets, mask, limit: _ } => {
+            let params = crate::queue::drr::DrrParams { quantum, buckets, mask };
+            Box::new(crate::queue::drr::Drr::new(limit, params)?)
+        }
+        &QueueConfig::Sfq { buckets, limit: _ } => {
+            let Limit::Packets(n) = limit else {
+                return Err("sfq counts its limit in packets (ns-2 maxqueue_): give a number of packets".into());
+            };
+            Box::new(crate::queue::sfq::Sfq::new(
+                u32::try_from(n).map_err(|_| format!("limit {n} packets is too large"))?,
+                buckets,
+            )?)
+        }
     })
 }
 
@@ -251,7 +264,10 @@ fn build_links(
     let mut links = Vec::with_capacity(net.links.len());
     for (i, spec) in net.links.iter().enumerate() {
         let configured = match &spec.queue {
-            QueueConfig::DropTail { limit } | QueueConfig::Red { limit, .. } => *limit,
+            QueueConfig::DropTail { limit }
+            | QueueConfig::Red { limit, .. }
+            | QueueConfig::Drr { limit, .. }
+            | QueueConfig::Sfq { limit, .. } => *limit,
         };
         let limit = queue_limit(config, net, paths, i, configured);
         let queue = build_queue(&spec.queue, limit, spec.bandwidth, streams.stream(&format!("queue/{}", spec.name)))
@@ -431,7 +447,7 @@ pub fn build_with(config: &SimConfig, make: FlowFactory<'_>) -> Result<Built, Co
     }
     let monitored = net.links.iter().enumerate().filter(|(_, l)| l.monitored).map(|(i, _)| i as LinkId).collect();
     Ok(Built {
-        fabric: Fabric { links, routes, bottleneck_packets: 0 },
+        fabric: Fabric { links, routes, bottleneck_packets: 0, pushed_out: Vec::new() },
         net,
         flows,
         endpoints,

@@ -157,6 +157,12 @@ pub enum QueueConfig {
         /// Spread early drops uniformly (ns-2 `wait_`).
         wait: bool,
     },
+    /// Deficit Round Robin fair queueing (ns-2 `Queue/DRR`): per-flow buckets served round
+    /// robin, `quantum` bytes of credit per turn, drops from the longest bucket.
+    Drr { limit: QueueLimit, quantum: u32, buckets: u32, mask: bool },
+    /// Stochastic Fairness Queueing (ns-2 `Queue/SFQ`): per-flow buckets served one packet per
+    /// turn; `limit` in packets (or "bdp").
+    Sfq { limit: QueueLimit, buckets: u32 },
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq)]

@@ -78,6 +78,9 @@ pub struct Fabric {
     pub routes: Routes,
     /// Packets that crossed a monitored link in its forward direction.
     pub bottleneck_packets: u64,
+    /// Waiting packets a fair queue dropped to make room for an arrival (DRR drops from its
+    /// longest flow), with their link: the engine drains them after every forwarding step.
+    pub pushed_out: Vec<(PacketId, LinkId)>,
 }
 
 impl Fabric {
@@ -104,9 +107,14 @@ impl Fabric {
         sched: &mut Scheduler<E>,
         now: Instant,
     ) -> Hop {
-        let size = packets.get(pkt).size;
+        let (size, flow) = (packets.get(pkt).size, packets.get(pkt).flow);
         let l = &mut self.links[link as usize];
-        match l.queue.enqueue(now, QueuedPacket { id: pkt, size_bytes: size }) {
+        let verdict = l.queue.enqueue(now, QueuedPacket { id: pkt, size_bytes: size, flow });
+        while let Some(p) = l.queue.pop_pushed_out() {
+            l.dropped_queue += 1;
+            self.pushed_out.push((p.id, link));
+        }
+        match verdict {
             Enqueue::Dropped => {
                 l.dropped_queue += 1;
                 Hop::Dropped(pkt, DropReason::Queue, link)

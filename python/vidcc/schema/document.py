@@ -19,6 +19,7 @@ from vidcc.schema.models import (
     Chain,
     CorrelatedBernoulli,
     DropTail,
+    Drr,
     Dumbbell,
     GilbertElliott,
     Graph,
@@ -28,6 +29,7 @@ from vidcc.schema.models import (
     PersistentArq,
     Red,
     ScenarioSection,
+    Sfq,
     Topology,
 )
 
@@ -61,6 +63,8 @@ TAGS: dict[str, tuple[str, type[Model]]] = {
     "graph": ("topology kind", Graph),
     "droptail": ("queue kind", DropTail),
     "red": ("queue kind", Red),
+    "drr": ("queue kind", Drr),
+    "sfq": ("queue kind", Sfq),
     "bernoulli": ("loss kind", Bernoulli),
     "gilbert-elliott": ("loss kind", GilbertElliott),
     "correlated-bernoulli": ("loss kind", CorrelatedBernoulli),

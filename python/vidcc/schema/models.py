@@ -34,7 +34,7 @@ from vidcc.schema.fields import (
 )
 
 TOPOLOGY_KINDS = ("dumbbell", "chain", "graph")
-QUEUE_KINDS = ("droptail", "red")
+QUEUE_KINDS = ("droptail", "red", "drr", "sfq")
 LOSS_KINDS = ("bernoulli", "gilbert-elliott", "correlated-bernoulli")
 # What one flow instance and one receiver cost the simulator at most, in bytes (measured with
 # benches/multicast.py, rounded up): `vidcc.schema.checks` refuses a scenario
@@ -69,7 +69,27 @@ class Red(Model):
     wait: bool = True
 
 
-Queue = Annotated[Union[DropTail, Red], Field(discriminator="kind")]
+class Drr(Model):
+    """Deficit Round Robin fair queueing with ns-2 `Queue/DRR`'s defaults (blimit_ 25000 bytes,
+    quantum_ 250, buckets_ 10, mask_ 0)."""
+
+    kind: Literal["drr"]
+    limit: QueueLimit = {"bytes": 25_000}
+    quantum: PacketSize = 250
+    buckets: Annotated[int, BeforeValidator(integer(minimum=1, maximum=65_536))] = 10
+    mask: bool = False
+
+
+class Sfq(Model):
+    """Stochastic Fairness Queueing with ns-2 `Queue/SFQ`'s defaults (maxqueue_ 40 packets,
+    buckets_ 16): fair in packets, not bytes."""
+
+    kind: Literal["sfq"]
+    limit: Annotated[int, BeforeValidator(integer(minimum=1, maximum=U32_MAX))] = 40
+    buckets: Annotated[int, BeforeValidator(integer(minimum=1, maximum=65_536))] = 16
+
+
+Queue = Annotated[Union[DropTail, Red, Drr, Sfq], Field(discriminator="kind")]
 
 
 class Bernoulli(Model):

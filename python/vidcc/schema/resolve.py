@@ -16,6 +16,7 @@ from vidcc.schema.models import (
     Chain,
     CorrelatedBernoulli,
     DropTail,
+    Drr,
     Dumbbell,
     GilbertElliott,
     Graph,
@@ -24,6 +25,7 @@ from vidcc.schema.models import (
     OptimalArq,
     PersistentArq,
     Red,
+    Sfq,
     Video,
     merge_access,
     multicast_receivers,
@@ -34,9 +36,19 @@ from vidcc.schema.models import (
 __all__ = ["resolve"]
 
 
-def _resolve_queue(queue: DropTail | Red) -> dict:
+def _resolve_queue(queue: DropTail | Red | Drr | Sfq) -> dict:
     if isinstance(queue, DropTail):
         return {"kind": "droptail", "limit": copy.deepcopy(queue.limit)}
+    if isinstance(queue, Sfq):
+        return {"kind": "sfq", "limit": {"packets": queue.limit}, "buckets": queue.buckets}
+    if isinstance(queue, Drr):
+        return {
+            "kind": "drr",
+            "limit": copy.deepcopy(queue.limit),
+            "quantum": queue.quantum,
+            "buckets": queue.buckets,
+            "mask": queue.mask,
+        }
     return {
         "kind": "red",
         "limit": copy.deepcopy(queue.limit),

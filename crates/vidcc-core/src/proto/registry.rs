@@ -192,6 +192,8 @@ protocols! {
     "mlda" => Mlda(mlda::MldaConfig), build: mlda::build, header: mlda::HEADER_BYTES, reach: Multicast;
     /// ASMP: single-rate multicast over RTP/RTCP, the sender following the slowest receiver.
     "asmp" => Asmp(asmp::AsmpConfig), build: asmp::build, header: crate::wire::asmp::DATA_HEADER_BYTES, reach: Multicast;
+    /// PLM: packet-pair receiver-driven cumulative layered multicast (needs fair-queueing routers).
+    "plm" => Plm(plm::PlmConfig), build: plm::build, header: plm::HEADER_BYTES, reach: Multicast;
 }
 
 #[cfg(test)]

@@ -88,7 +88,7 @@ mod tests {
     use super::*;
 
     fn pkt(id: u32, size_bytes: u32) -> QueuedPacket {
-        QueuedPacket { id, size_bytes }
+        QueuedPacket { id, size_bytes, flow: 0 }
     }
 
     const T: Instant = Instant::ZERO;

@@ -1,10 +1,13 @@
-//! Router queues, one per link direction: `drop_tail.rs` and `red.rs`.
+//! Router queues, one per link direction: `drop_tail.rs`, `red.rs` and the per-flow fair
+//! schedulers `drr.rs` (byte-fair) and `sfq.rs` (packet-fair).
 //!
 //! A queue holds packet ids and sizes (packets themselves live in the driver's store: the simulator's arena, the relay's buffers). It
 //! counts the packets *waiting*, not the one being serialised on the link, as ns-2 does.
 
 pub mod drop_tail;
+pub mod drr;
 pub mod red;
+pub mod sfq;
 
 use crate::Instant;
 
@@ -15,6 +18,9 @@ pub type PacketId = u32;
 pub struct QueuedPacket {
     pub id: PacketId,
     pub size_bytes: u32,
+    /// The driver's flow key (the simulator's flow instance), which fair queues schedule by;
+    /// FIFO queues ignore it.
+    pub flow: u32,
 }
 
 /// What happened to an arriving packet.
@@ -49,6 +55,12 @@ pub trait Queue: Send {
     fn len_bytes(&self) -> u64;
     /// RED's average queue (in packets, or bytes in byte mode); `None` for queues without one.
     fn average(&self) -> Option<f64> {
+        None
+    }
+    /// A packet that was already waiting and that the last [`Queue::enqueue`] dropped to make
+    /// room (DRR drops from its longest flow, as ns-2 does); drain after every enqueue. FIFO
+    /// queues only ever drop the arrival and return `None`.
+    fn pop_pushed_out(&mut self) -> Option<QueuedPacket> {
         None
     }
 }

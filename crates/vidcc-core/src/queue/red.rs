@@ -358,7 +358,7 @@ mod tests {
     use rand::SeedableRng;
 
     fn pkt(id: u32, size_bytes: u32) -> QueuedPacket {
-        QueuedPacket { id, size_bytes }
+        QueuedPacket { id, size_bytes, flow: 0 }
     }
 
     fn red(params: RedParams) -> Red {

@@ -354,6 +354,14 @@ impl Simulation {
             Hop::Dropped(pkt, why, _) => self.drop_packet(pkt, why, now),
             Hop::Branch(pkt, node) => self.branch(pkt, node, now),
         }
+        // Waiting packets a fair queue pushed out to make room are dropped like arrivals.
+        while let Some((pkt, link)) = self.fabric.pushed_out.pop() {
+            if self.packets.get(pkt).dst == GROUP_DST {
+                self.drop_group(pkt, DropReason::Queue, link, now);
+            } else {
+                self.drop_packet(pkt, DropReason::Queue, now);
+            }
+        }
     }
 
     fn deliver(&mut self, pkt: PacketId, now: Instant) {

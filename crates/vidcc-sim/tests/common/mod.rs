@@ -173,3 +173,13 @@ pub fn time_mean(changes: &[(u64, f64)], from_ns: u64, to_ns: u64, value: impl F
     }
     acc / (to_ns - from_ns) as f64
 }
+
+/// ns-2 `Queue/DRR` with its defaults (quantum 250 B, 10 buckets, no mask) and `limit`.
+pub fn drr(limit: QueueLimit) -> QueueConfig {
+    QueueConfig::Drr { limit, quantum: 250, buckets: 10, mask: false }
+}
+
+/// ns-2 `Queue/SFQ` with its defaults (40 packets, 16 buckets).
+pub fn sfq() -> QueueConfig {
+    QueueConfig::Sfq { limit: QueueLimit::Packets(40), buckets: 16 }
+}

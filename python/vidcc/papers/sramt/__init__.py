@@ -53,7 +53,7 @@ import math
 
 from vidcc.papers.building import droptail, flow, glink, graph, red, scenario
 from vidcc.papers.model import Claim, Figure, Part, Plot, Q, Suite, Verdict, reconstruction_notes
-from vidcc.papers.sramt import checks, layered_checks, simulcast_checks, trace
+from vidcc.papers.sramt import checks, layered_checks, plm_checks, simulcast_checks, trace
 from vidcc.papers.verdicts import within
 
 SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
@@ -143,12 +143,13 @@ def b(proto: str, c1c2=1.5e6, c2c3=0.8e6, queue=RED) -> dict:
     return scenario(DURATION, scenario_b(f"{c1c2 / 1e6:g}Mbps", f"{c2c3 / 1e6:g}Mbps", queue), flows, warmup=WARMUP, sample_interval="1s")
 
 
-def common_bottleneck(proto: str) -> dict:
+def common_bottleneck(proto: str, queue: dict = RED) -> dict:
     """The suite's common scenario for the baselines of Figs. 15–19 (the paper shows figures from
-    their own papers): one 1 Mbit/s, 20 ms RED bottleneck shared with one Tahoe flow."""
+    their own papers): one 1 Mbit/s, 20 ms bottleneck shared with one Tahoe flow; RED, or the
+    routers a scheme needs (PLM: fair queueing)."""
     topo = graph(["S", "T", "L", "R", "D", "TD"], [
         glink("S", "L", "10Mbps", "5ms", monitor=False), glink("T", "L", "10Mbps", "5ms", monitor=False),
-        glink("L", "R", "1Mbps", "20ms", queue=RED),
+        glink("L", "R", "1Mbps", "20ms", queue=queue),
         glink("R", "D", "10Mbps", "5ms", monitor=False), glink("R", "TD", "10Mbps", "5ms", monitor=False)])
     return scenario(DURATION, topo, [flow(proto, label=proto, src="S", dst=["D"]),
                                      flow("tcp-tahoe", label="tcp", src="T", dst="TD")], warmup=WARMUP, sample_interval="1s")
@@ -212,8 +213,9 @@ FIGURES = [
            plots=[_series_plot("received", "Received rate per receiver (1 s bins)", "sramt-s")]),
     Figure("fig15-19", "The compared schemes (PLM, RLC, MLDA, DSG, IRFM) against TCP", "Fig. 15–19, Tables 1–2",
            "The paper reproduces figures from the baselines' own papers; here each scheme meets one Tahoe flow on a common "
-           "1 Mbit/s RED bottleneck (suite).",
-           parts=[Part(p, common_bottleneck(p), seeds=SEEDS, needs=NEEDS) for p in ("sramt-le", "sramt-s", "plm", "rlc", "mlda", "dsg", "irfm")]),
+           "1 Mbit/s bottleneck (suite): RED, except PLM behind the fair queueing it needs (DRR).",
+           parts=[Part(p, common_bottleneck(p, plm_checks.FAIR_QUEUE if p == "plm" else RED), seeds=SEEDS, needs=NEEDS)
+                  for p in ("sramt-le", "sramt-s", "plm", "rlc", "mlda", "dsg", "irfm")]),
 ]
 
 
@@ -474,8 +476,9 @@ CLAIMS = [
       lambda d: checks.feedback_gaps(_runs(d, "sramt-s", False)), "§7"),
     C("C29", "Partial suppression keeps feedback small: N = 10 000, λ = 10, T_rand = 6c → mean reports per round < 10 (≈ 7.2).", None, S,
       c29, "§7, [17]"),
-    P("C30", "PLM (FQ routers) has a steadier, step-wise rate than SRAMT-LE; TCP gets more than PLM; SRAMT-LE ≈ TCP.", "fig15-19",
-      LE + ("plm",), "needs the PLM baseline (issue 11)", "§9, Fig. 15"),
+    C("C30", "PLM (behind DRR fair queueing) has a steadier, step-wise rate than SRAMT-LE (behind RED) on the common 1 Mbit/s "
+      "bottleneck with one Tahoe flow; TCP gets more than PLM (F_PLM < 1); SRAMT-LE ≈ TCP (|F_SRAMT − 1| < |F_PLM − 1|).",
+      "fig15-19", LE + ("plm",) + TAHOE, plm_checks.c30, "§9, Fig. 15", cause=plm_checks.c30_cause),
     C("C31", "RLC slightly more aggressive than TCP; SRAMT-LE friendlier than RLC; no starvation.", "fig15-19", LE + ("rlc",),
       layered_checks.c31, "§9, Fig. 16", cause=layered_checks.c31_cause),
     C("C32", "MLDA occasionally starves TCP (or is starved) and converges slower than SRAMT-LE.", "fig15-19", LE + ("mlda",),
