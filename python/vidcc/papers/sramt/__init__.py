@@ -5,7 +5,7 @@ Reconstruction notes (digest tags [P]/[I]/[R]; ours are marked "suite"):
 
 * Everything the paper runs is multi-rate multicast (``multicast`` feature; protocols
   ``sramt-s`` and ``sramt-le``; the baselines of Figs. 15–19 are ``plm``, ``rlc``, ``mlda``,
-  ``dsg``, ``irfm``, not built yet). Multicast flows are graph flows with a ``receivers`` list
+  ``dsg``, ``irfm``, issue 11). Multicast flows are graph flows with a ``receivers`` list
   (node, start, and for Scenario A's simulcast the stream each receiver starts on [P]); the bands
   and initial rates are the protocol's defaults, which are the paper's [P].
 * Common [R]: 1000 B packets, RED with min_th 5, max_th 15, w_q 0.002, max_p 0.1, gentle off,
@@ -42,6 +42,11 @@ Reconstruction notes (digest tags [P]/[I]/[R]; ours are marked "suite"):
   50–1000 kbit/s, starting at 200 kbit/s) [R]; 200 s (quick: 60 s). True RTT per 1 s bin = the
   mean one-way delay of the receiver's data in the bin + the unloaded reverse path (12 ms of
   propagation plus the report's serialisation) (suite).
+* Figs. 15–19 (suite, the digest's recommendation): the paper shows each baseline in its own
+  paper's scenario; here every scheme meets one Tahoe flow on one common 1 Mbit/s, 20 ms
+  bottleneck (``common_bottleneck``), RED for all but PLM, which runs behind DRR fair queueing as
+  its paper requires (``plm_checks``, ``layered_checks``, ``simulcast_checks`` hold C30–C34).
+  The baselines' own original scenarios are not re-run.
 * Baseline: Scenario A with TCP only: on each bottleneck a Tahoe flow from S's side (standing in
   for the SRAMT stream) and the Tahoe flow from TCPi, the same RTT: C12's friendliness ratio F
   must be ≈ 1 for two TCPs.
