@@ -47,6 +47,16 @@ Reconstruction notes (digest tags [P]/[I]/[R]; ours are marked "suite"):
   bottleneck (``common_bottleneck``), RED for all but PLM, which runs behind DRR fair queueing as
   its paper requires (``plm_checks``, ``layered_checks``, ``simulcast_checks`` hold C30–C34).
   The baselines' own original scenarios are not re-run.
+* Tables 1–2 (C35, suite; ``tables_checks``): the ratings are read as ordinal (Very good > Good >
+  Modest; Yes > Modest > No; Very fast > Relative fast = Satisfactory > Modest) and each row with
+  a measured counterpart in the fig15-19 runs is checked pairwise wherever two ratings differ:
+  TCP friendliness ↔ |F − 1| (Table 1 with C30's F, Table 2 with C34's), stable transmission
+  rate ↔ CoV (Table 1: the received rate, as C30; Table 2: the held streams' announced rates, as
+  C33), convergence time ↔ the last level / stream change (as C32 / C33–C34); the better-rated
+  scheme must measure strictly better. DSG's friendliness ("–") is not compared. Not checked:
+  "Stable operation" (no metric in digest §4; the starvation windows are reported), "Scalability"
+  (Table 1 all "Well"; Table 2 would need DSG's and IRFM's reports per round at scale, which no
+  suite run measures) and "Limitations".
 * Baseline: Scenario A with TCP only: on each bottleneck a Tahoe flow from S's side (standing in
   for the SRAMT stream) and the Tahoe flow from TCPi, the same RTT: C12's friendliness ratio F
   must be ≈ 1 for two TCPs.
@@ -58,7 +68,7 @@ import math
 
 from vidcc.papers.building import droptail, flow, glink, graph, red, scenario
 from vidcc.papers.model import Claim, Figure, Part, Plot, Q, Suite, Verdict, reconstruction_notes
-from vidcc.papers.sramt import checks, layered_checks, plm_checks, simulcast_checks, trace
+from vidcc.papers.sramt import checks, layered_checks, plm_checks, simulcast_checks, tables_checks, trace
 from vidcc.papers.verdicts import within
 
 SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
@@ -413,10 +423,6 @@ def C(cid, text, fig, protos, check, ref, **kw):
     return Claim(cid, text, fig, protos, check, needs=NEEDS if fig else (), ref=ref, **kw)
 
 
-def P(cid, text, fig, protos, why, ref):
-    return Claim(cid, text, fig, protos, None, needs=NEEDS if fig else (), ref=ref, pending=why)
-
-
 CLAIMS = [
     C("C01", "TCP model with D = 1, t_out = 4·RTT gives the §1.2 vectors (rel. error < 1e-9).", None, S, c01, "Eq. 1"),
     C("C02", "8-tap loss filter with weights (1, 1, 1, 1, .8, .6, .4, .2) gives the §1.3 vectors.", None, S, c02, "Eq. 10"),
@@ -492,9 +498,9 @@ CLAIMS = [
       S + ("dsg",), simulcast_checks.c33, "§9, Fig. 18", cause=simulcast_checks.c33_cause),
     C("C34", "SRAMT-S friendlier than IRFM (|F − 1| smaller) and converges faster (last stream change earlier).", "fig15-19",
       S + ("irfm",), simulcast_checks.c34, "§9, Fig. 19", cause=simulcast_checks.c34_cause),
-    P("C35", "Tables 1–2: qualitative ratings as copied in the digest §5.2–5.3.", None, S + LE,
-      "documentation check only: subjective ratings, not testable as stated (digest C35); the comparisons behind them are C30–C34",
-      "Tables 1–2"),
+    C("C35", "Tables 1–2: wherever two schemes' ratings differ, the measured order on the common bottleneck agrees (TCP "
+      "friendliness ↔ |F − 1|, stable transmission rate ↔ CoV, convergence time ↔ last level / stream change).", "fig15-19",
+      S + LE + ("plm", "rlc", "mlda", "dsg", "irfm"), tables_checks.c35, "Tables 1–2"),
     Claim("B1", "Baseline: Scenario A with TCP only — on each bottleneck (C1–C2, C1–C3, C1–C4; RED) a Tahoe flow from S's side and the Tahoe "
           "flow from TCPi, same 60 ms RTT, get friendliness ratio F = 1 within [0.5, 2] (C12's test, Tahoe standing in for SRAMT).",
           "fig4-6", TAHOE, b_friendliness, kind="baseline", parts=("tcp-only",)),

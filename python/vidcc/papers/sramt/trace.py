@@ -66,7 +66,9 @@ class Run:
     def rate_series(self, group: int, t0: float, t1: float, step: float = 1.0) -> np.ndarray:
         """The announced rate of ``group`` (1-based), sampled every ``step`` s over [t0, t1)."""
         g = self.rates[self.rates["group"] == group]
-        initial = self.initial_rates[group - 1]
+        # A group the flow's configuration gives no initial rate for (unknown before its first
+        # announcement) reads as NaN until then, not an error.
+        initial = self.initial_rates[group - 1] if 0 < group <= len(self.initial_rates) else math.nan
         ts = np.arange(t0, t1, step)
         if g.empty:
             return np.full(len(ts), initial)
