@@ -46,7 +46,14 @@ Reconstruction notes (digest tags [P]/[I]/[R]; ours are marked "suite"):
   paper's scenario; here every scheme meets one Tahoe flow on one common 1 Mbit/s, 20 ms
   bottleneck (``common_bottleneck``), RED for all but PLM, which runs behind DRR fair queueing as
   its paper requires (``plm_checks``, ``layered_checks``, ``simulcast_checks`` hold C30–C34).
-  The baselines' own original scenarios are not re-run.
+  Their own papers' set-ups (digest §3.4) are figure ``fig15-19-orig`` (``original``; suite
+  capacities, the digest gives none: 1 Mbit/s, 20 ms per session and TCP pair, RED, PLM behind
+  DRR): PLM with TCP1 from 0 s, PLM from 20 s, TCP2 from 60 s (measured from 60 s); 8 RLC
+  sessions and 8 Tahoe flows on 8 Mbit/s; one Tahoe flow and one IRFM session with two receivers.
+  MLDA's (MLDA against TCP on one bottleneck) is the common scenario itself; DSG's ("three streams
+  over the Internet") names no topology and is not re-run. C30–C34 show the original set-up's F,
+  starvation windows, CoV or convergence beside their verdicts, which stay the common
+  scenario's (the digest's C30–C34 ask for a common scenario).
 * Tables 1–2 (C35, suite; ``tables_checks``): the ratings are read as ordinal (Very good > Good >
   Modest; Yes > Modest > No; Very fast > Relative fast = Satisfactory > Modest) and each row with
   a measured counterpart in the fig15-19 runs is checked pairwise wherever two ratings differ:
@@ -68,7 +75,7 @@ import math
 
 from vidcc.papers.building import droptail, flow, glink, graph, red, scenario
 from vidcc.papers.model import Claim, Figure, Part, Plot, Q, Suite, Verdict, reconstruction_notes
-from vidcc.papers.sramt import checks, layered_checks, plm_checks, simulcast_checks, tables_checks, trace
+from vidcc.papers.sramt import checks, layered_checks, original, plm_checks, simulcast_checks, tables_checks, trace
 from vidcc.papers.verdicts import within
 
 SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
@@ -231,6 +238,15 @@ FIGURES = [
            "1 Mbit/s bottleneck (suite): RED, except PLM behind the fair queueing it needs (DRR).",
            parts=[Part(p, common_bottleneck(p, plm_checks.FAIR_QUEUE if p == "plm" else RED), seeds=SEEDS, needs=NEEDS)
                   for p in ("sramt-le", "sramt-s", "plm", "rlc", "mlda", "dsg", "irfm")]),
+    Figure(original.FIGURE, "The compared schemes in their own papers' set-ups", "Fig. 15, 16, 17, 19",
+           "The set-ups of the figures the paper copies (suite capacities: 1 Mbit/s per session and TCP pair): PLM behind DRR "
+           "with TCP1 from 0 s, PLM from 20 s, TCP2 from 60 s; 8 RLC sessions and 8 Tahoe flows; one Tahoe flow and an IRFM "
+           "session with two receivers. MLDA's set-up (MLDA against TCP on one bottleneck) is fig15-19's own; DSG's "
+           "('three streams over the Internet') names no topology.",
+           parts=[Part("plm", original.plm(DURATION, WARMUP, plm_checks.FAIR_QUEUE), seeds=SEEDS, needs=NEEDS),
+                  Part("rlc", original.rlc(DURATION, WARMUP, RED), seeds=SEEDS, needs=NEEDS),
+                  Part("irfm", original.irfm(DURATION, WARMUP, RED), seeds=SEEDS, needs=NEEDS)],
+           plots=[_series_plot(f"throughput-{p}", f"{p} and Tahoe: throughput (1 s bins)", p) for p in ("plm", "rlc", "irfm")]),
 ]
 
 
@@ -489,15 +505,15 @@ CLAIMS = [
       c29, "§7, [17]"),
     C("C30", "PLM (behind DRR fair queueing) has a steadier, step-wise rate than SRAMT-LE (behind RED) on the common 1 Mbit/s "
       "bottleneck with one Tahoe flow; TCP gets more than PLM (F_PLM < 1); SRAMT-LE ≈ TCP (|F_SRAMT − 1| < |F_PLM − 1|).",
-      "fig15-19", LE + ("plm",) + TAHOE, plm_checks.c30, "§9, Fig. 15", cause=plm_checks.c30_cause),
+      "fig15-19", LE + ("plm",) + TAHOE, original.with_original(plm_checks.c30, "plm"), "§9, Fig. 15", cause=plm_checks.c30_cause),
     C("C31", "RLC slightly more aggressive than TCP; SRAMT-LE friendlier than RLC; no starvation.", "fig15-19", LE + ("rlc",),
-      layered_checks.c31, "§9, Fig. 16", cause=layered_checks.c31_cause),
+      original.with_original(layered_checks.c31, "rlc"), "§9, Fig. 16", cause=layered_checks.c31_cause),
     C("C32", "MLDA occasionally starves TCP (or is starved) and converges slower than SRAMT-LE.", "fig15-19", LE + ("mlda",),
-      layered_checks.c32, "§9, Fig. 17", cause=layered_checks.c32_cause),
+      original.with_original(layered_checks.c32, "mlda"), "§9, Fig. 17", cause=layered_checks.c32_cause),
     C("C33", "DSG steadier than SRAMT-S (mean CoV of the held streams' rates, common bottleneck); similar convergence.", "fig15-19",
-      S + ("dsg",), simulcast_checks.c33, "§9, Fig. 18", cause=simulcast_checks.c33_cause),
+      S + ("dsg",), original.with_original(simulcast_checks.c33, None), "§9, Fig. 18", cause=simulcast_checks.c33_cause),
     C("C34", "SRAMT-S friendlier than IRFM (|F − 1| smaller) and converges faster (last stream change earlier).", "fig15-19",
-      S + ("irfm",), simulcast_checks.c34, "§9, Fig. 19", cause=simulcast_checks.c34_cause),
+      S + ("irfm",), original.with_original(simulcast_checks.c34, "irfm"), "§9, Fig. 19", cause=simulcast_checks.c34_cause),
     C("C35", "Tables 1–2: wherever two schemes' ratings differ, the measured order on the common bottleneck agrees (TCP "
       "friendliness ↔ |F − 1|, stable transmission rate ↔ CoV, convergence time ↔ last level / stream change).", "fig15-19",
       S + LE + ("plm", "rlc", "mlda", "dsg", "irfm"), tables_checks.c35, "Tables 1–2"),

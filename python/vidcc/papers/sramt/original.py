@@ -1,0 +1,149 @@
+"""The baselines' own original scenarios (digest ``specs/004-sramt.md`` §2, §3.4: the set-ups of
+the figures the paper copies as Figs. 15–19), figure ``fig15-19-orig``, and the numbers C30–C34
+report from them beside their common-bottleneck verdicts.
+
+The digest gives no capacities, delays or durations for these set-ups; each is built from the
+suite's common bottleneck (suite): 10 Mbit/s, 5 ms access links, a 20 ms bottleneck of
+1 Mbit/s per scheme session and TCP flow pair, RED except PLM's DRR, the suite's run length and
+warm-up:
+
+* PLM (Fig. 15) [P]: TCP1 from 0 s, the PLM session from 20 s, TCP2 from 60 s, behind DRR;
+* RLC (Fig. 16) [P]: 8 RLC sessions and 8 Tahoe flows on one bottleneck (8 Mbit/s here);
+* MLDA (Fig. 17) [P]: MLDA and TCP on one bottleneck, which is the common scenario itself, so
+  its numbers are the ``fig15-19`` part's (no second copy of the runs);
+* IRFM (Fig. 19) [P]: one Tahoe flow and one IRFM session with two receivers on one link;
+* DSG (Fig. 18): "three streams over the Internet" names no topology and no competing traffic:
+  not re-run.
+
+Measured after the warm-up and after the last flow's start (PLM: from 60 s, when both TCPs run),
+per 1 s bin: the scheme class on the link (per session what its receivers get, as
+:func:`vidcc.papers.sramt.checks.link_series` reads it, summed over sessions) and the TCP class
+(summed over the Tahoe flows). F = mean per session / mean per TCP flow; starvation windows as
+C12 (:func:`checks.starvation_windows`); CoV = the mean over sessions of one session's CoV of
+its received rate; convergence = the last stream / level change (as C32–C34).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from vidcc.papers.building import flow, glink, graph, scenario
+from vidcc.papers.model import Verdict
+from vidcc.papers.sramt import checks, layered_checks, simulcast_checks, trace
+
+FIGURE = "fig15-19-orig"
+RLC_SESSIONS = 8
+LINK_BPS = 1e6  # per scheme session and TCP flow pair
+LAYERED = {"plm": True, "rlc": True, "mlda": True, "irfm": False}
+
+
+def _topo(bps: float, queue: dict, receivers: list[str], tcps: list[str]) -> dict:
+    fast = dict(bandwidth="10Mbps", delay="5ms", monitor=False)
+    links = [glink("S", "L", **fast), glink("T", "L", **fast), glink("L", "R", f"{bps / 1e6:g}Mbps", "20ms", queue=queue)]
+    links += [glink("R", n, **fast) for n in receivers + tcps]
+    return graph(["S", "T", "L", "R", *receivers, *tcps], links)
+
+
+def _tcp(label: str, dst: str, start) -> dict:
+    return flow("tcp-tahoe", label=label, src="T", dst=dst, start=start)
+
+
+def plm(duration, warmup, queue: dict) -> dict:
+    """Fig. 15's set-up: TCP1 at 0 s, PLM at 20 s, TCP2 at 60 s on one bottleneck."""
+    flows = [_tcp("tcp1", "TD1", "0s"), flow("plm", label="plm", src="S", dst=["D"], start="20s"), _tcp("tcp2", "TD2", "60s")]
+    return scenario(duration, _topo(LINK_BPS, queue, ["D"], ["TD1", "TD2"]), flows, warmup=warmup, sample_interval="1s")
+
+
+def rlc(duration, warmup, queue: dict) -> dict:
+    """Fig. 16's set-up: 8 RLC sessions and 8 Tahoe flows on one bottleneck."""
+    n = RLC_SESSIONS
+    flows = [flow("rlc", label=f"rlc{i}", src="S", dst=[f"D{i}"]) for i in range(1, n + 1)]
+    flows += [_tcp(f"tcp{i}", f"TD{i}", ["0s", "1s"]) for i in range(1, n + 1)]
+    topo = _topo(n * LINK_BPS, queue, [f"D{i}" for i in range(1, n + 1)], [f"TD{i}" for i in range(1, n + 1)])
+    return scenario(duration, topo, flows, warmup=warmup, sample_interval="1s")
+
+
+def irfm(duration, warmup, queue: dict) -> dict:
+    """Fig. 19's set-up: one Tahoe flow and one IRFM session with two receivers on one link."""
+    flows = [flow("irfm", label="irfm", src="S", dst=["D1", "D2"]), _tcp("tcp1", "TD1", ["0s", "1s"])]
+    return scenario(duration, _topo(LINK_BPS, queue, ["D1", "D2"], ["TD1"]), flows, warmup=warmup, sample_interval="1s")
+
+
+# Where each scheme's numbers come from: (figure, part, scheme labels, TCP labels, capacity bit/s, from s).
+SOURCES = {
+    "plm": (FIGURE, "plm", ["plm"], ["tcp1", "tcp2"], LINK_BPS, 60.0),
+    "rlc": (FIGURE, "rlc", [f"rlc{i}" for i in range(1, RLC_SESSIONS + 1)], [f"tcp{i}" for i in range(1, RLC_SESSIONS + 1)],
+            RLC_SESSIONS * LINK_BPS, 0.0),
+    "mlda": ("fig15-19", "mlda", ["mlda"], ["tcp"], LINK_BPS, 0.0),
+    "irfm": (FIGURE, "irfm", ["irfm"], ["tcp1"], LINK_BPS, 0.0),
+}
+
+
+def _data(d, fig: str):
+    if d.figure.id == fig:
+        return d
+    try:
+        return d.other(fig)
+    except KeyError:
+        return None
+
+
+def numbers(d, proto: str) -> dict[str, float] | None:
+    """F, starvation windows, CoV and convergence of ``proto`` in its original scenario, averaged
+    over its runs (starvation windows summed); None when those runs are not in the results."""
+    fig, part, labels, tcps, cap, t0 = SOURCES[proto]
+    data = _data(d, fig)
+    if data is None or data.runs(part).empty:
+        return None
+    fs, covs, convs, starve = [], [], [], 0
+    for row in data.runs(part).to_dict("records"):
+        sessions = [trace.load(data, row, label, LAYERED[proto]) for label in labels]
+        since = max(sessions[0].warmup_s, t0)
+        per = [checks.link_series(data, s, list(s.nodes.values()), "", LAYERED[proto])["sramt"] for s in sessions]
+        per = [p[p.index > since] for p in per]
+        tcp = trace.series_of(data, row["run_id"], tcps)
+        tcp = tcp[tcp["t_s"] > since].groupby("t_s")["throughput_bps"].sum()
+        s = pd.DataFrame({"sramt": pd.concat(per, axis=1).sum(axis=1), "tcp": tcp}).fillna(0.0)
+        scheme, other = s["sramt"].mean() / len(labels), s["tcp"].mean() / len(tcps)
+        fs.append(float(scheme / other) if other > 0 else math.inf)
+        covs.append(float(np.mean([np.std(p) / np.mean(p) for p in per if len(p) and np.mean(p) > 0] or [math.nan])))
+        starve += checks.starvation_windows(s, cap)
+        first = sessions[0]
+        convs.append(layered_checks.convergence_s([first]) if LAYERED[proto] else simulcast_checks.convergence_s(first))
+    return {"F": float(np.mean(fs)), "starvation windows": starve, "CoV": float(np.mean(covs)), "convergence s": float(np.mean(convs)),
+            "runs": len(fs)}
+
+
+# What each claim shows of its baseline's original scenario (its verdict stays the common scenario's).
+SHOWN = {"plm": ("F", "CoV"), "rlc": ("F", "starvation windows"), "mlda": ("starvation windows", "convergence s", "F"),
+         "irfm": ("F", "convergence s")}
+WHERE = {"plm": "Fig. 15's TCP1 0 s / PLM 20 s / TCP2 60 s behind DRR, from 60 s", "rlc": "Fig. 16's 8 RLC + 8 Tahoe on 8 Mbit/s",
+         "mlda": "Fig. 17's MLDA vs Tahoe on one bottleneck = the common scenario", "irfm": "Fig. 19's 1 Tahoe + IRFM with 2 receivers"}
+DSG_NOTE = "DSG's original set-up (Fig. 18: three streams 'over the Internet') names no topology: not re-run"
+
+
+def with_original(check: Callable[[object], Verdict], proto: str | None) -> Callable[[object], Verdict]:
+    """``check`` (a C30–C34 check on the common bottleneck) with the numbers of ``proto``'s original
+    scenario added to its ``measured`` and explanation; the verdict is the check's."""
+
+    def wrapped(d) -> Verdict:
+        v = check(d)
+        measured = dict(v.measured)
+        if proto is None:
+            return Verdict(v.status, measured, f"{v.explanation}; {DSG_NOTE}")
+        n = numbers(d, proto)
+        if n is None:
+            measured[f"original scenario {proto}"] = "not run"
+            return Verdict(v.status, measured, f"{v.explanation}; original scenario ({WHERE[proto]}) not in the results")
+        shown = []
+        for key in SHOWN[proto]:
+            x = n[key]
+            measured[f"original {proto} {key}"] = round(x, 3) if isinstance(x, float) and math.isfinite(x) else x
+            shown.append(f"{key} {x:.3g}" if isinstance(x, float) else f"{key} {x}")
+        return Verdict(v.status, measured, f"{v.explanation}; in {WHERE[proto]} (reported, not judged): {', '.join(shown)}")
+
+    return wrapped

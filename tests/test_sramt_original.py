@@ -1,0 +1,117 @@
+"""The baselines' original set-ups of the SRAMT suite (vidcc.papers.sramt.original, figure
+fig15-19-orig) on hand-made runs: the numbers C30–C34 report from them are measured where the
+paper's figure measures (PLM: once both TCPs run), starvation is seen, and the claims' verdicts
+stay their common-bottleneck checks'."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from vidcc.papers import load_suite
+from vidcc.papers.measures import FigureData
+from vidcc.papers.model import Verdict
+from vidcc.papers.sramt import original
+
+N = 100  # seconds; warm-up 10 s
+_made = iter(range(10**6))
+
+
+def _plm(plm_bps: np.ndarray, tcp_bps: np.ndarray) -> FigureData:
+    """One run of Fig. 15's set-up: PLM's receiver gets ``plm_bps``, TCP1 and TCP2 each ``tcp_bps``
+    per 1 s bin (TCP2 nothing before 60 s)."""
+    fig = load_suite("sramt").figure(original.FIGURE)
+    run_id = f"orig-{next(_made)}"
+    resolved = {
+        "duration_ns": N * 10**9,
+        "warmup_ns": 10 * 10**9,
+        "flows": [{"label": "plm", "protocol": {"kind": "plm"}}],
+    }
+    runs = [{"part": "plm", "run_id": run_id, "seed": 1, "resolved_json": json.dumps(resolved)}]
+    flows = [
+        {
+            "part": "plm",
+            "run_id": run_id,
+            "seed": 1,
+            "flow": f,
+            "receiver": 0,
+            "label": lab,
+            "dst": dst,
+            "start_ns": s * 10**9,
+        }
+        for f, lab, dst, s in ((0, "plm", "D", 20), (1, "tcp1", "TD1", 0), (2, "tcp2", "TD2", 60))
+    ]
+    t = np.arange(1, N + 1)
+    tcp2 = np.where(t > 60, tcp_bps, 0.0)
+    samples = pd.DataFrame(
+        {
+            "t_ns": np.concatenate([t, t, t]) * 10**9,
+            "flow": [0] * N + [1] * N + [2] * N,
+            "receiver": 0,
+            "throughput_bps": np.concatenate([plm_bps, tcp_bps, tcp2]),
+            "delay_ns": 3e7,
+        }
+    )
+    moves = pd.DataFrame(
+        {
+            "t_ns": [30 * 10**9],
+            "flow": 0,
+            "side": "receiver",
+            "receiver": 0,
+            "kind": "layers",
+            "value": [5.0],
+            "group": -1,
+        }
+    )
+    series = {(run_id, "flow_samples"): samples, (run_id, "events"): moves}
+    return FigureData(
+        fig,
+        {"runs": pd.DataFrame(runs), "run_flows": pd.DataFrame(flows), "run_aggregate": pd.DataFrame()},
+        ran=["plm"],
+        series=lambda r, table: series.get((r, table), pd.DataFrame()),
+    )
+
+
+def test_plm_numbers_are_measured_once_both_tcps_run():
+    t = np.arange(1, N + 1)
+    plm = np.where(t > 20, 300e3, 0.0)
+    tcp = np.where(t > 60, 350e3, 700e3)  # TCP1 alone before 60 s: excluded
+    n = original.numbers(_plm(plm, tcp), "plm")
+    assert n is not None and n["runs"] == 1
+    assert abs(n["F"] - 300 / 350) < 1e-9
+    assert n["starvation windows"] == 0 and n["CoV"] == 0.0
+    assert n["convergence s"] == 10.0  # its one level change at 30 s, 10 s after PLM's start
+    # PLM starved (20 kbit/s against 2 × 490) over 71–80 s: one 10 s window.
+    plm2 = np.where((t > 70) & (t <= 80), 20e3, plm)
+    tcp2 = np.where((t > 70) & (t <= 80), 490e3, tcp)
+    n = original.numbers(_plm(plm2, tcp2), "plm")
+    assert n["starvation windows"] == 1 and n["F"] < 300 / 350 and n["CoV"] > 0
+
+
+def test_original_numbers_are_shown_but_the_verdict_stays_the_checks():
+    d = _plm(np.full(N, 300e3), np.full(N, 350e3))
+    for status in ("PASS", "FAIL"):
+        v = original.with_original(lambda _d, s=status: Verdict(s, {"F PLM": 0.9}, "common"), "plm")(d)
+        assert v.status == status
+        assert v.measured["F PLM"] == 0.9 and v.measured["original plm F"] == round(300 / 350, 3)
+        assert v.explanation.startswith("common; in Fig. 15's")
+    # A set-up whose runs are absent is said so; DSG's has no topology.
+    v = original.with_original(lambda _d: Verdict("PASS", {"x": 1}, "common"), "irfm")(d)
+    assert v.status == "PASS" and v.measured["original scenario irfm"] == "not run"
+    v = original.with_original(lambda _d: Verdict("FAIL", {"x": 1}, "common"), None)(d)
+    assert v.status == "FAIL" and "no topology" in v.explanation
+
+
+def test_the_original_figure_runs_each_set_up():
+    fig = load_suite("sramt").figure(original.FIGURE)
+    parts = {p.name: p.base for p in fig.parts}
+    assert set(parts) == {"plm", "rlc", "irfm"}
+    starts = {f["label"]: f.get("start") for f in parts["plm"]["flows"]}
+    assert starts == {"tcp1": "0s", "plm": "20s", "tcp2": "60s"}
+    assert parts["plm"]["topology"]["links"][2]["queue"]["kind"] == "drr"
+    labels = [f["protocol"] for f in parts["rlc"]["flows"]]
+    assert labels.count("rlc") == 8 and labels.count("tcp-tahoe") == 8
+    irfm = next(f for f in parts["irfm"]["flows"] if f["protocol"] == "irfm")
+    assert irfm["dst"] == ["D1", "D2"]
