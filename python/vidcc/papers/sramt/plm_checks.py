@@ -79,8 +79,9 @@ def c30_cause(d, measured: dict) -> str:
     layers: it holds the largest cumulative rate strictly below its fair share)."""
     f_le, _ = scheme_vs_tcp(d, "sramt-le")
     f_plm, _ = scheme_vs_tcp(d, "plm")
-    measured["F SRAMT-LE per run"] = [_r(f, 3) for f in f_le]
-    measured["F PLM per run"] = [_r(f, 3) for f in f_plm]
+    # Strings, as every value of ``measured`` (claims.json holds numbers and strings only).
+    measured["F SRAMT-LE per run"] = ", ".join(f"{f:.3g}" for f in f_le)
+    measured["F PLM per run"] = ", ".join(f"{f:.3g}" for f in f_plm)
     return (f"SRAMT-LE's F over runs is {min(f_le):.3g}–{max(f_le):.3g} (RED, one Tahoe flow); PLM's stays "
             f"{min(f_plm):.3g}–{max(f_plm):.3g}: behind DRR its pairs measure the 500 kbit/s share exactly and it holds the "
             "cumulative rate strictly below it (9 × 50 kbit/s layers), so |F_PLM − 1| is set by the layer size, and SRAMT-LE's "
