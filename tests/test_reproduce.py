@@ -385,11 +385,16 @@ def _synthetic(figure: Figure, rng) -> FigureData:
                     nodes = nodes or (list(fl["dst"]) if isinstance(fl.get("dst"), list) else [])
                     if nodes:
                         label = fl.get("label", fl["protocol"])
-                        flows[:] = [r for r in flows if not (r["run_id"] == run and r["label"] == label)]
+                        # Replace the unicast stand-in rows of this label, not another multicast flow's
+                        # rows of the same label (S5 runs two sessions of one protocol).
+                        flows[:] = [r for r in flows if not (r["run_id"] == run and r["label"] == label and r["flow"] < 100)]
                         multicast.setdefault(run, []).append((100 + i, len(nodes)))
                         for k, node in enumerate(nodes):
                             flows.append({**cols, "flow": 100 + i, "receiver": k, "dst": node, "label": label, "protocol": label,
-                                          "start_ns": 0, **{m: float(rng.uniform(0.5, 1.5)) * (1e5 if m.endswith("bps") else 1)
+                                          # Delays without drawing from rng: the other synthetic values keep their draws.
+                                          "start_ns": 0, "path_rtt_ns": 4e7 + 1e6 * k, "mean_delay_ns": 3e7 + 2e6 * k,
+                                          "jitter_ns": 1e6 * (k % 7),
+                                          **{m: float(rng.uniform(0.5, 1.5)) * (1e5 if m.endswith("bps") else 1)
                                                            for m in ("throughput_bps", "goodput_bps", "cov", "drop_rate",
                                                                      "normalized_throughput")}})
 
