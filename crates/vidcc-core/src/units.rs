@@ -50,6 +50,11 @@ impl DataRate {
         if self.0 == 0 {
             return Duration::MAX;
         }
+        // The simulator calls this for every packet on every link: 64-bit division when the
+        // product fits (any packet under 2.3 GB), the same result in 128 bits otherwise.
+        if let Some(bits) = size.as_bytes().checked_mul(8 * 1_000_000_000) {
+            return Duration::from_nanos(bits.div_ceil(self.0));
+        }
         let bits = size.as_bytes() as u128 * 8 * 1_000_000_000;
         let ns = bits.div_ceil(self.0 as u128);
         Duration::from_nanos(ns.min(u64::MAX as u128) as u64)
@@ -271,6 +276,20 @@ mod tests {
         let r = DataRate::from_bps(3);
         assert_eq!(r.transmission_time(DataSize::from_bytes(1)).as_nanos(), 2_666_666_667);
         assert_eq!(DataRate::ZERO.transmission_time(DataSize::from_bytes(1)), Duration::MAX);
+        // Past 64 bits of bit·ns the 128-bit path gives the same rounding.
+        let huge = DataSize::from_bytes(u64::MAX / 1_000);
+        let expect = ((u64::MAX / 1_000) as u128 * 8_000_000_000).div_ceil(7);
+        assert_eq!(DataRate::from_bps(7).transmission_time(huge).as_nanos() as u128, expect.min(u64::MAX as u128));
+        let expect = ((u64::MAX / 1_000) as u128 * 8_000_000_000).div_ceil(u64::MAX as u128);
+        assert_eq!(DataRate::from_bps(u64::MAX).transmission_time(huge).as_nanos() as u128, expect);
+        // Across the boundary of the 64-bit path, both paths agree with exact arithmetic.
+        for bytes in [u64::MAX / 8_000_000_000 - 1, u64::MAX / 8_000_000_000, u64::MAX / 8_000_000_000 + 1] {
+            let exact = (bytes as u128 * 8_000_000_000).div_ceil(1_000_003);
+            assert_eq!(
+                DataRate::from_bps(1_000_003).transmission_time(DataSize::from_bytes(bytes)).as_nanos() as u128,
+                exact
+            );
+        }
         assert_eq!(r.size_in(Duration::from_secs(8)).as_bytes(), 3);
         assert_eq!(DataRate::from_size_per(DataSize::from_bytes(1000), Duration::from_millis(8)).as_bps(), 1_000_000);
     }

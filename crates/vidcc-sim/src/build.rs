@@ -6,6 +6,7 @@
 //! the sender first, so that the order in which the engine first services them (and with it the
 //! order of simultaneous events) does not depend on anything but the configuration.
 
+use std::collections::VecDeque;
 use vidcc_core::media::config::build_stream;
 use vidcc_core::proto::registry::{FlowContext, Reach, ReceiverSpec};
 use vidcc_core::proto::Application;
@@ -300,6 +301,8 @@ fn build_links(
             loss,
             busy_until: Instant::ZERO,
             tx_pending: false,
+            in_flight: VecDeque::new(),
+            last_tx: (0, spec.bandwidth.transmission_time(vidcc_core::DataSize::ZERO)),
             limit,
             max_attempts: match spec.arq {
                 None => 1,

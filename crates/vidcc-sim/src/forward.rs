@@ -1,15 +1,17 @@
 //! Forwarding: directed links with their queues, loss models and link-level ARQ, and hop-by-hop
 //! routing of packets towards their destination node.
 //!
-//! Per packet-hop the cost is one heap event when the link is idle (arrival at the far end after
+//! Per packet-hop the cost is one event when the link is idle (arrival at the far end after
 //! serialisation + propagation) and two when it is busy (plus the end of serialisation that
-//! starts the next packet). A packet is enqueued even on an idle link, so that RED sees every
+//! starts the next packet); a link keeps only its earliest arrival in the heap (`in_flight`). A
+//! packet is enqueued even on an idle link, so that RED sees every
 //! arrival. Loss models decide when serialisation starts; a lost packet still occupies the link.
 //!
 //! Forwarding knows nothing of endpoints or metrics: each step returns what became of the packet
 //! ([`Hop`]) and the engine acts on it. A group's packet stops at every node of its tree
 //! ([`Hop::Branch`]): the engine copies it onto the tree's links there ([`Fabric::send_on`]).
 
+use std::collections::VecDeque;
 use vidcc_core::{DataRate, DataSize, Duration, Instant};
 
 use crate::packet::{DropReason, PacketArena, PacketId};
@@ -21,8 +23,8 @@ use crate::topology::{LinkId, NodeId};
 /// The engine's events that forwarding schedules.
 #[derive(Clone, Copy, Debug)]
 pub enum LinkEvent {
-    /// A packet reaches the far end of a link.
-    Arrive { link: LinkId, pkt: PacketId },
+    /// The earliest packet in flight on a link reaches its far end (`LinkState::in_flight`).
+    Arrive { link: LinkId },
     /// A link finished serialising; it may start the next queued packet.
     TxDone { link: LinkId },
 }
@@ -63,6 +65,13 @@ pub struct LinkState {
     pub busy_until: Instant,
     /// A `TxDone` event is pending for this link.
     pub tx_pending: bool,
+    /// Packets propagating on the link, earliest first: (arrival, reserved event sequence, packet).
+    /// Arrivals on one link come due in the order they were sent, so only the first has an
+    /// `Arrive` event in the scheduler; the next one's is entered when it pops (same key as if
+    /// it had been scheduled at once: see `Scheduler::reserve`).
+    pub in_flight: VecDeque<(Instant, u64, PacketId)>,
+    /// The last packet size serialised here and its transmission time.
+    pub last_tx: (u32, Duration),
     pub limit: Limit,
     /// Forward direction of a monitored link: its packets count in `RunStats::bottleneck_packets`.
     pub counts_as_bottleneck: bool,
@@ -70,6 +79,18 @@ pub struct LinkState {
     pub dropped_queue: u64,
     pub dropped_loss: u64,
     pub retransmissions: u64,
+}
+
+impl LinkState {
+    /// Serialisation time of a packet of `size` bytes. A link direction mostly carries one size
+    /// (data one way, acknowledgements the other), so the last answer is kept: the division is
+    /// a visible share of a run's time otherwise (perf, issue 14).
+    fn transmission_time(&mut self, size: u32) -> Duration {
+        if self.last_tx.0 != size {
+            self.last_tx = (size, self.bandwidth.transmission_time(DataSize::from_bytes(size as u64)));
+        }
+        self.last_tx.1
+    }
 }
 
 /// Every link of the network and the routes over them.
@@ -85,7 +106,7 @@ pub struct Fabric {
 
 impl Fabric {
     /// Puts a packet on the first link from `node` towards `dst`.
-    pub fn send_from<E: From<LinkEvent>>(
+    pub fn send_from<E: From<LinkEvent> + Copy>(
         &mut self,
         node: NodeId,
         dst: NodeId,
@@ -99,7 +120,7 @@ impl Fabric {
     }
 
     /// Puts a packet on `link` (a tree's branch).
-    pub fn send_on<E: From<LinkEvent>>(
+    pub fn send_on<E: From<LinkEvent> + Copy>(
         &mut self,
         link: LinkId,
         pkt: PacketId,
@@ -135,7 +156,7 @@ impl Fabric {
         }
     }
 
-    fn start_tx<E: From<LinkEvent>>(
+    fn start_tx<E: From<LinkEvent> + Copy>(
         &mut self,
         link: LinkId,
         pkt: PacketId,
@@ -143,9 +164,9 @@ impl Fabric {
         sched: &mut Scheduler<E>,
         now: Instant,
     ) -> Hop {
-        let size = DataSize::from_bytes(packets.get(pkt).size as u64);
+        let size = packets.get(pkt).size;
         let l = &mut self.links[link as usize];
-        let tx = l.bandwidth.transmission_time(size);
+        let tx = l.transmission_time(size);
         // Each attempt occupies the link for one packet time and meets the loss model; with
         // link-level ARQ a failed attempt is repeated at once (QoS-AIMD digest §2.2), or after
         // `pause_slots` silent slots in which the channel moves on (the "optimal" scheme, §3.7).
@@ -173,13 +194,17 @@ impl Fabric {
             l.dropped_loss += 1;
             Hop::Dropped(pkt, DropReason::Loss, link)
         } else {
-            sched.schedule(now + busy + l.delay, LinkEvent::Arrive { link, pkt }.into());
+            let (at, seq) = (now + busy + l.delay, sched.reserve());
+            if l.in_flight.is_empty() {
+                sched.schedule_reserved(at, seq, LinkEvent::Arrive { link }.into());
+            }
+            l.in_flight.push_back((at, seq, pkt));
             Hop::Moving
         }
     }
 
     /// A link finished serialising: start its next packet, if any.
-    pub fn tx_done<E: From<LinkEvent>>(
+    pub fn tx_done<E: From<LinkEvent> + Copy>(
         &mut self,
         link: LinkId,
         packets: &PacketArena,
@@ -198,16 +223,19 @@ impl Fabric {
         hop
     }
 
-    /// A packet reached the far end of `link`: deliver it there or forward it.
-    pub fn arrive<E: From<LinkEvent>>(
+    /// The earliest packet in flight on `link` reached its far end: deliver it there or forward it.
+    pub fn arrive<E: From<LinkEvent> + Copy>(
         &mut self,
         link: LinkId,
-        pkt: PacketId,
         packets: &PacketArena,
         sched: &mut Scheduler<E>,
         now: Instant,
     ) -> Hop {
         let l = &mut self.links[link as usize];
+        let (_, _, pkt) = l.in_flight.pop_front().expect("an Arrive event has a packet in flight");
+        if let Some(&(at, seq, _)) = l.in_flight.front() {
+            sched.schedule_reserved(at, seq, LinkEvent::Arrive { link }.into());
+        }
         l.delivered += 1;
         if l.counts_as_bottleneck {
             self.bottleneck_packets += 1;

@@ -18,9 +18,12 @@ use crate::Instant;
 
 use super::{Enqueue, Limit, Queue, QueuedPacket};
 
-/// Storage reserved up front, so that a queue that stays within this size never reallocates on
-/// the per-packet path; deeper queues grow (amortised) once and keep their capacity.
-const MAX_PREALLOCATED_PACKETS: u64 = 4096;
+/// Storage reserved up front. Deliberately small: a ring sized to the queue's limit makes its head
+/// walk through the whole buffer (4096 slots were reserved before), so with hundreds of links every
+/// enqueue and dequeue touched a cache line nobody had used since the last lap; an access link that
+/// never holds more than a few packets now cycles within one or two lines. A queue that does grow
+/// deeper doubles its ring (amortised, a handful of times per run) and keeps the capacity.
+const MAX_PREALLOCATED_PACKETS: u64 = 8;
 /// For a byte limit the packet count is unknown; assume packets of at least this size when
 /// choosing how much to reserve.
 const PREALLOCATION_PACKET_BYTES: u64 = 64;
