@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 ROOT = Path(__file__).resolve().parents[1]
 # Claims fields that change from run to run or from build to build.
 VOLATILE = {"vidcc_version", "git_commit", "wall_seconds", "generated_at", "started_at", "finished_at", "code_version",
+            "code_fingerprint",
             "out", "db", "report", "timing"}
 
 
