@@ -53,6 +53,7 @@ validate: develop
 bench: develop
 	$(PY) benches/simulator.py
 	$(PY) benches/multicast.py
+	$(PY) benches/sramt.py
 	cargo run --release --quiet -p vidcc-core --example bench_tes
 	$(PY) benches/video_quality.py
 	$(PY) benches/sweep.py
