@@ -202,6 +202,16 @@ def test_an_outcome_band_needs_both_sides_to_show_it():
     assert one.status == "FAIL"
 
 
+def test_a_metric_measured_on_one_side_only_is_a_disagreement():
+    # vidcc's receiver never closing a check period (no estimate) must not pass as "not compared".
+    r = compare.compare("c", {"estimate_share[p/r0]": None}, {"estimate_share[p/r0]": 1.0})
+    assert r.status == "FAIL" and r.metrics[0].ok is False
+    assert compare.compare("c", {"jain[x]": None}, {"jain[x]": None}).metrics[0].ok is None
+    # timeouts: without loss events in ns-2 there is nothing to compare, whatever vidcc saw
+    t = {"timeouts_per_loss_event": 0.5}
+    assert compare.compare("c", t, {"timeouts_per_loss_event": None}, ns2_events=0).status == "PASS"
+
+
 # --- the whole comparison on recorded ns-2 outputs -------------------------------------------
 
 def judge_recorded(name: str, sabotage: str | None = None, edit=None) -> compare.CaseResult:

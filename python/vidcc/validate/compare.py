@@ -159,10 +159,14 @@ def _compare_one(
     metric: str, v: float | None, n: float | None, band: Band, events: int, capacity: float
 ) -> MetricResult:
     desc = band.describe()
-    if v is None or n is None:
+    if v is None and n is None:
         return MetricResult(metric, v, n, desc, None)
     if metric.startswith("timeouts_per_loss_event") and events < MIN_EVENTS:
         return MetricResult(metric, v, n, desc, None)
+    if v is None or n is None:
+        # Measured on one side only (a receiver that never estimated, a label starved in one
+        # simulator): a disagreement, not a metric to skip.
+        return MetricResult(metric, v, n, desc, False)
     if not (math.isfinite(v) and math.isfinite(n)):
         return MetricResult(metric, v, n, desc, False)
     return MetricResult(metric, v, n, desc, band.agrees(v, n, capacity))
