@@ -68,6 +68,20 @@ def test_tcl_of_a_plm_case_runs_ns2s_own_plm_on_the_same_tree():
     assert text == tcl.generate(plm_layout())
 
 
+def test_each_receiver_is_created_at_its_own_start_on_its_own_node():
+    lay = plm_layout("plm-drr-tcp1-two-receivers")
+    r0, r1 = lay.sessions[0].receivers
+    assert (r0.node, r0.start_ns, r1.node, r1.start_ns) == ("b0.0", 0, "b0.1", 5_000_000_000)
+    text = tcl.generate(lay)
+    assert '$ns at 0.0 {set plm(0,0) [new PLM/ns/Logged 0,0 $ns $node(b0.0) $addrs(0) 1.0 0]}' in text
+    assert '$ns at 5.0 {set plm(0,1) [new PLM/ns/Logged 0,1 $ns $node(b0.1) $addrs(0) 1.0 1]}' in text
+    assert "set receivers {0,0 0,1}" in text
+    # the drawn access delays reach ns-2 as vidcc drew them
+    for lk in lay.links:
+        if lk.src == "R" and lk.dst.startswith("b"):
+            assert f"$ns simplex-link $node(R) $node({lk.dst}) 100000000 {lk.delay_ns / 1e9!r} DropTail" in text
+
+
 def test_tcl_without_jitter_turns_ns2s_random_off():
     assert "$src_plm(s0:$l) set random_ 0" in tcl.generate(with_plm(plm_layout(), jitter=False))
 

@@ -241,12 +241,22 @@ def _plm_cases() -> list[Case]:
              "layers (500 kbit/s, closest below the 525 kbit/s share)"),
         Case("plm-drr-tcp3", plm_tree(drr, 3), covers="PLM behind DRR with three NewReno flows: 5 layers "
              "(share 262.5 kbit/s)"),
+        Case("plm-drr-tcp1-two-receivers", _two_receivers(plm_tree(drr, 1)),
+             covers="two receivers of one session at drawn distances (1-30 ms access), the second "
+             "joining at 5 s: the tree branches at R, each receiver decides alone (10 layers each)"),
         Case("plm-fifo-tcp1", plm_tree(fifo, 1, PLM_FIFO_DURATION), bands=plm_fifo_bands(1),
              covers="PLM behind a DropTail FIFO with one NewReno flow: the pair measures the link, "
              "both simulators' PLM overshoot its share (PLM needs fair queueing)"),
         Case("plm-fifo-tcp3", plm_tree(fifo, 3, PLM_FIFO_DURATION), bands=plm_fifo_bands(3),
              covers="as plm-fifo-tcp1 with three NewReno flows"),
     ]
+
+
+def _two_receivers(scenario: dict) -> dict:
+    s = copy.deepcopy(scenario)
+    s["flows"][0]["receivers"] = [{"count": 1}, {"count": 1, "start": "5s"}]
+    s["topology"]["sink_access"] = {"bandwidth": "100Mbps", "delay": ["1ms", "30ms"]}  # drawn per host
+    return s
 
 
 # vidcc's TFRC keys set to ns-2 2.35's behaviour, so that the case compares the same protocol
