@@ -206,7 +206,8 @@ def from_run(name: str, bottleneck: str, resolved: Mapping[str, Any], tables: Ma
             )
         )
     flows = []
-    sessions: dict[int, list] = {}
+    sessions: dict[int, tuple[Any, Mapping[str, Any]]] = {}  # flow -> (its first row, its group)
+    receivers: dict[int, list[ReceiverSpec]] = {}
     for row in tables["flows"].itertuples(index=False):
         group = resolved["flows"][int(row.group)]
         where = f"case {name}: flows[{int(row.group)}]"
@@ -214,7 +215,8 @@ def from_run(name: str, bottleneck: str, resolved: Mapping[str, Any], tables: Ma
             raise LayoutError(f"{where}: video flows are not translated to ns-2")
         protocol = group["protocol"]["kind"]
         if bool(row.multicast):
-            _add_receiver(sessions, where, row, group, protocol)
+            sessions.setdefault(int(row.flow), (row, group))
+            receivers.setdefault(int(row.flow), []).append(_receiver(where, row, group))
             continue
         flows.append(
             FlowSpec(
@@ -240,30 +242,29 @@ def from_run(name: str, bottleneck: str, resolved: Mapping[str, Any], tables: Ma
         bottleneck=bottleneck,
         links=links,
         flows=flows,
-        sessions=[_session(*sessions[k]) for k in sorted(sessions)],
+        sessions=[_session(*sessions[k], receivers[k]) for k in sorted(sessions)],
     )
     layout.link(bottleneck)  # a clear error now rather than a Tcl error later
     return layout
 
 
-def _add_receiver(sessions: dict[int, list], where: str, row: Any, group: Mapping[str, Any], protocol: str) -> None:
-    """One receiver row of a multicast flow instance into ``sessions`` (flow -> [row, group, receivers])."""
-    from vidcc import _vidcc
-
-    mc = group["multicast"]
+def _receiver(where: str, row: Any, group: Mapping[str, Any]) -> ReceiverSpec:
+    """One receiver row of a multicast flow instance."""
     j = int(row.receiver)
-    conf = mc["receivers"][j]
+    conf = group["multicast"]["receivers"][j]
     if conf.get("stop_ns") is not None:
         raise LayoutError(f"{where}: receiver {j} stops early; receiver stops are not translated to ns-2")
     if conf.get("groups"):
         raise LayoutError(f"{where}: receiver {j} names its groups; only receiver-driven sessions are translated")
-    entry = sessions.setdefault(int(row.flow), [row, group, protocol, int(_vidcc.protocol_header_bytes(protocol)), []])
     start = conf["start_ns"] if conf.get("start_ns") is not None else int(row.start_ns)
-    entry[4].append(ReceiverSpec(j, str(row.dst), int(start), float(row.fair_share_bps)))
+    return ReceiverSpec(j, str(row.dst), int(start), float(row.fair_share_bps))
 
 
-def _session(row: Any, group: Mapping[str, Any], protocol: str, header: int, receivers: list) -> SessionSpec:
+def _session(row: Any, group: Mapping[str, Any], receivers: list[ReceiverSpec]) -> SessionSpec:
+    from vidcc import _vidcc
+
     mc = group["multicast"]
+    protocol = group["protocol"]["kind"]
     return SessionSpec(
         index=int(row.flow),
         label=str(row.label),
@@ -272,7 +273,7 @@ def _session(row: Any, group: Mapping[str, Any], protocol: str, header: int, rec
         start_ns=int(row.start_ns),
         stop_ns=group["stop_ns"],
         packet_size=int(group["packet_size_bytes"]),
-        header_bytes=header,
+        header_bytes=int(_vidcc.protocol_header_bytes(protocol)),
         join_latency_ns=int(mc["join_latency_ns"]),
         leave_latency_ns=int(mc["leave_latency_ns"]),
         params=dict(group["protocol"]),

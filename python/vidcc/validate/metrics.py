@@ -81,7 +81,7 @@ def mean_level(changes: Sequence[tuple[float, float]], start: float, end: float)
 
 
 def _session_metrics(
-    layout: Layout, rx_goodput: Mapping[tuple[int, int], float],
+    layout: Layout,
     layers: Mapping[tuple[int, int], Sequence[tuple[float, float]]],
     estimates: Mapping[tuple[int, int], Sequence[tuple[float, float]]],
 ) -> Metrics:
@@ -169,7 +169,7 @@ def from_vidcc(layout: Layout, tables: Mapping[str, Any], warm_links: Any) -> Me
     loss_rate = dropped / arrived if arrived else 0.0
     out = _assemble(layout, per_flow, loss_rate, float(q["packets"].mean()), timeouts, cuts, rx_goodput)
     if layout.sessions:
-        out.update(_session_metrics(layout, rx_goodput, *_vidcc_receiver_logs(layout, events)))
+        out.update(_session_metrics(layout, *_vidcc_receiver_logs(layout, events)))
     return out
 
 
@@ -214,5 +214,5 @@ def from_ns2(layout: Layout, out: Ns2Output, source: str = "<ns-2 output>") -> M
     loss_rate = dropped / out.arrivals if out.arrivals else 0.0
     m = _assemble(layout, per_flow, loss_rate, out.queue_sum / out.queue_samples, timeouts, cuts, rx_goodput)
     if layout.sessions:
-        m.update(_session_metrics(layout, rx_goodput, out.layers, out.estimates))
+        m.update(_session_metrics(layout, out.layers, out.estimates))
     return m
