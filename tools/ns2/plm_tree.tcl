@@ -1,7 +1,9 @@
 # ns-2 2.35 PLM (Legout's tcl/plm, built into Debian's ns) on the tree of crates/vidcc-sim/tests/plm.rs:
 # 1.05 Mbit/s, 20 ms bottleneck, 100 Mbit/s / 1 ms access, 20 layers of 50 kbit/s, 1000 B packets, k NewReno
 # flows (overhead_ 1 ms). Usage: ns tools/ns2/plm_tree.tcl DRR|DropTail k  (prints the subscription every 10 s).
-# See docs/validation.md, "PLM against ns-2 (manual)".
+# The first, hand-written comparison; `make validate` now generates these cases from vidcc's scenarios
+# (plm-drr-tcp1/3, plm-fifo-tcp1/3: python/vidcc/validate/cases.py) and compares them. Kept as the minimal
+# example of loading ns-2's PLM library (PLMTopology, place_source/place_receiver). See docs/validation.md, "PLM".
 set packetSize 1000
 set rates {}
 for {set i 0} {$i < 20} {incr i} { lappend rates 50e3 }

@@ -8,8 +8,10 @@ run's own tables (``links``: every directed link with its bandwidth, delay and q
 run, and the queue kinds, loss models and protocol parameters from its resolved configuration.
 
 Only what the generator can express is accepted: a dumbbell or a chain (graphs would need link
-roles the tables do not carry), DropTail and RED queues limited in packets, Bernoulli and
-Gilbert-Elliott loss, no link ARQ, no video. Anything else is a :class:`LayoutError` naming it.
+roles the tables do not carry), DropTail and RED queues limited in packets, DRR queues limited in
+bytes, Bernoulli and Gilbert-Elliott loss, no link ARQ, no video. A multicast flow (its
+``multicast`` column) becomes a :class:`SessionSpec` with one :class:`ReceiverSpec` per receiver
+row. Anything else is a :class:`LayoutError` naming it.
 """
 
 from __future__ import annotations
@@ -26,9 +28,11 @@ class LayoutError(ValueError):
 
 @dataclass(frozen=True)
 class QueueSpec:
-    kind: str  # "droptail" or "red"
-    limit_packets: int
+    kind: str  # "droptail", "red" or "drr"
+    limit_packets: int  # 0 for DRR, which is limited in bytes
     red: Mapping[str, Any] = field(default_factory=dict)  # the resolved RED keys
+    limit_bytes: int = 0  # DRR's shared buffer (ns-2 blimit_)
+    drr: Mapping[str, Any] = field(default_factory=dict)  # quantum, buckets, mask
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,32 @@ class FlowSpec:
 
 
 @dataclass(frozen=True)
+class ReceiverSpec:
+    index: int  # the receiver's number in its flow (the tables' ``receiver`` column)
+    node: str
+    start_ns: int  # when it joins (its own start, else the flow's)
+    fair_share_bps: float  # vidcc's max-min fair share of this receiver's path (flows table)
+
+
+@dataclass(frozen=True)
+class SessionSpec:
+    """A multicast flow instance: one sender, its receivers."""
+
+    index: int
+    label: str
+    protocol: str
+    src: str
+    start_ns: int
+    stop_ns: int | None
+    packet_size: int  # bytes on the wire, header included
+    header_bytes: int
+    join_latency_ns: int
+    leave_latency_ns: int
+    params: Mapping[str, Any]
+    receivers: Sequence[ReceiverSpec]
+
+
+@dataclass(frozen=True)
 class Layout:
     name: str
     seed: int
@@ -76,6 +106,7 @@ class Layout:
     bottleneck: str  # name of the link whose queue and losses are measured
     links: Sequence[LinkSpec]
     flows: Sequence[FlowSpec]
+    sessions: Sequence[SessionSpec] = ()
 
     def nodes(self) -> list[str]:
         seen: dict[str, None] = {}
@@ -91,7 +122,7 @@ class Layout:
         raise LayoutError(f"case {self.name}: no link named {name!r}; links are {[lk.name for lk in self.links]}")
 
 
-_HOST = re.compile(r"^[ab]\d+$")
+_HOST = re.compile(r"^[ab]\d+(\.\d+)?$")  # b<k>.<j>: receiver j of multicast flow k
 _ROUTER = re.compile(r"^r(\d+)$")
 
 
@@ -105,14 +136,19 @@ def _is_forward_core(src: str, dst: str) -> bool:
 
 def _queue(where: str, resolved: Mapping[str, Any], limit_packets: int, limit_bytes: int) -> QueueSpec:
     kind = resolved["kind"]
-    if limit_bytes:
+    if limit_bytes and kind != "drr":
         raise LayoutError(f"{where}: a queue limit in bytes has no ns-2 translation here; give it in packets")
     if kind == "droptail":
         return QueueSpec("droptail", int(limit_packets))
     if kind == "red":
         keys = ("min_thresh", "max_thresh", "weight", "max_p", "gentle", "bytes", "mean_packet_bytes", "wait")
         return QueueSpec("red", int(limit_packets), {k: resolved[k] for k in keys})
-    raise LayoutError(f"{where}: queue kind {kind!r} is not translated to ns-2 (droptail, red)")
+    if kind == "drr":
+        if not limit_bytes:
+            raise LayoutError(f"{where}: a DRR limit in packets has no ns-2 translation (blimit_ is in bytes)")
+        return QueueSpec("drr", 0, limit_bytes=int(limit_bytes),
+                         drr={k: resolved[k] for k in ("quantum", "buckets", "mask")})
+    raise LayoutError(f"{where}: queue kind {kind!r} is not translated to ns-2 (droptail, red, drr)")
 
 
 def _loss(where: str, resolved: Mapping[str, Any] | None) -> LossSpec | None:
@@ -170,12 +206,18 @@ def from_run(name: str, bottleneck: str, resolved: Mapping[str, Any], tables: Ma
             )
         )
     flows = []
+    sessions: dict[int, tuple[Any, Mapping[str, Any]]] = {}  # flow -> (its first row, its group)
+    receivers: dict[int, list[ReceiverSpec]] = {}
     for row in tables["flows"].itertuples(index=False):
         group = resolved["flows"][int(row.group)]
         where = f"case {name}: flows[{int(row.group)}]"
         if group.get("video") is not None:
             raise LayoutError(f"{where}: video flows are not translated to ns-2")
         protocol = group["protocol"]["kind"]
+        if bool(row.multicast):
+            sessions.setdefault(int(row.flow), (row, group))
+            receivers.setdefault(int(row.flow), []).append(_receiver(where, row, group))
+            continue
         flows.append(
             FlowSpec(
                 index=int(row.flow),
@@ -200,6 +242,40 @@ def from_run(name: str, bottleneck: str, resolved: Mapping[str, Any], tables: Ma
         bottleneck=bottleneck,
         links=links,
         flows=flows,
+        sessions=[_session(*sessions[k], receivers[k]) for k in sorted(sessions)],
     )
     layout.link(bottleneck)  # a clear error now rather than a Tcl error later
     return layout
+
+
+def _receiver(where: str, row: Any, group: Mapping[str, Any]) -> ReceiverSpec:
+    """One receiver row of a multicast flow instance."""
+    j = int(row.receiver)
+    conf = group["multicast"]["receivers"][j]
+    if conf.get("stop_ns") is not None:
+        raise LayoutError(f"{where}: receiver {j} stops early; receiver stops are not translated to ns-2")
+    if conf.get("groups"):
+        raise LayoutError(f"{where}: receiver {j} names its groups; only receiver-driven sessions are translated")
+    start = conf["start_ns"] if conf.get("start_ns") is not None else int(row.start_ns)
+    return ReceiverSpec(j, str(row.dst), int(start), float(row.fair_share_bps))
+
+
+def _session(row: Any, group: Mapping[str, Any], receivers: list[ReceiverSpec]) -> SessionSpec:
+    from vidcc import _vidcc
+
+    mc = group["multicast"]
+    protocol = group["protocol"]["kind"]
+    return SessionSpec(
+        index=int(row.flow),
+        label=str(row.label),
+        protocol=protocol,
+        src=str(row.src),
+        start_ns=int(row.start_ns),
+        stop_ns=group["stop_ns"],
+        packet_size=int(group["packet_size_bytes"]),
+        header_bytes=int(_vidcc.protocol_header_bytes(protocol)),
+        join_latency_ns=int(mc["join_latency_ns"]),
+        leave_latency_ns=int(mc["leave_latency_ns"]),
+        params=dict(group["protocol"]),
+        receivers=sorted(receivers, key=lambda r: r.index),
+    )

@@ -6,20 +6,26 @@ The results file (written by the script's ``finish``; see :mod:`vidcc.validate.t
     bottleneck arrivals A queue_drops Q loss_drops L
     queue samples N sum S
     flow I packets P timeouts T cuts C      (one line per flow instance)
+    receiver F J packets P                  (one line per multicast receiver J of flow F)
+    layers F J T N                          (receiver F,J subscribed N layers at T seconds)
+    estimate F J T BPS                      (its check period closed at T on this minimum estimate)
     end
 
 ``packets`` are the flow's delivered data packets after the warmup (TCP: in-order segments, from
 the cumulative ACK; others: packets handed to the sink's host), ``timeouts`` ns-2's ``nrexmit_``
 and ``cuts`` its ``ncwndcuts1_`` (window reductions with data outstanding: fast retransmits and
-timeouts) over the same interval. The final ``end`` line proves the file is complete. Every
+timeouts) over the same interval. A receiver's ``packets`` are its data packets after the warmup;
+its ``layers`` and ``estimate`` lines are logged from the start, in time order, after its
+``receiver`` line. The final ``end`` line proves the file is complete. Every
 deviation from this is an :class:`Ns2OutputError` naming the file and line.
 """
 
 from __future__ import annotations
 
+import math
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from vidcc.validate.tcl import RESULTS_MAGIC
@@ -53,6 +59,10 @@ class Ns2Output:
     queue_samples: int
     queue_sum: float
     flows: dict[int, FlowCounters]
+    # multicast receivers, keyed (flow, receiver)
+    receivers: dict[tuple[int, int], int] = field(default_factory=dict)  # packets after the warmup
+    layers: dict[tuple[int, int], list[tuple[float, int]]] = field(default_factory=dict)  # (t s, layers)
+    estimates: dict[tuple[int, int], list[tuple[float, float]]] = field(default_factory=dict)  # (t s, bit/s)
 
 
 def ns_binary() -> str:
@@ -113,6 +123,8 @@ def parse(text: str, source: str = "<ns-2 output>") -> Ns2Output:
         raise Ns2OutputError(f"{source}: line 1: expected {RESULTS_MAGIC!r}, got {first!r}")
     bottleneck = queue = None
     flows: dict[int, FlowCounters] = {}
+    receivers: dict[tuple[int, int], int] = {}
+    logs: dict[str, dict[tuple[int, int], list]] = {"layers": {}, "estimate": {}}
     ended = False
     for n, line in enumerate(lines[1:], start=2):
         words = line.split()
@@ -136,6 +148,8 @@ def parse(text: str, source: str = "<ns-2 output>") -> Ns2Output:
             if index in flows:
                 raise Ns2OutputError(f"{source}: line {n}: flow {index} appears twice")
             flows[index] = FlowCounters(*_fields(source, n, words, ("packets", "timeouts", "cuts"), (int, int, int)))
+        elif words[0] in ("receiver", "layers", "estimate") and len(words) == 5:
+            _receiver_line(source, n, words, receivers, logs)
         else:
             raise Ns2OutputError(f"{source}: line {n}: unrecognised line {line[:80]!r}")
     if not ended:
@@ -150,4 +164,42 @@ def parse(text: str, source: str = "<ns-2 output>") -> Ns2Output:
         queue_samples=queue[0],
         queue_sum=queue[1],
         flows=flows,
+        receivers=receivers,
+        layers=logs["layers"],
+        estimates=logs["estimate"],
     )
+
+
+def _number(source: str, n: int, what: str, text: str, kind: type) -> float:
+    try:
+        x = kind(text)
+    except ValueError:
+        raise Ns2OutputError(f"{source}: line {n}: {what} = {text!r} is not a valid {kind.__name__}") from None
+    if not math.isfinite(x) or x < 0:
+        raise Ns2OutputError(f"{source}: line {n}: {what} = {text} is negative or not finite")
+    return x
+
+
+def _receiver_line(
+    source: str, n: int, words: list[str], receivers: dict[tuple[int, int], int], logs: dict[str, dict]
+) -> None:
+    """``receiver F J packets P``, ``layers F J T N``, ``estimate F J T BPS`` (module docs)."""
+    kind = words[0]
+    key = (int(_number(source, n, "flow", words[1], int)), int(_number(source, n, "receiver", words[2], int)))
+    if kind == "receiver":
+        if words[3] != "packets":
+            raise Ns2OutputError(f"{source}: line {n}: expected `receiver F J packets <int>`, got {' '.join(words)!r}")
+        if key in receivers:
+            raise Ns2OutputError(f"{source}: line {n}: receiver {key[0]},{key[1]} appears twice")
+        receivers[key] = int(_number(source, n, "packets", words[4], int))
+        return
+    if key not in receivers:
+        raise Ns2OutputError(f"{source}: line {n}: {kind} of receiver {key[0]},{key[1]} before its `receiver` line")
+    t = _number(source, n, "time", words[3], float)
+    value = _number(source, n, kind, words[4], int if kind == "layers" else float)
+    log = logs[kind].setdefault(key, [])
+    if log and t < log[-1][0]:
+        raise Ns2OutputError(
+            f"{source}: line {n}: {kind} of receiver {key[0]},{key[1]} goes back in time ({t} < {log[-1][0]})"
+        )
+    log.append((t, value))

@@ -35,13 +35,31 @@ Translation of vidcc's keys (vidcc's resolved configuration -> ns-2 variable), a
   ``loss_bad = 1`` translate.
 - Seeds: ns-2's ``defaultRNG`` is seeded with the case's seed; the two simulators' random
   streams are different anyway, which is why every band allows for seed effects.
+- DRR: ``Queue/DRR`` with ``blimit_`` = vidcc's byte limit, ``quantum_``, ``buckets_``,
+  ``mask_``. ns-2 hashes a packet's *source node*, vidcc its flow instance, with the same hash
+  (queue/drr.cc); the generator refuses a layout where the two put flows into buckets
+  differently (every flow's source, and every receiver's node for the reverse direction, must
+  land in its own bucket in both), so that both schedule the same set of queues.
+- Multicast (``plm``): ``new Simulator -multicast on`` and dense-mode routing (``mrtproto DM``)
+  with ``DM set PruneTimeout`` beyond the run: vidcc's tree is the union of the members' paths
+  and never floods, while DM floods a pruned group again each time a prune times out (0.5 s by
+  default). The session is ns-2's own PLM (Legout's ``tcl/plm`` library, built into ns 2.35):
+  ``PLMbuild_source_set`` (one ``CBR_PP`` source per layer, ``random_ 1`` = vidcc's ``jitter``),
+  receivers ``PLM/ns`` with ``check_estimate`` = ``check_period``, and the globals
+  ``packetSize``, ``PP_burst_length`` = ``burst``, ``PP_estimation_length`` = ``min_estimates``,
+  ``rates``. ns-2 hard-codes the loss rule (10 %), the 30 s rejoin and has no no-pair rule: vidcc's
+  ``loss_threshold``, ``rejoin_after`` and ``drop_without_pairs`` must have those values. The
+  receivers are a subclass that logs every subscription change and every period's minimum
+  estimate (``choose_layer``'s argument, vidcc's ``rate`` event). ns-2's joins and leaves are
+  DM grafts and prunes travelling hop by hop; vidcc models them as fixed latencies, set by the
+  case (see cases.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from vidcc.validate.layout import FlowSpec, Layout, LayoutError, LinkSpec, QueueSpec
+from vidcc.validate.layout import FlowSpec, Layout, LayoutError, LinkSpec, QueueSpec, SessionSpec
 
 RESULTS_MAGIC = "vidcc-ns2-results 1"
 
@@ -92,8 +110,52 @@ def ns2_queue_limit(q: QueueSpec) -> int:
     return q.limit_packets + 1 if q.kind == "droptail" else q.limit_packets
 
 
+def drr_hash(key: int, buckets: int, mask: bool = False) -> int:
+    """ns-2 2.35 ``DRR::hash`` (queue/drr.cc) on an address, then ``% buckets_`` as its enque
+    does (C's remainder of a negative number: only key 0 gives -1 + 1 = 0 here)."""
+    i = key & 0xFFF0 if mask else key
+    h = i + (i >> 8) + ~(i >> 4)
+    m = (2 << 23) - 1
+    r = abs(h) % m * (1 if h >= 0 else -1)  # C's % truncates towards zero
+    return (r + 1) % buckets
+
+
+def _check_drr_buckets(layout: Layout) -> None:
+    """Both simulators must put the flows of a DRR link into the same buckets: vidcc keys by flow
+    instance, ns-2 by source node (the module docs). Every key in its own bucket in both is
+    the case the generator accepts."""
+    drr = [lk for lk in layout.links if lk.queue.kind == "drr"]
+    if not drr:
+        return
+    ids = {n: i for i, n in enumerate(layout.nodes())}  # ns-2 numbers nodes in creation order
+    flows = [(f.index, f.src, [f.dst]) for f in layout.flows]
+    flows += [(s.index, s.src, [r.node for r in s.receivers]) for s in layout.sessions]
+    for lk in drr:
+        b, mask = int(lk.queue.drr["buckets"]), bool(lk.queue.drr["mask"])
+        keys = {
+            "vidcc's flow keys": [drr_hash(i, b, mask) for i, _, _ in flows],
+            "ns-2's source nodes": [drr_hash(ids[src], b, mask) for _, src, _ in flows],
+            "ns-2's receiving nodes": [drr_hash(ids[d], b, mask) for _, _, dsts in flows for d in dsts],
+        }
+        for what, buckets in keys.items():
+            if len(set(buckets)) != len(buckets):
+                raise LayoutError(
+                    f"link {lk.name}: DRR with {b} buckets: {what} share buckets {buckets}; the two simulators "
+                    "would schedule different queues (use more buckets or fewer flows)"
+                )
+
+
 def _queue(link: LinkSpec, a: str, b: str) -> list[str]:
     q = link.queue
+    if q.kind == "drr":
+        d = q.drr
+        return [
+            f"set q [[$ns link {a} {b}] queue]",
+            f"$q set blimit_ {q.limit_bytes}",
+            f"$q set quantum_ {int(d['quantum'])}",
+            f"$q set buckets_ {int(d['buckets'])}",
+            f"$q set mask_ {int(bool(d['mask']))}",
+        ]
     lines = [f"$ns queue-limit {a} {b} {ns2_queue_limit(q)}"]
     if q.kind == "red":
         r = q.red
@@ -231,6 +293,80 @@ def _tfrc(f: FlowSpec) -> list[str]:
     ]
 
 
+# vidcc plm keys whose value ns-2 2.35's PLM hard-codes (tcl/plm: exceed_loss_thresh 0.10,
+# drop-layer's 30 s rejoin timer, no no-pair rule).
+PLM_FIXED = {"loss_threshold": 0.1, "rejoin_after_ns": 30_000_000_000, "drop_without_pairs": False}
+
+# A PLM receiver that logs its subscription at every change and each check period's minimum
+# estimate (the argument of choose_layer), keyed "flow,receiver". Logged from the start; the
+# metrics cut the measurement interval.
+PLM_LOGGED_CLASS = [
+    "Class PLM/ns/Logged -superclass PLM/ns",
+    "PLM/ns/Logged instproc init {key args} { $self set key_ $key; eval $self next $args }",
+    "PLM/ns/Logged instproc log-layers {} {",
+    "  global layer_log",
+    "  lappend layer_log([$self set key_]) [list [[Simulator instance] now] [$self set subscription_]]",
+    "}",
+    "PLM/ns/Logged instproc add-layer {} { $self next; $self log-layers }",
+    "PLM/ns/Logged instproc drop-layer {} { $self next; $self log-layers }",
+    "PLM/ns/Logged instproc choose_layer {v} {",
+    "  global estimate_log",
+    "  lappend estimate_log([$self set key_]) [list [[Simulator instance] now] $v]",
+    "  $self next $v",
+    "}",
+]
+
+
+def _plm_globals(sessions: list[SessionSpec]) -> list[str]:
+    """ns-2's PLM reads its parameters from globals: every session of a script must share them."""
+    first = sessions[0]
+    shared = ("layer_rates_bps", "burst", "min_estimates")
+    for s in sessions:
+        for key, want in PLM_FIXED.items():
+            if s.params[key] != want:
+                raise LayoutError(f"flow {s.index}: plm {key} = {s.params[key]!r}; ns-2 2.35's PLM has only {want!r}")
+        if s.stop_ns is not None:
+            raise LayoutError(f"flow {s.index}: a plm session's stop is not translated to ns-2")
+        if s.packet_size != first.packet_size or any(s.params[k] != first.params[k] for k in shared):
+            raise LayoutError(
+                f"flow {s.index}: ns-2's PLM keeps packetSize, rates, PP_burst_length and PP_estimation_length "
+                "in globals: every plm session of a case needs the same packet_size, layer_rates, burst, min_estimates"
+            )
+    p = first.params
+    return [
+        "# ns-2's own PLM (tcl/plm in ns 2.35): parameters are globals of its library",
+        f"set packetSize {first.packet_size}",
+        f"Agent/UDP set packetSize_ {first.packet_size}",
+        f"set PP_burst_length {int(p['burst'])}",
+        f"set PP_estimation_length {int(p['min_estimates'])}",
+        "set plm_debug_flag 0",
+        f"set rates {{{' '.join(str(int(r)) for r in p['layer_rates_bps'])}}}",
+        "set rates_cum [calc_cum $rates]",
+        *PLM_LOGGED_CLASS,
+    ]
+
+
+def _plm_session(s: SessionSpec, node: dict[str, str]) -> list[str]:
+    i = s.index
+    lines = [
+        f"set addrs({i}) {{}}",
+        f"foreach r $rates {{ lappend addrs({i}) [Node allocaddr] }}",
+        f"$ns PLMbuild_source_set s{i} $rates $addrs({i}) {i} {node[s.src]} {_s(s.start_ns)}",
+    ]
+    if not s.params["jitter"]:
+        lines.append(f"for {{set l 0}} {{$l < [llength $rates]}} {{incr l}} {{ $src_plm(s{i}:$l) set random_ 0 }}")
+    for r in s.receivers:
+        key = f"{i},{r.index}"
+        lines.append(
+            f"$ns at {_s(r.start_ns)} {{set plm({key}) [new PLM/ns/Logged {key} $ns {node[r.node]} $addrs({i}) "
+            f"{_s(s.params['check_period_ns'])} {r.index}]}}"
+        )
+    return lines
+
+
+SESSIONS: dict[str, Callable[[SessionSpec, dict[str, str]], list[str]]] = {"plm": _plm_session}
+
+
 PROTOCOLS: dict[str, Callable[[FlowSpec], list[str]]] = {
     **{name: _tcp for name in TCP_AGENTS},
     "udp-cbr": _cbr,
@@ -247,12 +383,18 @@ def generate(layout: Layout) -> str:
     """The whole ns-2 script for a layout (deterministic text: same layout, same bytes)."""
     nodes = layout.nodes()
     node = {n: f"$node({n})" for n in nodes}
+    for s in layout.sessions:
+        if s.protocol not in SESSIONS:
+            raise LayoutError(
+                f"flow {s.index}: multicast protocol {s.protocol!r} has no ns-2 translation ({sorted(SESSIONS)})"
+            )
+    _check_drr_buckets(layout)
     lines = [
         f"# ns-2 2.35 script for the vidcc validation case {layout.name!r}, generated by vidcc.validate.",
         "# Re-run by hand: ns THIS_FILE OUTPUT_FILE",
         "if {$argc != 1} { puts stderr \"usage: ns script.tcl OUTPUT_FILE\"; exit 2 }",
         "set out_path [lindex $argv 0]",
-        "set ns [new Simulator]",
+        "set ns [new Simulator -multicast on]" if layout.sessions else "set ns [new Simulator]",
         f"$defaultRNG seed {layout.seed + 1}",  # ns-2 seed 0 means 'from the clock'
         "Agent/TCP set tcpTick_ 0.01",
         *GEOMETRIC_PROC,
@@ -260,7 +402,7 @@ def generate(layout: Layout) -> str:
     ]
     for i, link in enumerate(layout.links):
         a, b = node[link.src], node[link.dst]
-        kind = "RED" if link.queue.kind == "red" else "DropTail"
+        kind = {"red": "RED", "drr": "DRR"}.get(link.queue.kind, "DropTail")
         lines.append(f"$ns simplex-link {a} {b} {link.bandwidth_bps} {_s(link.delay_ns)} {kind}")
         lines += _queue(link, a, b)
         lines += _loss(link, a, b, i)
@@ -289,6 +431,12 @@ def generate(layout: Layout) -> str:
             last = next(lk for lk in layout.links if lk.dst == f.dst)
             lines.append(f"set fmon({i}) [$ns monitor-queue {node[last.src]} {node[last.dst]} [open /dev/null w] 1.0]")
             other.append(i)
+    if layout.sessions:
+        lines += _plm_globals(list(layout.sessions))
+        for s in layout.sessions:
+            lines += SESSIONS[s.protocol](s, node)
+        # Dense mode with prunes that outlast the run: vidcc's trees never flood (module docs).
+        lines += [f"DM set PruneTimeout {max(1000, 2 * layout.duration_ns // 1_000_000_000)}", "$ns mrtproto DM {}"]
     lines += _measurement(layout, tcp, other)
     return "\n".join(lines) + "\n"
 
@@ -331,7 +479,8 @@ def _measurement(layout: Layout, tcp: list[int], other: list[int]) -> list[str]:
         "}",
         "set warm_counters {}",
         "set warm_link {0 0 0}",
-        f"$ns at {_s(warm)} {{ set warm_counters [counters]; set warm_link [link_counters] }}",
+        *(_receiver_counters(layout) if layout.sessions else [
+            f"$ns at {_s(warm)} {{ set warm_counters [counters]; set warm_link [link_counters] }}"]),
         "proc finish {} {",
         "  global out_path qsum qn warm_counters warm_link",
         "  set end [counters]",
@@ -346,6 +495,7 @@ def _measurement(layout: Layout, tcp: list[int], other: list[int]) -> list[str]:
         "    puts $f \"flow [lindex $e 0] packets [expr {[lindex $e 1] - [lindex $w 1]}]"
         " timeouts [expr {[lindex $e 2] - [lindex $w 2]}] cuts [expr {[lindex $e 3] - [lindex $w 3]}]\"",
         "  }",
+        *(_receiver_output() if layout.sessions else []),
         "  puts $f \"end\"",
         "  close $f",
         "  exit 0",
@@ -354,3 +504,44 @@ def _measurement(layout: Layout, tcp: list[int], other: list[int]) -> list[str]:
         "$ns run",
     ]
 
+
+
+def _receiver_counters(layout: Layout) -> list[str]:
+    """Multicast receivers: packets received on every layer (the layers' loss monitors count
+    across leaves and joins; ``clear`` on a join resets only the expected sequence number,
+    tools/loss-monitor.cc), snapshot at the warmup beside the flows' counters."""
+    keys = " ".join(f"{s.index},{r.index}" for s in layout.sessions for r in s.receivers)
+    return [
+        f"set receivers {{{keys}}}",
+        "proc rx_counters {} {",
+        "  global plm receivers",
+        "  set c {}",
+        "  foreach k $receivers {",
+        "    set n 0",
+        "    if {[info exists plm($k)]} { foreach l [$plm($k) set layers_] { incr n [[$l mon] set npkts_] } }",
+        "    lappend c $n",
+        "  }",
+        "  return $c",
+        "}",
+        "set warm_rx {}",
+        f"$ns at {_s(layout.warmup_ns)} {{ set warm_counters [counters]; set warm_link [link_counters];"
+        " set warm_rx [rx_counters] }",
+    ]
+
+
+def _receiver_output() -> list[str]:
+    """``receiver F J packets P`` after the warmup, then every logged subscription change
+    (``layers F J T N``) and period minimum estimate (``estimate F J T BPS``) from the start."""
+    return [
+        "  global receivers warm_rx layer_log estimate_log",
+        "  foreach k $receivers w $warm_rx e [rx_counters] {",
+        "    set fj [join [split $k ,] { }]",
+        "    puts $f \"receiver $fj packets [expr {$e - $w}]\"",
+        "    if {[info exists layer_log($k)]} {",
+        "      foreach x $layer_log($k) { puts $f \"layers $fj [lindex $x 0] [lindex $x 1]\" }",
+        "    }",
+        "    if {[info exists estimate_log($k)]} {",
+        "      foreach x $estimate_log($k) { puts $f \"estimate $fj [lindex $x 0] [lindex $x 1]\" }",
+        "    }",
+        "  }",
+    ]
