@@ -14,6 +14,7 @@ use crate::endpoint::{
 use crate::estimate::rtp_reception::RtpReception;
 use crate::rng::SimRng;
 use crate::time::{Duration, Instant};
+use crate::wire::rtcp::{ntp_from_ns, ntp_middle};
 use crate::wire::WireError;
 
 /// What a receiver measured over one round on its stream.
@@ -77,6 +78,13 @@ pub struct SimulcastReceiver<R: ReceiverRules> {
     pending: Option<(u32, f64)>,
     key: f64,
     rtt: Option<Duration>,
+    /// One-way delays (s, sender clock to receiver clock): of the newest data packet; of the
+    /// newest SR; of the SR the newest report answered (its RTT sample's forward half); of the
+    /// SR behind the newest echo (the RTT adjustment's reference).
+    owd: Option<f64>,
+    sr_owd: Option<f64>,
+    report_owd: Option<f64>,
+    echo_owd: Option<f64>,
     sender_ssrc: u32,
     last_sr: bool,
     changes: Vec<ChangeRecord>,
@@ -111,6 +119,10 @@ impl<R: ReceiverRules> SimulcastReceiver<R> {
             pending: None,
             key: 1.0,
             rtt: None,
+            owd: None,
+            sr_owd: None,
+            report_owd: None,
+            echo_owd: None,
             sender_ssrc: 0,
             last_sr: false,
             changes: Vec::new(),
@@ -141,8 +153,21 @@ impl<R: ReceiverRules> SimulcastReceiver<R> {
         &self.rules
     }
 
+    /// The echoed RTT (the initial one before any echo); with `owd_rtt`, moved by the change of
+    /// the one-way delay since the echo, R' = R + (D' − D) (RFC 4654 §4.3.3), at least 1 µs.
     fn rtt(&self) -> Duration {
-        self.rtt.unwrap_or(self.cfg.initial_rtt)
+        let Some(echo) = self.rtt else { return self.cfg.initial_rtt };
+        match (self.cfg.owd_rtt, self.owd, self.echo_owd) {
+            (true, Some(d), Some(d0)) => {
+                let r = echo.as_secs_f64() + (d - d0);
+                if r.is_finite() {
+                    Duration::from_secs_f64(r.max(1e-6))
+                } else {
+                    echo
+                }
+            }
+            _ => echo,
+        }
     }
 
     fn join(&mut self, g: usize) {
@@ -218,6 +243,7 @@ impl<R: ReceiverRules> SimulcastReceiver<R> {
             meta: PacketMeta::control(),
         });
         self.reports_sent += 1;
+        self.report_owd = self.sr_owd;
     }
 
     fn on_data(&mut self, now: Instant, h: &super::wire::DataHeader, payload: u32) {
@@ -226,10 +252,16 @@ impl<R: ReceiverRules> SimulcastReceiver<R> {
         }
         self.rates.iter_mut().zip(h.rates()).for_each(|(r, &x)| *r = f64::from(x));
         self.sender_ssrc = h.ssrc;
+        // One-way delay from the sender's 32-bit microsecond timestamp (a difference modulo 2^32
+        // read as signed: a clock offset cancels in D' − D).
+        let owd = f64::from(((now.as_nanos() / 1000) as u32).wrapping_sub(h.timestamp_us) as i32) * 1e-6;
+        self.owd = Some(owd);
         if let Some((id, us)) = h.echo {
             if id == self.id {
                 let rtt = Duration::from_micros(u64::from(us).max(1));
                 self.rtt = Some(rtt);
+                // The sample's forward half is the SR the report answered (A − LSR − DLSR).
+                self.echo_owd = self.report_owd.or(Some(owd));
                 self.events.push_back(Event::RttEstimated { rtt });
             }
         }
@@ -284,6 +316,9 @@ impl<R: ReceiverRules> Endpoint for SimulcastReceiver<R> {
                 if info.ntp != 0 {
                     self.sender_ssrc = ssrc;
                     self.rx.on_sender_report(now, info.ntp);
+                    // The SR's one-way delay in the short NTP format (16.16 s, modulo 2^32).
+                    let d = ntp_middle(ntp_from_ns(now.as_nanos())).wrapping_sub(ntp_middle(info.ntp)) as i32;
+                    self.sr_owd = Some(f64::from(d) / 65_536.0);
                     self.last_sr = true;
                 }
             }
