@@ -323,7 +323,8 @@ def test_reproduce_rejects_an_unknown_paper(tmp_path):
 
 
 def test_sramt_baseline_claims_report_scenario_a_on_synthetic_results():
-    """C30–C34 read the baselines' Scenario A runs (figure fig4-9-baselines) beside their verdicts."""
+    """C30–C34 read the baselines' Scenario A runs (figure fig4-9-baselines) and the staggered-start
+    runs (fig15-19-staggered) beside their verdicts."""
     import numpy as np
 
     suite = load_suite("sramt")
@@ -336,6 +337,8 @@ def test_sramt_baseline_claims_report_scenario_a_on_synthetic_results():
         assert "in Scenario A (fig4-9-baselines" in v.explanation, (cid, v.explanation)
         assert isinstance(v.measured[f"Scenario A {name} F[C1-C2]"], float), (cid, v.measured)
         assert v.measured[f"Scenario A: the claim's test {name}"] in ("holds", "does not hold")
+        assert "staggered start (fig15-19-staggered" in v.explanation, (cid, v.explanation)
+        assert v.measured[f"staggered: the claim's test {name}"] in ("holds", "does not hold")
 
 
 def _resolved(base: dict) -> dict:

@@ -54,6 +54,13 @@ Reconstruction notes (digest tags [P]/[I]/[R]; ours are marked "suite"):
   over the Internet") names no topology and is not re-run. C30–C34 show the original set-up's F,
   starvation windows, CoV or convergence beside their verdicts, which stay the common
   scenario's (the digest's C30–C34 ask for a common scenario).
+* Staggered start (suite, the digest's single-bottleneck common scenario; figure
+  ``fig15-19-staggered``): PLM's Fig. 15 set-up with every scheme (SRAMT-LE, SRAMT-S and the five
+  baselines): TCP1 from 0 s, the scheme from 20 s, TCP2 from 60 s on one 1 Mbit/s, 20 ms
+  bottleneck, RED except PLM's DRR; measured from 60 s. C30–C34 report each baseline's and its
+  SRAMT variant's F (per session against the mean TCP flow), starvation windows, CoV and last
+  change there, and whether the claim's test holds (reported, not judged). Its PLM part is
+  fig15-19-orig's (the same scenario, so the same runs).
 * Baselines in Scenario A (suite, the digest's common scenario for layered and simulcast
   schemes; figure ``fig4-9-baselines``, ``baselines_a``): Scenario A's topology, receivers R1–R6
   and Tahoe flows with PLM, RLC, MLDA, DSG or IRFM in SRAMT's place; PLM behind DRR on the three
@@ -272,6 +279,15 @@ FIGURES = [
            parts=[Part(p, a_scheme(p), seeds=SEEDS, needs=NEEDS) for p in baselines_a.BASELINES],
            plots=[_series_plot(f"throughput-{p}", f"{p} receivers and TCP flows: throughput (1 s bins)", p)
                   for p in baselines_a.BASELINES]),
+    Figure(original.STAGGERED, "Every scheme in the TCP / scheme / TCP staggered start on one bottleneck",
+           "Fig. 15 set-up, schemes of Figs. 15–19",
+           "The digest's single-bottleneck common scenario: TCP1 (Tahoe) from 0 s, the scheme from 20 s, TCP2 from 60 s on "
+           "one 1 Mbit/s, 20 ms bottleneck (suite capacities as fig15-19-orig), for SRAMT-LE, SRAMT-S and each baseline; RED, "
+           "except PLM behind DRR.",
+           parts=[Part(p, original.staggered(p, DURATION, WARMUP, plm_checks.FAIR_QUEUE if p == "plm" else RED), seeds=SEEDS,
+                       needs=NEEDS) for p in original.SCHEMES],
+           plots=[_series_plot(f"throughput-{p}", f"{p} and two Tahoe flows: throughput (1 s bins)", p)
+                  for p in ("sramt-le", "sramt-s", "plm", "irfm")]),
     Figure(original.FIGURE, "The compared schemes in their own papers' set-ups", "Fig. 15, 16, 17, 19",
            "The set-ups of the figures the paper copies (suite capacities: 1 Mbit/s per session and TCP pair): PLM behind DRR "
            "with TCP1 from 0 s, PLM from 20 s, TCP2 from 60 s; 8 RLC sessions and 8 Tahoe flows; one Tahoe flow and an IRFM "
@@ -470,7 +486,8 @@ def _b_runs(d, with_le: bool = True) -> list[trace.Run]:
 
 
 def _a(check, proto):
-    return baselines_a.with_scenario_a(check, proto)
+    """A C30–C34 check with the staggered-start and Scenario A numbers of ``proto`` beside its verdict."""
+    return baselines_a.with_scenario_a(original.with_staggered(check, proto), proto)
 
 
 def C(cid, text, fig, protos, check, ref, **kw):
