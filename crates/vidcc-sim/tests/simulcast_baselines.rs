@@ -102,7 +102,7 @@ fn high_share(out: &SimOutput, receiver: i64, from_s: f64, end_s: f64) -> f64 {
 /// session whose best encoding is what its best-provisioned receivers can take) the 4 Mbit/s
 /// receiver holds the high stream and the 1 Mbit/s one the low stream, except for about two
 /// rounds every ~24 s (measured over 100–200 s: high-stream share 1.00 vs 0.18; throughput 3.60
-/// vs 0.66 Mbit/s): a loss-free receiver's isolated rate is TFRC's probing bound, twice what it
+/// vs 0.67 Mbit/s): a loss-free receiver's isolated rate is TFRC's probing bound, twice what it
 /// received, so when the low stream has doubled to ~0.75 Mbit/s its x ≈ 1.5 Mbit/s is fairer to
 /// the 4 Mbit/s stream, which the 1 Mbit/s path cannot carry; two rounds of loss send it back.
 /// With a range above the faster path (0.1–5 Mbit/s) the high stream overshoots 4 Mbit/s for

@@ -14,8 +14,19 @@ use crate::endpoint::{
 use crate::estimate::rtp_reception::RtpReception;
 use crate::rng::SimRng;
 use crate::time::{Duration, Instant};
-use crate::wire::rtcp::{ntp_from_ns, ntp_middle};
 use crate::wire::WireError;
+
+/// An instant as the data header's timestamp clock: microseconds modulo 2^32.
+pub(super) fn micros32(t: Instant) -> u32 {
+    (t.as_nanos() / 1000) as u32
+}
+
+/// An SR's 64-bit NTP timestamp (32.32 s) in the same clock as [`micros32`].
+pub(super) fn ntp_micros32(ntp: u64) -> u32 {
+    let secs = ntp >> 32;
+    let frac_us = ((ntp & 0xffff_ffff) * 1_000_000) >> 32;
+    secs.wrapping_mul(1_000_000).wrapping_add(frac_us) as u32
+}
 
 /// What a receiver measured over one round on its stream.
 #[derive(Clone, Debug)]
@@ -78,13 +89,14 @@ pub struct SimulcastReceiver<R: ReceiverRules> {
     pending: Option<(u32, f64)>,
     key: f64,
     rtt: Option<Duration>,
-    /// One-way delays (s, sender clock to receiver clock): of the newest data packet; of the
-    /// newest SR; of the SR the newest report answered (its RTT sample's forward half); of the
-    /// SR behind the newest echo (the RTT adjustment's reference).
-    owd: Option<f64>,
-    sr_owd: Option<f64>,
-    report_owd: Option<f64>,
-    echo_owd: Option<f64>,
+    /// One-way delays as 32-bit microsecond clock differences (receiver clock − sender
+    /// timestamp, modulo 2^32: any clock offset cancels in the difference of two): of the newest
+    /// data packet; of the newest SR; of the SR the newest report answered (its RTT sample's
+    /// forward half); of the SR behind the newest echo (the RTT adjustment's reference).
+    owd: Option<u32>,
+    sr_owd: Option<u32>,
+    report_owd: Option<u32>,
+    echo_owd: Option<u32>,
     sender_ssrc: u32,
     last_sr: bool,
     changes: Vec<ChangeRecord>,
@@ -159,7 +171,7 @@ impl<R: ReceiverRules> SimulcastReceiver<R> {
         let Some(echo) = self.rtt else { return self.cfg.initial_rtt };
         match (self.cfg.owd_rtt, self.owd, self.echo_owd) {
             (true, Some(d), Some(d0)) => {
-                let r = echo.as_secs_f64() + (d - d0);
+                let r = echo.as_secs_f64() + f64::from(d.wrapping_sub(d0) as i32) * 1e-6;
                 if r.is_finite() {
                     Duration::from_secs_f64(r.max(1e-6))
                 } else {
@@ -252,9 +264,7 @@ impl<R: ReceiverRules> SimulcastReceiver<R> {
         }
         self.rates.iter_mut().zip(h.rates()).for_each(|(r, &x)| *r = f64::from(x));
         self.sender_ssrc = h.ssrc;
-        // One-way delay from the sender's 32-bit microsecond timestamp (a difference modulo 2^32
-        // read as signed: a clock offset cancels in D' − D).
-        let owd = f64::from(((now.as_nanos() / 1000) as u32).wrapping_sub(h.timestamp_us) as i32) * 1e-6;
+        let owd = micros32(now).wrapping_sub(h.timestamp_us);
         self.owd = Some(owd);
         if let Some((id, us)) = h.echo {
             if id == self.id {
@@ -316,9 +326,8 @@ impl<R: ReceiverRules> Endpoint for SimulcastReceiver<R> {
                 if info.ntp != 0 {
                     self.sender_ssrc = ssrc;
                     self.rx.on_sender_report(now, info.ntp);
-                    // The SR's one-way delay in the short NTP format (16.16 s, modulo 2^32).
-                    let d = ntp_middle(ntp_from_ns(now.as_nanos())).wrapping_sub(ntp_middle(info.ntp)) as i32;
-                    self.sr_owd = Some(f64::from(d) / 65_536.0);
+                    // The SR's one-way delay in the data timestamps' clock (µs modulo 2^32).
+                    self.sr_owd = Some(micros32(now).wrapping_sub(ntp_micros32(info.ntp)));
                     self.last_sr = true;
                 }
             }

@@ -355,3 +355,15 @@ fn the_echoed_rtt_follows_the_one_way_delay_until_the_next_echo() {
     let raw: Vec<u64> = rtts_after_echo(false).iter().map(|d| d.as_nanos() / 1_000_000).collect();
     assert_eq!(raw, vec![60; 5]);
 }
+
+#[test]
+fn an_srs_ntp_time_reads_in_the_data_timestamps_clock() {
+    use super::receiver::{micros32, ntp_micros32};
+    use crate::wire::rtcp::ntp_from_ns;
+    // Within a microsecond (the NTP fraction truncates), across the 2^32 µs wrap of the data clock.
+    for ns in [0u64, 1_234_567_891, 4_294_967_295_000, 4_294_967_296_123_456, 86_400_000_000_000] {
+        let a = micros32(Instant::from_nanos(ns));
+        let b = ntp_micros32(ntp_from_ns(ns));
+        assert!(a.wrapping_sub(b) as i32 <= 1 && b.wrapping_sub(a) as i32 <= 1, "{ns}: {a} vs {b}");
+    }
+}
