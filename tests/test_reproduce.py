@@ -322,6 +322,25 @@ def test_reproduce_rejects_an_unknown_paper(tmp_path):
 # claims that are NOT-YET today do not rot before their protocols arrive)
 
 
+def test_sramt_baseline_claims_report_scenario_a_on_synthetic_results():
+    """C30–C34 read the baselines' Scenario A runs (figure fig4-9-baselines) and the staggered-start
+    runs (fig15-19-staggered) beside their verdicts."""
+    import numpy as np
+
+    suite = load_suite("sramt")
+    data = {f.id: _synthetic(f, np.random.default_rng(7)) for f in suite.figures}
+    for d in data.values():
+        d.attach_others(data)
+    for cid, name in (("C30", "PLM"), ("C31", "RLC"), ("C32", "MLDA"), ("C33", "DSG"), ("C34", "IRFM")):
+        claim = next(c for c in suite.claims if c.id == cid)
+        v = claim.check(data[claim.figure])
+        assert "in Scenario A (fig4-9-baselines" in v.explanation, (cid, v.explanation)
+        assert isinstance(v.measured[f"Scenario A {name} F[C1-C2]"], float), (cid, v.measured)
+        assert v.measured[f"Scenario A: the claim's test {name}"] in ("holds", "does not hold")
+        assert "staggered start (fig15-19-staggered" in v.explanation, (cid, v.explanation)
+        assert v.measured[f"staggered: the claim's test {name}"] in ("holds", "does not hold")
+
+
 def _resolved(base: dict) -> dict:
     """The resolved scenario of a part (its flows' protocol keys and receivers), or only a warm-up
     of 0 where the part cannot be resolved today (a protocol that does not exist yet)."""

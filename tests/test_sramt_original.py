@@ -115,3 +115,51 @@ def test_the_original_figure_runs_each_set_up():
     assert labels.count("rlc") == 8 and labels.count("tcp-tahoe") == 8
     irfm = next(f for f in parts["irfm"]["flows"] if f["protocol"] == "irfm")
     assert irfm["dst"] == ["D1", "D2"]
+
+
+def _staggered(part: str, scheme_bps: float, tcp_bps: float, figure: str | None = None) -> FigureData:
+    """One staggered-start run of ``part`` (built like Fig. 15's, the scheme labelled ``part``)."""
+    d = _plm(np.where(np.arange(1, N + 1) > 20, scheme_bps, 0.0), np.full(N, tcp_bps))
+    runs = d.runs().assign(part=part)
+    resolved = json.loads(runs["resolved_json"].iloc[0])
+    resolved["flows"][0]["label"] = part
+    runs["resolved_json"] = json.dumps(resolved)
+    flows = d.flows().assign(part=part)
+    flows.loc[flows["label"] == "plm", "label"] = part
+    fig = load_suite("sramt").figure(figure or original.STAGGERED)
+    tables = {"runs": runs, "run_flows": flows, "run_aggregate": pd.DataFrame()}
+    return FigureData(fig, tables, ran=[part], series=d.series)
+
+
+def test_staggered_numbers_are_shown_with_whether_the_claims_test_holds():
+    # PLM at 0.9 of each TCP, SRAMT-LE at 1.05: C30's friendliness parts hold; both rates
+    # constant after 60 s but PLM's level change at 30 s is before the window: CoV 0 vs 0, not steadier.
+    plm, le = _staggered("plm", 315e3, 350e3), _staggered("sramt-le", 367.5e3, 350e3)
+
+    def both(run_id, table):
+        x = plm.series(run_id, table)
+        return x if not x.empty else le.series(run_id, table)
+
+    merged = FigureData(plm.figure, {"runs": pd.concat([plm.runs(), le.runs()]), "run_flows": pd.concat([plm.flows(),
+                        le.flows()]), "run_aggregate": pd.DataFrame()}, ran=["plm", "sramt-le"], series=both)
+    merged.attach_others({})
+    v = original.with_staggered(lambda _d: Verdict("PASS", {"x": 1}, "common"), "plm")(merged)
+    assert v.status == "PASS" and v.measured["x"] == 1, "the verdict stays the check's"
+    assert abs(v.measured["staggered PLM F"] - 0.9) < 1e-3 and abs(v.measured["staggered SRAMT-LE F"] - 1.05) < 1e-3
+    assert v.measured["staggered: the claim's test PLM"] == "does not hold"  # CoV 0 is not < 0
+    assert "F 0.9 vs 1.05" in v.explanation
+    # Runs absent: said so.
+    v = original.with_staggered(lambda _d: Verdict("FAIL", {"x": 1}, "common"), "irfm")(merged)
+    assert v.measured["staggered IRFM"] == "not run" and v.status == "FAIL"
+
+
+def test_the_staggered_figure_runs_every_scheme_as_fig15():
+    fig = load_suite("sramt").figure(original.STAGGERED)
+    assert [p.name for p in fig.parts] == list(original.SCHEMES)
+    for p in fig.parts:
+        starts = {f["label"]: f.get("start") for f in p.base["flows"]}
+        assert starts == {"tcp1": "0s", p.name: "20s", "tcp2": "60s"}
+        assert p.base["topology"]["links"][2]["queue"]["kind"] == ("drr" if p.name == "plm" else "red")
+    # Its PLM part is the original figure's: the same scenario, so the same runs.
+    orig = load_suite("sramt").figure(original.FIGURE).part("plm")
+    assert fig.part("plm").scenario("quick") == orig.scenario("quick")

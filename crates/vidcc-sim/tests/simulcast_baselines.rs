@@ -92,19 +92,37 @@ fn dsg_receivers_behind_one_and_four_mbps_end_on_different_streams() {
     assert!((a - b).abs() < 0.5, "with a band edge below 1 Mbit/s both share stream 2: {a} vs {b}");
 }
 
+/// Share of [from_s, end_s] a receiver of a two-stream session spends on the high stream.
+fn high_share(out: &SimOutput, receiver: i64, from_s: f64, end_s: f64) -> f64 {
+    mean_stream(out, receiver, from_s, end_s) - 1.0
+}
+
 /// IRFM sets its two rates at the receivers' isolated rates and each receiver takes the fairer
-/// stream: the 1 Mbit/s receiver never leaves the low stream. The 4 Mbit/s receiver holds the
-/// high stream about half the time: its isolated rate doubles each 2 s round while loss-free
-/// (TFRC's slow-start bound), the high stream overshoots 4 Mbit/s for a whole round, the burst
-/// of loss events sinks its TFRC rate below the low stream's and it drops back until its loss
-/// history recovers (docs/protocols/irfm.md, "Measured behaviour").
+/// stream. With the session's range topping at the faster path's capacity (0.1–4 Mbit/s, as a
+/// session whose best encoding is what its best-provisioned receivers can take) the 4 Mbit/s
+/// receiver holds the high stream and the 1 Mbit/s one the low stream, except for about two
+/// rounds every ~24 s (measured over 100–200 s: high-stream share 1.00 vs 0.18; throughput 3.60
+/// vs 0.67 Mbit/s): a loss-free receiver's isolated rate is TFRC's probing bound, twice what it
+/// received, so when the low stream has doubled to ~0.75 Mbit/s its x ≈ 1.5 Mbit/s is fairer to
+/// the 4 Mbit/s stream, which the 1 Mbit/s path cannot carry; two rounds of loss send it back.
+/// With a range above the faster path (0.1–5 Mbit/s) the high stream overshoots 4 Mbit/s for
+/// two rounds (the report lag) whenever its receiver's x doubles past it, the equation's rate
+/// at the queue-inflated RTT sends that receiver down, and both receivers spend time on both
+/// streams (shares 0.40 and 0.26): IRFM does not part them then (docs/protocols/irfm.md,
+/// "Measured behaviour").
 #[test]
 fn irfm_receivers_behind_one_and_four_mbps_end_on_different_streams() {
-    let cfg = IrfmConfig { rate_range_bps: [100_000, 5_000_000], ..IrfmConfig::default() };
+    let cfg = IrfmConfig { rate_range_bps: [100_000, 4_000_000], ..IrfmConfig::default() };
     let (out, thr) = two_bottlenecks(ProtocolConfig::Irfm(cfg), 200);
-    let (a, b) = (mean_stream(&out, 0, 100.0, 200.0), mean_stream(&out, 1, 100.0, 200.0));
-    eprintln!("irfm: mean stream over 100-200 s: {a:.2} at 1 Mbit/s, {b:.2} at 4 Mbit/s; throughput {thr:?}");
-    assert!(a <= 1.1, "the 1 Mbit/s receiver stays on the low stream: {a}");
-    assert!(b >= a + 0.3, "the 4 Mbit/s receiver spends a good part of the time on the high stream: {b}");
-    assert!(thr[0] < 1.0e6 && thr[1] > 2.0 * thr[0], "{thr:?}");
+    let (a, b) = (high_share(&out, 0, 100.0, 200.0), high_share(&out, 1, 100.0, 200.0));
+    eprintln!("irfm 0.1-4 Mbit/s: high-stream share over 100-200 s: {a:.2} at 1 Mbit/s, {b:.2} at 4 Mbit/s; throughput {thr:?}");
+    assert!(b >= 0.9, "the 4 Mbit/s receiver holds the high stream: {b}");
+    assert!(a <= 0.3, "the 1 Mbit/s receiver holds the low stream at least 70 % of the time: {a}");
+    assert!(thr[0] < 1.0e6 && thr[1] > 3.0 * thr[0], "{thr:?}");
+    let wide = IrfmConfig { rate_range_bps: [100_000, 5_000_000], ..IrfmConfig::default() };
+    let (out, thr) = two_bottlenecks(ProtocolConfig::Irfm(wide), 200);
+    let (a, b) = (high_share(&out, 0, 100.0, 200.0), high_share(&out, 1, 100.0, 200.0));
+    eprintln!("irfm 0.1-5 Mbit/s: high-stream share {a:.2} and {b:.2}; throughput {thr:?}");
+    assert!(b < 0.9 && a > 0.1, "with a range above the 4 Mbit/s path both receivers use both streams: {a} vs {b}");
+    assert!(thr[1] > 2.0 * thr[0], "the 4 Mbit/s receiver still gets more: {thr:?}");
 }

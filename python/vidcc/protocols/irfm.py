@@ -46,6 +46,7 @@ class IrfmFlow(CoreFlow):
     initial_rtt: PositiveDuration = 100_000_000
     ndupack: _Count = 3
     equation_packet_size: Size | None = None
+    owd_rtt: bool = True
 
 
 def _resolve(flow: IrfmFlow) -> dict:
@@ -60,6 +61,7 @@ def _resolve(flow: IrfmFlow) -> dict:
         "initial_rtt_ns": flow.initial_rtt,
         "ndupack": flow.ndupack,
         "equation_packet_bytes": flow.equation_packet_size or 0,
+        "owd_rtt": flow.owd_rtt,
     }
 
 

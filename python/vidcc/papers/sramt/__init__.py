@@ -54,6 +54,25 @@ Reconstruction notes (digest tags [P]/[I]/[R]; ours are marked "suite"):
   over the Internet") names no topology and is not re-run. C30–C34 show the original set-up's F,
   starvation windows, CoV or convergence beside their verdicts, which stay the common
   scenario's (the digest's C30–C34 ask for a common scenario).
+* Staggered start (suite, the digest's single-bottleneck common scenario; figure
+  ``fig15-19-staggered``): PLM's Fig. 15 set-up with every scheme (SRAMT-LE, SRAMT-S and the five
+  baselines): TCP1 from 0 s, the scheme from 20 s, TCP2 from 60 s on one 1 Mbit/s, 20 ms
+  bottleneck, RED except PLM's DRR; measured from 60 s. C30–C34 report each baseline's and its
+  SRAMT variant's F (per session against the mean TCP flow), starvation windows, CoV and last
+  change there, and whether the claim's test holds (reported, not judged). Its PLM part is
+  fig15-19-orig's (the same scenario, so the same runs).
+* Baselines in Scenario A (suite, the digest's common scenario for layered and simulcast
+  schemes; figure ``fig4-9-baselines``, ``baselines_a``): Scenario A's topology, receivers R1–R6
+  and Tahoe flows with PLM, RLC, MLDA, DSG or IRFM in SRAMT's place; PLM behind DRR on the three
+  bottlenecks (its paper's fair queueing), the others behind the scenario's RED; every scheme's
+  default layers / bands / range (they fit the 100 / 400 / 750 kbit/s half-shares); DSG's
+  receivers start on SRAMT-S's streams, the others where the scheme puts them. C30–C34 report,
+  beside their common-bottleneck verdicts, each bottleneck's F against its own Tahoe flow and its
+  starvation windows, the CoV, the last change and each receiver's final position against the
+  scheme's expected one (PLM, RLC: the most layers strictly below the half-share; DSG: SRAMT-S's
+  streams; IRFM: R1, R2 low, R5, R6 high; MLDA: increasing levels), for the baseline and its
+  SRAMT variant (fig7-9 / fig4-6), and whether the claim's own test holds there (reported, not
+  judged: the claims compare one scheme with one TCP on one link, as the paper's Figs. 15–19).
 * Tables 1–2 (C35, suite; ``tables_checks``): the ratings are read as ordinal (Very good > Good >
   Modest; Yes > Modest > No; Very fast > Relative fast = Satisfactory > Modest) and each row with
   a measured counterpart in the fig15-19 runs is checked pairwise wherever two ratings differ:
@@ -75,7 +94,16 @@ import math
 
 from vidcc.papers.building import droptail, flow, glink, graph, red, scenario
 from vidcc.papers.model import Claim, Figure, Part, Plot, Q, Suite, Verdict, reconstruction_notes
-from vidcc.papers.sramt import checks, layered_checks, original, plm_checks, simulcast_checks, tables_checks, trace
+from vidcc.papers.sramt import (
+    baselines_a,
+    checks,
+    layered_checks,
+    original,
+    plm_checks,
+    simulcast_checks,
+    tables_checks,
+    trace,
+)
 from vidcc.papers.verdicts import within
 
 SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
@@ -107,8 +135,7 @@ def sramt(proto: str, receivers: list[dict], **keys) -> dict:
     return flow(proto, label=proto, src="S", receivers=receivers, **keys)
 
 
-# Scenario A [P]: expected (and, for SRAMT-S, starting) stream / level of each receiver.
-EXPECTED_A = {"R1": 1, "R2": 1, "R3": 2, "R4": 2, "R5": 3, "R6": 3}
+EXPECTED_A = checks.EXPECTED_A  # Scenario A [P]: expected (SRAMT-S: starting) stream / level of each receiver
 
 
 def a(proto: str) -> dict:
@@ -118,6 +145,13 @@ def a(proto: str) -> dict:
         receivers = [{"node": n} for n in EXPECTED_A]  # all start at level 1 (A-23)
     return scenario(DURATION, scenario_a(), [sramt(proto, receivers), *[tahoe(i) for i in (1, 2, 3)]], warmup=WARMUP,
                     sample_interval="1s")
+
+
+def a_scheme(proto: str) -> dict:
+    """Scenario A with a baseline of Figs. 15–19 in SRAMT's place (``baselines_a``: PLM behind DRR)."""
+    queue = plm_checks.FAIR_QUEUE if proto == "plm" else RED
+    session = flow(proto, label=proto, src="S", receivers=baselines_a.receivers(proto, EXPECTED_A))
+    return scenario(DURATION, scenario_a(queue), [session, *[tahoe(i) for i in (1, 2, 3)]], warmup=WARMUP, sample_interval="1s")
 
 
 def a_baseline() -> dict:
@@ -238,6 +272,22 @@ FIGURES = [
            "1 Mbit/s bottleneck (suite): RED, except PLM behind the fair queueing it needs (DRR).",
            parts=[Part(p, common_bottleneck(p, plm_checks.FAIR_QUEUE if p == "plm" else RED), seeds=SEEDS, needs=NEEDS)
                   for p in ("sramt-le", "sramt-s", "plm", "rlc", "mlda", "dsg", "irfm")]),
+    Figure(baselines_a.FIGURE, "Scenario A with the compared schemes in SRAMT's place", "Fig. 3 set-up, schemes of Figs. 15–19",
+           "The digest's common scenario for layered and simulcast schemes: Scenario A's topology, six receivers and "
+           "three Tahoe flows, each of PLM, RLC, MLDA (layered, against SRAMT-LE's fig7-9) and DSG, IRFM (simulcast, against "
+           "SRAMT-S's fig4-6) in SRAMT's place; RED, except PLM behind DRR on its three bottlenecks (suite).",
+           parts=[Part(p, a_scheme(p), seeds=SEEDS, needs=NEEDS) for p in baselines_a.BASELINES],
+           plots=[_series_plot(f"throughput-{p}", f"{p} receivers and TCP flows: throughput (1 s bins)", p)
+                  for p in baselines_a.BASELINES]),
+    Figure(original.STAGGERED, "Every scheme in the TCP / scheme / TCP staggered start on one bottleneck",
+           "Fig. 15 set-up, schemes of Figs. 15–19",
+           "The digest's single-bottleneck common scenario: TCP1 (Tahoe) from 0 s, the scheme from 20 s, TCP2 from 60 s on "
+           "one 1 Mbit/s, 20 ms bottleneck (suite capacities as fig15-19-orig), for SRAMT-LE, SRAMT-S and each baseline; RED, "
+           "except PLM behind DRR.",
+           parts=[Part(p, original.staggered(p, DURATION, WARMUP, plm_checks.FAIR_QUEUE if p == "plm" else RED), seeds=SEEDS,
+                       needs=NEEDS) for p in original.SCHEMES],
+           plots=[_series_plot(f"throughput-{p}", f"{p} and two Tahoe flows: throughput (1 s bins)", p)
+                  for p in ("sramt-le", "sramt-s", "plm", "irfm")]),
     Figure(original.FIGURE, "The compared schemes in their own papers' set-ups", "Fig. 15, 16, 17, 19",
            "The set-ups of the figures the paper copies (suite capacities: 1 Mbit/s per session and TCP pair): PLM behind DRR "
            "with TCP1 from 0 s, PLM from 20 s, TCP2 from 60 s; 8 RLC sessions and 8 Tahoe flows; one Tahoe flow and an IRFM "
@@ -435,6 +485,11 @@ def _b_runs(d, with_le: bool = True) -> list[trace.Run]:
     return runs
 
 
+def _a(check, proto):
+    """A C30–C34 check with the staggered-start and Scenario A numbers of ``proto`` beside its verdict."""
+    return baselines_a.with_scenario_a(original.with_staggered(check, proto), proto)
+
+
 def C(cid, text, fig, protos, check, ref, **kw):
     return Claim(cid, text, fig, protos, check, needs=NEEDS if fig else (), ref=ref, **kw)
 
@@ -505,15 +560,15 @@ CLAIMS = [
       c29, "§7, [17]"),
     C("C30", "PLM (behind DRR fair queueing) has a steadier, step-wise rate than SRAMT-LE (behind RED) on the common 1 Mbit/s "
       "bottleneck with one Tahoe flow; TCP gets more than PLM (F_PLM < 1); SRAMT-LE ≈ TCP (|F_SRAMT − 1| < |F_PLM − 1|).",
-      "fig15-19", LE + ("plm",) + TAHOE, original.with_original(plm_checks.c30, "plm"), "§9, Fig. 15", cause=plm_checks.c30_cause),
+      "fig15-19", LE + ("plm",) + TAHOE, _a(original.with_original(plm_checks.c30, "plm"), "plm"), "§9, Fig. 15", cause=plm_checks.c30_cause),
     C("C31", "RLC slightly more aggressive than TCP; SRAMT-LE friendlier than RLC; no starvation.", "fig15-19", LE + ("rlc",),
-      original.with_original(layered_checks.c31, "rlc"), "§9, Fig. 16", cause=layered_checks.c31_cause),
+      _a(original.with_original(layered_checks.c31, "rlc"), "rlc"), "§9, Fig. 16", cause=layered_checks.c31_cause),
     C("C32", "MLDA occasionally starves TCP (or is starved) and converges slower than SRAMT-LE.", "fig15-19", LE + ("mlda",),
-      original.with_original(layered_checks.c32, "mlda"), "§9, Fig. 17", cause=layered_checks.c32_cause),
+      _a(original.with_original(layered_checks.c32, "mlda"), "mlda"), "§9, Fig. 17", cause=layered_checks.c32_cause),
     C("C33", "DSG steadier than SRAMT-S (mean CoV of the held streams' rates, common bottleneck); similar convergence.", "fig15-19",
-      S + ("dsg",), original.with_original(simulcast_checks.c33, None), "§9, Fig. 18", cause=simulcast_checks.c33_cause),
+      S + ("dsg",), _a(original.with_original(simulcast_checks.c33, None), "dsg"), "§9, Fig. 18", cause=simulcast_checks.c33_cause),
     C("C34", "SRAMT-S friendlier than IRFM (|F − 1| smaller) and converges faster (last stream change earlier).", "fig15-19",
-      S + ("irfm",), original.with_original(simulcast_checks.c34, "irfm"), "§9, Fig. 19", cause=simulcast_checks.c34_cause),
+      S + ("irfm",), _a(original.with_original(simulcast_checks.c34, "irfm"), "irfm"), "§9, Fig. 19", cause=simulcast_checks.c34_cause),
     C("C35", "Tables 1–2: wherever two schemes' ratings differ, the measured order on the common bottleneck agrees (TCP "
       "friendliness ↔ |F − 1|, stable transmission rate ↔ CoV, convergence time ↔ last level / stream change).", "fig15-19",
       S + LE + ("plm", "rlc", "mlda", "dsg", "irfm"), tables_checks.c35, "Tables 1–2"),

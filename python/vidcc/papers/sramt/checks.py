@@ -77,6 +77,8 @@ def link_series(data, run: trace.Run, nodes: Sequence[str], tcp_label: str, laye
     return out
 
 
+# Scenario A [P]: expected (and, for SRAMT-S, starting) stream / level of each receiver.
+EXPECTED_A = {"R1": 1, "R2": 1, "R3": 2, "R4": 2, "R5": 3, "R6": 3}
 LINKS_A = {"C1-C2": (("R1", "R2"), "tcp-c2", 0.2e6), "C1-C3": (("R3", "R4"), "tcp-c3", 0.8e6), "C1-C4": (("R5", "R6"), "tcp-c4", 1.5e6)}
 
 
@@ -446,7 +448,7 @@ def link_positions(runs: Sequence[trace.Run], measured: dict) -> str:
 
 
 def trace_expected(node: str) -> int:
-    return {"R1": 1, "R2": 1, "R3": 2, "R4": 2, "R5": 3, "R6": 3}[node]
+    return EXPECTED_A[node]
 
 
 def rtt_bias(runs: Sequence[trace.Run], reverse_s: Mapping[str, float], measured: dict) -> str:

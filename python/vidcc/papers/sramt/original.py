@@ -15,6 +15,12 @@ warm-up:
 * DSG (Fig. 18): "three streams over the Internet" names no topology and no competing traffic:
   not re-run.
 
+The digest's single-bottleneck common scenario (figure ``fig15-19-staggered``, :func:`staggered`)
+is PLM's set-up with every scheme: TCP1 from 0 s, the scheme (SRAMT-LE, SRAMT-S or a baseline)
+from 20 s, TCP2 from 60 s, measured from 60 s the same way; :func:`with_staggered` adds its
+numbers for a baseline and its SRAMT variant to C30–C34, with whether the claim's own test holds
+there (reported; the verdicts stay the ``fig15-19`` checks').
+
 Measured after the warm-up and after the last flow's start (PLM: from 60 s, when both TCPs run),
 per 1 s bin: the scheme class on the link (per session what its receivers get, as
 :func:`vidcc.papers.sramt.checks.link_series` reads it, summed over sessions) and the TCP class
@@ -36,9 +42,15 @@ from vidcc.papers.model import Verdict
 from vidcc.papers.sramt import checks, layered_checks, simulcast_checks, trace
 
 FIGURE = "fig15-19-orig"
+# The digest's single-bottleneck common scenario (§2 framing): PLM's TCP1 0 s / scheme 20 s / TCP2
+# 60 s staggered start, with every scheme and both SRAMT variants.
+STAGGERED = "fig15-19-staggered"
+SCHEMES = ("sramt-le", "sramt-s", "plm", "rlc", "mlda", "dsg", "irfm")
+VERSUS = {"plm": "sramt-le", "rlc": "sramt-le", "mlda": "sramt-le", "dsg": "sramt-s", "irfm": "sramt-s"}
+NAMES = {"plm": "PLM", "rlc": "RLC", "mlda": "MLDA", "dsg": "DSG", "irfm": "IRFM", "sramt-le": "SRAMT-LE", "sramt-s": "SRAMT-S"}
 RLC_SESSIONS = 8
 LINK_BPS = 1e6  # per scheme session and TCP flow pair
-LAYERED = {"plm": True, "rlc": True, "mlda": True, "irfm": False}
+LAYERED = {"plm": True, "rlc": True, "mlda": True, "irfm": False, "dsg": False, "sramt-le": True, "sramt-s": False}
 
 
 def _topo(bps: float, queue: dict, receivers: list[str], tcps: list[str]) -> dict:
@@ -52,10 +64,16 @@ def _tcp(label: str, dst: str, start) -> dict:
     return flow("tcp-tahoe", label=label, src="T", dst=dst, start=start)
 
 
-def plm(duration, warmup, queue: dict) -> dict:
-    """Fig. 15's set-up: TCP1 at 0 s, PLM at 20 s, TCP2 at 60 s on one bottleneck."""
-    flows = [_tcp("tcp1", "TD1", "0s"), flow("plm", label="plm", src="S", dst=["D"], start="20s"), _tcp("tcp2", "TD2", "60s")]
+def staggered(proto: str, duration, warmup, queue: dict) -> dict:
+    """Fig. 15's set-up with any scheme: TCP1 at 0 s, the scheme at 20 s, TCP2 at 60 s on one bottleneck."""
+    flows = [_tcp("tcp1", "TD1", "0s"), flow(proto, label=proto, src="S", dst=["D"], start="20s"), _tcp("tcp2", "TD2", "60s")]
     return scenario(duration, _topo(LINK_BPS, queue, ["D"], ["TD1", "TD2"]), flows, warmup=warmup, sample_interval="1s")
+
+
+def plm(duration, warmup, queue: dict) -> dict:
+    """Fig. 15's set-up: TCP1 at 0 s, PLM at 20 s, TCP2 at 60 s on one bottleneck (the staggered
+    common scenario's PLM part: the same runs)."""
+    return staggered("plm", duration, warmup, queue)
 
 
 def rlc(duration, warmup, queue: dict) -> dict:
@@ -92,14 +110,16 @@ def _data(d, fig: str):
         return None
 
 
-def numbers(d, proto: str) -> dict[str, float] | None:
-    """F, starvation windows, CoV and convergence of ``proto`` in its original scenario, averaged
-    over its runs (starvation windows summed); None when those runs are not in the results."""
-    fig, part, labels, tcps, cap, t0 = SOURCES[proto]
+def numbers(d, proto: str, source: tuple | None = None) -> dict[str, float] | None:
+    """F, starvation windows, CoV and convergence of ``proto`` in its original scenario (or in
+    ``source``, a tuple as SOURCES holds), averaged over its runs (starvation windows summed);
+    simulcast schemes also "stream CoV" (C33's: the held streams' announced rates). None when
+    those runs are not in the results."""
+    fig, part, labels, tcps, cap, t0 = source or SOURCES[proto]
     data = _data(d, fig)
     if data is None or data.runs(part).empty:
         return None
-    fs, covs, convs, starve = [], [], [], 0
+    fs, covs, convs, starve, stream_covs = [], [], [], 0, []
     for row in data.runs(part).to_dict("records"):
         sessions = [trace.load(data, row, label, LAYERED[proto]) for label in labels]
         since = max(sessions[0].warmup_s, t0)
@@ -114,8 +134,66 @@ def numbers(d, proto: str) -> dict[str, float] | None:
         starve += checks.starvation_windows(s, cap)
         first = sessions[0]
         convs.append(layered_checks.convergence_s([first]) if LAYERED[proto] else simulcast_checks.convergence_s(first))
-    return {"F": float(np.mean(fs)), "starvation windows": starve, "CoV": float(np.mean(covs)), "convergence s": float(np.mean(convs)),
-            "runs": len(fs)}
+        if not LAYERED[proto]:
+            stream_covs.append(simulcast_checks.stream_cov(first))
+    out = {"F": float(np.mean(fs)), "starvation windows": starve, "CoV": float(np.mean(covs)),
+           "convergence s": float(np.mean(convs)), "runs": len(fs)}
+    if stream_covs:
+        out["stream CoV"] = float(np.mean(stream_covs))
+    return out
+
+
+def staggered_numbers(d, proto: str) -> dict[str, float] | None:
+    """``numbers`` of ``proto`` in the staggered common scenario, measured from 60 s (both TCPs run)."""
+    return numbers(d, proto, (STAGGERED, proto, [proto], ["tcp1", "tcp2"], LINK_BPS, 60.0))
+
+
+def _staggered_judge(proto: str, m: dict, s: dict) -> tuple[bool, str]:
+    """Whether the claim's own test (C30–C34) holds in the staggered scenario: F per session
+    against the mean TCP flow, starvation windows, CoV (layered: the received rate, as C30;
+    simulcast: the held streams' announced rates, as C33), the last change."""
+    f, fs = m["F"], s["F"]
+    if proto == "plm":
+        ok = m["CoV"] < s["CoV"] and f < 1 and abs(fs - 1) < abs(f - 1)
+        return ok, f"CoV {m['CoV']:.3g} vs {s['CoV']:.3g}, F {f:.3g} vs {fs:.3g}"
+    if proto == "rlc":
+        ok = f > 1 and abs(fs - 1) < abs(f - 1) and m["starvation windows"] == 0 and s["starvation windows"] == 0
+        return ok, f"F {f:.3g} vs {fs:.3g}, starvation windows {m['starvation windows']} vs {s['starvation windows']}"
+    if proto == "mlda":
+        ok = s["starvation windows"] == 0 < m["starvation windows"] and m["convergence s"] > s["convergence s"]
+        return ok, (f"starvation windows {m['starvation windows']} vs {s['starvation windows']}, "
+                    f"last change {m['convergence s']:.0f} s vs {s['convergence s']:.0f} s")
+    if proto == "dsg":
+        ok = m["stream CoV"] < s["stream CoV"]
+        return ok, f"stream CoV {m['stream CoV']:.3g} vs {s['stream CoV']:.3g}"
+    ok = abs(fs - 1) < abs(f - 1) and s["convergence s"] < m["convergence s"]
+    return ok, f"F {f:.3g} vs {fs:.3g}, last change {m['convergence s']:.0f} s vs {s['convergence s']:.0f} s"
+
+
+def with_staggered(check: Callable[[object], Verdict], proto: str) -> Callable[[object], Verdict]:
+    """``check`` with the staggered common scenario's numbers of ``proto`` and of its SRAMT variant
+    added, and whether the claim's test holds there (reported, not judged)."""
+
+    def wrapped(d) -> Verdict:
+        v = check(d)
+        measured = dict(v.measured)
+        versus = VERSUS[proto]
+        mine, sramt = staggered_numbers(d, proto), staggered_numbers(d, versus)
+        if mine is None or sramt is None:
+            measured[f"staggered {NAMES[proto]}"] = "not run"
+            return Verdict(v.status, measured, f"{v.explanation}; staggered-start runs of {proto} and {versus} not in the results")
+        for who, n in ((proto, mine), (versus, sramt)):
+            for key in ("F", "starvation windows", "CoV", "stream CoV", "convergence s"):
+                if key in n:
+                    x = n[key]
+                    measured[f"staggered {NAMES[who]} {key}"] = round(x, 3) if isinstance(x, float) and math.isfinite(x) else x
+        ok, why = _staggered_judge(proto, mine, sramt)
+        measured[f"staggered: the claim's test {NAMES[proto]}"] = "holds" if ok else "does not hold"
+        return Verdict(v.status, measured, f"{v.explanation}; in the TCP1 0 s / scheme 20 s / TCP2 60 s staggered start "
+                                           f"({STAGGERED}, from 60 s, reported, not judged) the claim's test "
+                                           f"{'holds' if ok else 'does not hold'}: {NAMES[proto]} vs {NAMES[versus]} {why}")
+
+    return wrapped
 
 
 # What each claim shows of its baseline's original scenario (its verdict stays the common scenario's).

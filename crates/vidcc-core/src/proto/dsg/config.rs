@@ -110,6 +110,8 @@ impl DsgConfig {
             reports_per_round: self.reports_per_round,
             // DSG does not use the RTT.
             initial_rtt: Duration::from_millis(100),
+            // DSG's rules use no RTT: the raw echo (the adjustment would change nothing).
+            owd_rtt: false,
         }
     }
 }

@@ -34,6 +34,9 @@ pub struct IrfmConfig {
     pub ndupack: u32,
     /// s of the TCP equation in bytes; 0 = the flow's packet size.
     pub equation_packet_bytes: u32,
+    /// Adjust the echoed RTT by one-way-delay changes between echoes (TFMCC, RFC 4654 §4.3.3)
+    /// \[R\]: true. False: the raw echo of the round's SR/RR exchange (the first version).
+    pub owd_rtt: bool,
 }
 
 impl Default for IrfmConfig {
@@ -49,6 +52,7 @@ impl Default for IrfmConfig {
             initial_rtt_ns: 100_000_000,
             ndupack: 3,
             equation_packet_bytes: 0,
+            owd_rtt: true,
         }
     }
 }
@@ -90,6 +94,7 @@ impl IrfmConfig {
             round: Duration::from_nanos(self.round_ns),
             reports_per_round: self.reports_per_round,
             initial_rtt: Duration::from_nanos(self.initial_rtt_ns),
+            owd_rtt: self.owd_rtt,
         }
     }
 }

@@ -25,7 +25,13 @@
 //!
 //! **RTT.** The sender measures each reporting receiver's RTT from its RR (A − LSR − DLSR,
 //! RFC 3550 §6.4.1; an SR goes to every stream at every round start) and echoes it in the next
-//! packet of the receiver's stream, as SRAMT does (IRFM's isolated rate needs it).
+//! packet of the receiver's stream, as SRAMT does (IRFM's isolated rate needs it). With
+//! [`CoreConfig::owd_rtt`] the receiver carries that echo forward between echoes by the change
+//! of its data packets' one-way delay since the packet that brought the echo, R' = R + (D' − D)
+//! (TFMCC's one-way-delay adjustment, RFC 4654 §4.3.3 \[R\]): one SR/RR exchange per round
+//! samples the path at the round's start, before a stream set above the path's capacity has
+//! filled its queue, and an RTT without that queue splits one congestion episode into a loss
+//! event per lost packet (`docs/protocols/irfm.md`, "Measured behaviour").
 //!
 //! Carries bulk data only (no video yet: a video flow is refused at build time).
 
@@ -52,6 +58,8 @@ pub struct CoreConfig {
     pub reports_per_round: u32,
     /// RTT a receiver assumes before the sender's first echo.
     pub initial_rtt: Duration,
+    /// Whether the receiver adjusts the echoed RTT by one-way-delay changes (RFC 4654 §4.3.3).
+    pub owd_rtt: bool,
 }
 
 impl CoreConfig {

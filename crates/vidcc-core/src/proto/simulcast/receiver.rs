@@ -16,6 +16,18 @@ use crate::rng::SimRng;
 use crate::time::{Duration, Instant};
 use crate::wire::WireError;
 
+/// An instant as the data header's timestamp clock: microseconds modulo 2^32.
+pub(super) fn micros32(t: Instant) -> u32 {
+    (t.as_nanos() / 1000) as u32
+}
+
+/// An SR's 64-bit NTP timestamp (32.32 s) in the same clock as [`micros32`].
+pub(super) fn ntp_micros32(ntp: u64) -> u32 {
+    let secs = ntp >> 32;
+    let frac_us = ((ntp & 0xffff_ffff) * 1_000_000) >> 32;
+    secs.wrapping_mul(1_000_000).wrapping_add(frac_us) as u32
+}
+
 /// What a receiver measured over one round on its stream.
 #[derive(Clone, Debug)]
 pub struct RoundMeasure<'a> {
@@ -77,6 +89,14 @@ pub struct SimulcastReceiver<R: ReceiverRules> {
     pending: Option<(u32, f64)>,
     key: f64,
     rtt: Option<Duration>,
+    /// One-way delays as 32-bit microsecond clock differences (receiver clock − sender
+    /// timestamp, modulo 2^32: any clock offset cancels in the difference of two): of the newest
+    /// data packet; of the newest SR; of the SR the newest report answered (its RTT sample's
+    /// forward half); of the SR behind the newest echo (the RTT adjustment's reference).
+    owd: Option<u32>,
+    sr_owd: Option<u32>,
+    report_owd: Option<u32>,
+    echo_owd: Option<u32>,
     sender_ssrc: u32,
     last_sr: bool,
     changes: Vec<ChangeRecord>,
@@ -111,6 +131,10 @@ impl<R: ReceiverRules> SimulcastReceiver<R> {
             pending: None,
             key: 1.0,
             rtt: None,
+            owd: None,
+            sr_owd: None,
+            report_owd: None,
+            echo_owd: None,
             sender_ssrc: 0,
             last_sr: false,
             changes: Vec::new(),
@@ -141,8 +165,21 @@ impl<R: ReceiverRules> SimulcastReceiver<R> {
         &self.rules
     }
 
+    /// The echoed RTT (the initial one before any echo); with `owd_rtt`, moved by the change of
+    /// the one-way delay since the echo, R' = R + (D' − D) (RFC 4654 §4.3.3), at least 1 µs.
     fn rtt(&self) -> Duration {
-        self.rtt.unwrap_or(self.cfg.initial_rtt)
+        let Some(echo) = self.rtt else { return self.cfg.initial_rtt };
+        match (self.cfg.owd_rtt, self.owd, self.echo_owd) {
+            (true, Some(d), Some(d0)) => {
+                let r = echo.as_secs_f64() + f64::from(d.wrapping_sub(d0) as i32) * 1e-6;
+                if r.is_finite() {
+                    Duration::from_secs_f64(r.max(1e-6))
+                } else {
+                    echo
+                }
+            }
+            _ => echo,
+        }
     }
 
     fn join(&mut self, g: usize) {
@@ -218,6 +255,7 @@ impl<R: ReceiverRules> SimulcastReceiver<R> {
             meta: PacketMeta::control(),
         });
         self.reports_sent += 1;
+        self.report_owd = self.sr_owd;
     }
 
     fn on_data(&mut self, now: Instant, h: &super::wire::DataHeader, payload: u32) {
@@ -226,10 +264,14 @@ impl<R: ReceiverRules> SimulcastReceiver<R> {
         }
         self.rates.iter_mut().zip(h.rates()).for_each(|(r, &x)| *r = f64::from(x));
         self.sender_ssrc = h.ssrc;
+        let owd = micros32(now).wrapping_sub(h.timestamp_us);
+        self.owd = Some(owd);
         if let Some((id, us)) = h.echo {
             if id == self.id {
                 let rtt = Duration::from_micros(u64::from(us).max(1));
                 self.rtt = Some(rtt);
+                // The sample's forward half is the SR the report answered (A − LSR − DLSR).
+                self.echo_owd = self.report_owd.or(Some(owd));
                 self.events.push_back(Event::RttEstimated { rtt });
             }
         }
@@ -284,6 +326,8 @@ impl<R: ReceiverRules> Endpoint for SimulcastReceiver<R> {
                 if info.ntp != 0 {
                     self.sender_ssrc = ssrc;
                     self.rx.on_sender_report(now, info.ntp);
+                    // The SR's one-way delay in the data timestamps' clock (µs modulo 2^32).
+                    self.sr_owd = Some(micros32(now).wrapping_sub(ntp_micros32(info.ntp)));
                     self.last_sr = true;
                 }
             }

@@ -300,3 +300,70 @@ fn feedback_per_round_stays_bounded_for_1000_receivers() {
         assert!(mean_1000 <= 2.0 * mean_100, "{name}: feedback grows with the group: {mean_100:.1} → {mean_1000:.1}");
     }
 }
+
+// --------------------------------------------------------------------------------------------
+// The receiver's RTT between echoes
+
+/// Rules that record the RTT the core hands them with each packet.
+#[derive(Default)]
+struct RecordRtt(Vec<Duration>);
+
+impl ReceiverRules for RecordRtt {
+    fn on_packet(&mut self, _now: Instant, _ext_seq: u32, rtt: Duration) {
+        self.0.push(rtt);
+    }
+    fn end_round(&mut self, _now: Instant, _m: &super::RoundMeasure<'_>) -> super::RoundOutcome {
+        super::RoundOutcome { value: 0, loss: 0.0, move_to: None }
+    }
+}
+
+/// The RTT a receiver uses after an echo of 60 ms, for data packets sent every 10 ms whose
+/// one-way delay grows from 20 ms (the packet with the echo) by 5 ms a packet.
+fn rtts_after_echo(owd_rtt: bool) -> Vec<Duration> {
+    let mut cfg = IrfmConfig::default().core();
+    cfg.owd_rtt = owd_rtt;
+    let mut r = SimulcastReceiver::new(cfg, RecordRtt::default(), 0, 0, Instant::ZERO, RngStreams::new(1).stream("r"));
+    r.handle_timeout(Instant::ZERO);
+    for k in 0..5u64 {
+        let sent = Instant::from_nanos(1_000_000_000 + k * 10_000_000);
+        let mut h = header(2);
+        h.group = 0;
+        h.seq = k as u16;
+        h.timestamp_us = (sent.as_nanos() / 1000) as u32;
+        h.echo = (k == 0).then_some((0, 60_000));
+        let bytes = h.emit(Scheme::Irfm);
+        let arrival = sent + Duration::from_millis(20 + 5 * k);
+        r.handle_datagram(
+            arrival,
+            crate::endpoint::Datagram {
+                from: crate::endpoint::PeerId(0),
+                bytes: bytes.as_slice(),
+                virtual_payload: 900,
+            },
+        )
+        .unwrap();
+    }
+    r.rules().0.clone()
+}
+
+#[test]
+fn the_echoed_rtt_follows_the_one_way_delay_until_the_next_echo() {
+    // R' = R + (D' − D): the forward queue the packets meet after the echo is in the RTT (RFC 4654 §4.3.3).
+    let ms: Vec<u64> = rtts_after_echo(true).iter().map(|d| d.as_nanos() / 1_000_000).collect();
+    assert_eq!(ms, vec![60, 65, 70, 75, 80]);
+    // Without the adjustment: the echo as it came.
+    let raw: Vec<u64> = rtts_after_echo(false).iter().map(|d| d.as_nanos() / 1_000_000).collect();
+    assert_eq!(raw, vec![60; 5]);
+}
+
+#[test]
+fn an_srs_ntp_time_reads_in_the_data_timestamps_clock() {
+    use super::receiver::{micros32, ntp_micros32};
+    use crate::wire::rtcp::ntp_from_ns;
+    // Within a microsecond (the NTP fraction truncates), across the 2^32 µs wrap of the data clock.
+    for ns in [0u64, 1_234_567_891, 4_294_967_295_000, 4_294_967_296_123_456, 86_400_000_000_000] {
+        let a = micros32(Instant::from_nanos(ns));
+        let b = ntp_micros32(ntp_from_ns(ns));
+        assert!(a.wrapping_sub(b) as i32 <= 1 && b.wrapping_sub(a) as i32 <= 1, "{ns}: {a} vs {b}");
+    }
+}
