@@ -228,9 +228,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     modules = ["pyarrow.parquet", "importlib.metadata"]
     if not args.quiet:
         modules += ["rich.console", "rich.table", "rich.box"]
-    if not args.no_figures:
-        modules += ["vidcc.plots", "matplotlib.backends.backend_agg"]
-    preloading = _preload(modules)
+    loaders: list[Callable[[], None]] = [] if args.no_figures else [_import_figure_modules]
+    preloading = _preload(modules, loaders)
     result = run(scenario, seed=args.seed, progress=show_progress)
     preloading.join()
     if not args.quiet:
@@ -272,23 +271,45 @@ def _cmd_run_real(args: argparse.Namespace, scenario: Any, out: Path) -> int:
     return 0
 
 
-def _preload(modules: list[str]) -> threading.Thread:
-    """Import ``modules`` on a second thread while the simulation runs (it releases the GIL), so
-    that on a multi-core machine the writers' imports (matplotlib alone takes longer than many
-    simulations) cost little or no wall time. The caller joins the thread before importing
-    anything else, so the two threads never wait on each other's import locks. An import that
-    fails here is left to fail again, with its message, where the module is really needed."""
+def _preload(modules: list[str], loaders: Sequence[Callable[[], None]] = ()) -> threading.Thread:
+    """Import ``modules`` (then run ``loaders``) on a second thread while the simulation runs (it
+    releases the GIL), so that on a multi-core machine the writers' imports (matplotlib alone
+    takes longer than many simulations) cost little or no wall time. The caller joins the thread
+    before importing anything else, so the two threads never wait on each other's import locks.
+    An import that fails here is left to fail again, with its message, where the module is
+    really needed."""
 
     def load() -> None:
-        for name in modules:
+        for step in [*(lambda name=name: importlib.import_module(name) for name in modules), *loaders]:
             try:
-                importlib.import_module(name)
+                step()
             except Exception:  # noqa: BLE001, S110  (reported where the module is used)
                 pass
 
     thread = threading.Thread(target=load, name="vidcc-preload", daemon=True)
     thread.start()
     return thread
+
+
+def _import_figure_modules() -> None:
+    """Import what ``vidcc run`` draws its figures with (``vidcc.plots``: ``matplotlib.figure``,
+    and the Agg canvas; never pyplot), skipping the property tables matplotlib writes into the
+    docstring of every Artist class's ``set()`` while its modules load (``matplotlib.artist.kwdoc``,
+    about a third of matplotlib's import time). This process only draws PNG files and exits:
+    nobody reads those docstrings here. The library (``import vidcc.plots``) does not do this."""
+    if "matplotlib.figure" in sys.modules:  # already imported: nothing to save
+        return
+    import matplotlib.artist as artist
+
+    kwdoc = getattr(artist, "kwdoc", None)
+    if callable(kwdoc):
+        artist.kwdoc = lambda _artist: ""
+    try:
+        importlib.import_module("vidcc.plots")
+        importlib.import_module("matplotlib.backends.backend_agg")
+    finally:
+        if callable(kwdoc):
+            artist.kwdoc = kwdoc
 
 
 # --------------------------------------------------------------------------------------------
