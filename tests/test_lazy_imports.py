@@ -102,13 +102,19 @@ def test_loading_a_scenario_imports_the_modules_of_its_protocols_only():
     assert len(protocol_modules_after(code)) > 10
 
 
-def test_the_run_command_restores_matplotlibs_docstring_helper(tmp_path):
-    # `vidcc run` imports matplotlib without the Artist set() property tables; the library's
-    # function is put back afterwards, and the figures are drawn.
-    scenario = tmp_path / "s.toml"
-    scenario.write_text(BAD_UNIT.replace("10Mbit", "10Mbps").replace("10s", "2s"))
-    code = (f"from vidcc.cli import main\nassert main(['run', {str(scenario)!r}, '--quiet', '--out', "
-            f"{str(tmp_path / 'out')!r}]) == 0\nimport matplotlib.artist as a\n"
-            "assert a.kwdoc.__name__ == 'kwdoc' and a.kwdoc.__module__ == 'matplotlib.artist'")
-    assert "matplotlib" in loaded_after(code)
-    assert (tmp_path / "out" / "throughput.png").stat().st_size > 0
+def test_figure_modules_are_imported_without_setter_docs_and_the_helper_restored():
+    # What `vidcc run` draws with is imported without matplotlib's Artist set() property tables;
+    # the library's function is put back afterwards. The library's own import keeps them.
+    code = ("from vidcc.figure_worker import import_figure_modules\nimport_figure_modules()\n"
+            "import matplotlib.artist as a, matplotlib.lines as l\n"
+            "assert a.kwdoc.__name__ == 'kwdoc' and a.kwdoc.__module__ == 'matplotlib.artist'\n"
+            "assert 'linestyle' not in l.Line2D.set.__doc__")
+    assert {"matplotlib", "numpy"} <= loaded_after(code)
+    assert "vidcc.plots" in modules_after(code)
+    library = "import vidcc.plots\nimport matplotlib.lines as l\nassert 'linestyle' in l.Line2D.set.__doc__"
+    assert "matplotlib" in loaded_after(library)
+
+
+def test_figure_worker_imports_only_the_standard_library():
+    # The command forks it before numpy: the parent must not pay for what the child imports.
+    assert loaded_after("from vidcc.figure_worker import FigureWorker, available\navailable()") == set()

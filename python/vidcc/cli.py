@@ -217,27 +217,43 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from vidcc.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)  # before the heavier imports: a bad scenario fails fast
-    from vidcc.runner import run
-
     out = Path(args.out) if args.out else Path("out") / Path(args.scenario).stem
     if args.real:
         return _cmd_run_real(args, scenario, out)
+    from vidcc import figure_worker
+
+    # The figures are drawn by a child process forked now, before numpy and before any thread:
+    # it imports matplotlib while this process simulates and writes the tables (figure_worker).
+    worker = figure_worker.FigureWorker() if not args.no_figures and figure_worker.available() else None
+    try:
+        return _simulate_and_write(args, scenario, out, worker)
+    finally:
+        if worker is not None:
+            worker.close()
+
+
+def _simulate_and_write(args: argparse.Namespace, scenario: Any, out: Path, worker: Any) -> int:
+    from vidcc import figure_worker
+    from vidcc.runner import run
+
     show_progress = not args.quiet and sys.stderr.isatty()
     if show_progress:
         import rich.progress  # noqa: F401  (here, not inside run(): see _preload)
     modules = ["pyarrow.parquet", "importlib.metadata"]
     if not args.quiet:
         modules += ["rich.console", "rich.table", "rich.box"]
-    loaders: list[Callable[[], None]] = [] if args.no_figures else [_import_figure_modules]
-    preloading = _preload(modules, loaders)
+    draw_here = not args.no_figures and worker is None
+    preloading = _preload(modules, [figure_worker.import_figure_modules] if draw_here else [])
     result = run(scenario, seed=args.seed, progress=show_progress)
     preloading.join()
+    if worker is not None:
+        result.submit_figures(worker, out)  # drawn while the summary is printed and the tables written
     if not args.quiet:
         from rich.console import Console
 
         console = Console()
         _print_summary(result, console)
-    written = result.write(out, figures=not args.no_figures)
+    written = result.write(out, figures=worker if worker is not None else draw_here)
     if not args.quiet:
         console.print(
             f"results in [bold]{written}[/bold] "
@@ -289,27 +305,6 @@ def _preload(modules: list[str], loaders: Sequence[Callable[[], None]] = ()) -> 
     thread = threading.Thread(target=load, name="vidcc-preload", daemon=True)
     thread.start()
     return thread
-
-
-def _import_figure_modules() -> None:
-    """Import what ``vidcc run`` draws its figures with (``vidcc.plots``: ``matplotlib.figure``,
-    and the Agg canvas; never pyplot), skipping the property tables matplotlib writes into the
-    docstring of every Artist class's ``set()`` while its modules load (``matplotlib.artist.kwdoc``,
-    about a third of matplotlib's import time). This process only draws PNG files and exits:
-    nobody reads those docstrings here. The library (``import vidcc.plots``) does not do this."""
-    if "matplotlib.figure" in sys.modules:  # already imported: nothing to save
-        return
-    import matplotlib.artist as artist
-
-    kwdoc = getattr(artist, "kwdoc", None)
-    if callable(kwdoc):
-        artist.kwdoc = lambda _artist: ""
-    try:
-        importlib.import_module("vidcc.plots")
-        importlib.import_module("matplotlib.backends.backend_agg")
-    finally:
-        if callable(kwdoc):
-            artist.kwdoc = kwdoc
 
 
 # --------------------------------------------------------------------------------------------
