@@ -9,10 +9,13 @@ Times, each in a fresh process, fastest of ``--repeats`` interleaved rounds:
   issue's column) and ``vidcc run`` with its default outputs (tables, summary.json, figures and
   the printed summary, stdout to a pipe);
 * ``ns`` (ns-2) on a Tcl script of the same dumbbell, when an ``ns`` command is on the PATH,
-  and the ratio ns-2 / vidcc. Without ns-2 the table says so and shows vidcc's figures alone.
+  and the ratios ns-2 / vidcc for both vidcc columns. Without ns-2 the table says so and shows
+  vidcc's figures alone. To show that both simulated the same thing, an untimed ns-2 run with a
+  queue monitor reports the packets that left the bottleneck queue and its drops, printed beside
+  vidcc's (its ``links`` table, link 0).
 
 The ``vidcc`` command is run as its console script does it (``from vidcc.cli import main``) with
-this interpreter. Prints a table and the load average around the run (the figures move with
+this interpreter, with Python's bytecode cache on as in an installed package. Prints a table and the load average around the run (the figures move with
 the machine's load: compare runs made side by side) and writes benches/results/cli.json.
 Nothing here asserts a time: a missed target is printed as missed.
 """
