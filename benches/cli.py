@@ -15,8 +15,9 @@ Times, each in a fresh process, fastest of ``--repeats`` interleaved rounds:
   vidcc's (its ``links`` table, link 0).
 
 The ``vidcc`` command is run as its console script does it (``from vidcc.cli import main``) with
-this interpreter, with Python's bytecode cache on as in an installed package. Prints a table and the load average around the run (the figures move with
-the machine's load: compare runs made side by side) and writes benches/results/cli.json.
+this interpreter, with Python's bytecode cache on as in an installed package. Prints a table and
+the load average around the run (the figures move with the machine's load: compare runs made
+side by side) and writes benches/results/cli.json.
 Nothing here asserts a time: a missed target is printed as missed.
 """
 
