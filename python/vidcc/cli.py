@@ -217,28 +217,43 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from vidcc.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)  # before the heavier imports: a bad scenario fails fast
-    from vidcc.runner import run
-
     out = Path(args.out) if args.out else Path("out") / Path(args.scenario).stem
     if args.real:
         return _cmd_run_real(args, scenario, out)
+    from vidcc import figure_worker
+
+    # The figures are drawn by a child process forked now, before numpy and before any thread:
+    # it imports matplotlib while this process simulates and writes the tables (figure_worker).
+    worker = figure_worker.FigureWorker() if not args.no_figures and figure_worker.available() else None
+    try:
+        return _simulate_and_write(args, scenario, out, worker)
+    finally:
+        if worker is not None:
+            worker.close()
+
+
+def _simulate_and_write(args: argparse.Namespace, scenario: Any, out: Path, worker: Any) -> int:
+    from vidcc import figure_worker
+    from vidcc.runner import run
+
     show_progress = not args.quiet and sys.stderr.isatty()
     if show_progress:
         import rich.progress  # noqa: F401  (here, not inside run(): see _preload)
     modules = ["pyarrow.parquet", "importlib.metadata"]
     if not args.quiet:
         modules += ["rich.console", "rich.table", "rich.box"]
-    if not args.no_figures:
-        modules += ["vidcc.plots", "matplotlib.backends.backend_agg"]
-    preloading = _preload(modules)
+    draw_here = not args.no_figures and worker is None
+    preloading = _preload(modules, [figure_worker.import_figure_modules] if draw_here else [])
     result = run(scenario, seed=args.seed, progress=show_progress)
     preloading.join()
+    if worker is not None:
+        result.submit_figures(worker, out)  # drawn while the summary is printed and the tables written
     if not args.quiet:
         from rich.console import Console
 
         console = Console()
         _print_summary(result, console)
-    written = result.write(out, figures=not args.no_figures)
+    written = result.write(out, figures=worker if worker is not None else draw_here)
     if not args.quiet:
         console.print(
             f"results in [bold]{written}[/bold] "
@@ -272,17 +287,18 @@ def _cmd_run_real(args: argparse.Namespace, scenario: Any, out: Path) -> int:
     return 0
 
 
-def _preload(modules: list[str]) -> threading.Thread:
-    """Import ``modules`` on a second thread while the simulation runs (it releases the GIL), so
-    that on a multi-core machine the writers' imports (matplotlib alone takes longer than many
-    simulations) cost little or no wall time. The caller joins the thread before importing
-    anything else, so the two threads never wait on each other's import locks. An import that
-    fails here is left to fail again, with its message, where the module is really needed."""
+def _preload(modules: list[str], loaders: Sequence[Callable[[], None]] = ()) -> threading.Thread:
+    """Import ``modules`` (then run ``loaders``) on a second thread while the simulation runs (it
+    releases the GIL), so that on a multi-core machine the writers' imports (matplotlib alone
+    takes longer than many simulations) cost little or no wall time. The caller joins the thread
+    before importing anything else, so the two threads never wait on each other's import locks.
+    An import that fails here is left to fail again, with its message, where the module is
+    really needed."""
 
     def load() -> None:
-        for name in modules:
+        for step in [*(lambda name=name: importlib.import_module(name) for name in modules), *loaders]:
             try:
-                importlib.import_module(name)
+                step()
             except Exception:  # noqa: BLE001, S110  (reported where the module is used)
                 pass
 

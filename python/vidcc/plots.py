@@ -13,7 +13,8 @@ objects, not pyplot's (no figure manager, nothing to close); data artists are le
 constrained layout's measurements (they are clipped to their axes, so they never move a margin,
 and measuring a hundred long lines took half the drawing time); and a series longer than the
 figure is wide in pixels is cut to the minimum and maximum of each pixel column (``decimate``),
-which draws the same picture from far fewer points.
+which draws the same picture from far fewer points; PNGs are written at a lighter zlib level
+(the same pixels, slightly larger files).
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ MAX_FLOW_LEGEND = 10
 # series is decimated to.
 WIDTH_IN = 9
 DPI = 120
+# zlib level of the PNG files: 3 instead of Pillow's 6 encodes the same pixels in about half the
+# time (30-45 ms less per figure of `vidcc run`) for files 10-20 % larger.
+PNG_COMPRESS_LEVEL = 3
 
 
 def decimate(x: np.ndarray, y: np.ndarray, columns: int = WIDTH_IN * DPI) -> tuple[np.ndarray, np.ndarray]:
@@ -225,7 +229,7 @@ def figures(tables: Mapping[str, Table], resolved: Mapping[str, Any]) -> dict[st
 def save(fig: Figure, path: str | Path) -> None:
     """Write a figure as PNG and release it (a figure made with pyplot is closed too)."""
     try:
-        fig.savefig(path, format="png", dpi=DPI)
+        fig.savefig(path, format="png", dpi=DPI, pil_kwargs={"compress_level": PNG_COMPRESS_LEVEL})
     finally:
         import sys
 

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Mapping
 from os import PathLike
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from vidcc.scenario import Scenario, ScenarioError, load_scenario, parse_scenari
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Result", "run", "as_scenario", "TABLES"]
+__all__ = ["Result", "run", "as_scenario", "write_atomic", "FigureDrawer", "TABLES"]
 
 # Every table `simulate` may return, in the order they are written.
 TABLES = (
@@ -47,6 +47,18 @@ TABLES = (
 )
 
 ProgressArg = bool | Callable[[float], None] | None
+
+
+class FigureDrawer(Protocol):
+    """What ``Result.write`` accepts in place of drawing its figures itself: something that
+    draws them elsewhere (``vidcc.figure_worker.FigureWorker``: a child process)."""
+
+    @property
+    def submitted(self) -> bool: ...
+
+    def submit(self, tables: Mapping[str, Any], resolved: Mapping[str, Any], out: Path) -> None: ...
+
+    def wait(self) -> None: ...
 
 
 def as_scenario(scenario: str | PathLike[str] | Scenario | Mapping[str, Any]) -> Scenario:
@@ -269,7 +281,7 @@ def _write_parquet_columns(path: Path, columns: Mapping[str, Any]) -> bool:
     return True
 
 
-def _atomic(path: Path, write: Callable[[Path], None]) -> None:
+def write_atomic(path: Path, write: Callable[[Path], None]) -> None:
     """Write through a temporary file in the same directory, then rename: a reader (or an
     interrupted run) sees the old file or the new one, never half of one."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -371,34 +383,48 @@ class Result:
             "flows": self.per_flow_records(),
         }
 
-    def write(self, out_dir: str | PathLike[str], figures: bool = True) -> Path:
+    def submit_figures(self, drawer: FigureDrawer, out_dir: str | PathLike[str]) -> None:
+        """Hand ``drawer`` the tables and times the figures are drawn from, to draw into
+        ``out_dir`` (``write(out_dir, figures=drawer)`` waits for it)."""
+        drawer.submit(self.columns if self._frames is None else self._frames, self.resolved, Path(out_dir))
+
+    def write(self, out_dir: str | PathLike[str], figures: bool | FigureDrawer = True) -> Path:
         """Write one Parquet file per non-empty table, the figures, then ``summary.json`` (last, so
-        its presence means the directory is complete). Returns the directory."""
+        its presence means the directory is complete). Returns the directory.
+
+        ``figures``: True draws them here; a :class:`FigureDrawer` (``vidcc run`` passes a
+        ``vidcc.figure_worker.FigureWorker``) draws them elsewhere while the tables are
+        written, and is waited for before ``summary.json``."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
+        worker = None if isinstance(figures, bool) else figures
+        if worker is not None and not worker.submitted:
+            self.submit_figures(worker, out)
         for name in TABLES:
             if self._frames is None and name not in self.columns:
                 continue
             if self._table_is_plain(name):
                 if _rows(self.columns[name]):
-                    _atomic(out / f"{name}.parquet", lambda p, name=name: self._write_parquet(p, name))
+                    write_atomic(out / f"{name}.parquet", lambda p, name=name: self._write_parquet(p, name))
                 continue
             df = self.tables.get(name)
             if df is not None and not df.empty:
-                _atomic(out / f"{name}.parquet", lambda p, df=df: df.to_parquet(p, engine="pyarrow", index=False))
-        if figures:
+                write_atomic(out / f"{name}.parquet", lambda p, df=df: df.to_parquet(p, engine="pyarrow", index=False))
+        if worker is not None:
+            worker.wait()
+        elif figures:
             from vidcc import plots
 
             tables = self.columns if self._frames is None else self._frames
             for name, make in plots.FIGURES.items():
                 fig = make(tables, self.resolved)
                 if fig is not None:
-                    _atomic(out / f"{name}.png", lambda p, fig=fig: plots.save(fig, p))
+                    write_atomic(out / f"{name}.png", lambda p, fig=fig: plots.save(fig, p))
         # Wall time lives apart from the summary, which is a pure function of scenario and seed.
         timing = json.dumps({"wall_seconds": self.wall_seconds}) + "\n"
-        _atomic(out / "timing.json", lambda p: p.write_text(timing, encoding="utf-8"))
+        write_atomic(out / "timing.json", lambda p: p.write_text(timing, encoding="utf-8"))
         text = json.dumps(self.summary, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-        _atomic(out / "summary.json", lambda p: p.write_text(text, encoding="utf-8"))
+        write_atomic(out / "summary.json", lambda p: p.write_text(text, encoding="utf-8"))
         return out
 
     def _write_parquet(self, path: Path, name: str) -> None:

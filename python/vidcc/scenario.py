@@ -17,10 +17,10 @@ The format is documented in ``docs/scenarios.md``; keep the two in step.
 
 from __future__ import annotations
 
-from vidcc.protocols.tcp import KINDS as TCP_PROTOCOLS
-from vidcc.protocols.tcp import TcpFlow
-from vidcc.protocols.udp import CbrFlow, ParetoFlow, UdpVideoFlow
-from vidcc.schema.document import PROTOCOLS, Document, Flow, problems
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from vidcc.schema.document import problems
 from vidcc.schema.errors import ScenarioError, format_path
 from vidcc.schema.fields import (
     U32_MAX,
@@ -69,6 +69,35 @@ from vidcc.schema.models import (
     Topology,
     Video,
 )
+
+if TYPE_CHECKING:
+    from vidcc.protocols.tcp import KINDS as TCP_PROTOCOLS
+    from vidcc.protocols.tcp import TcpFlow
+    from vidcc.protocols.udp import CbrFlow, ParetoFlow, UdpVideoFlow
+    from vidcc.schema.document import PROTOCOLS, Document, Flow
+
+# Names that need every protocol module (or one), imported on first use (PEP 562): loading a
+# scenario imports only the protocols it names (vidcc.schema.document).
+_LAZY = {
+    "PROTOCOLS": ("vidcc.schema.document", "PROTOCOLS"),
+    "Document": ("vidcc.schema.document", "Document"),
+    "Flow": ("vidcc.schema.document", "Flow"),
+    "TCP_PROTOCOLS": ("vidcc.protocols.tcp", "KINDS"),
+    "TcpFlow": ("vidcc.protocols.tcp", "TcpFlow"),
+    "CbrFlow": ("vidcc.protocols.udp", "CbrFlow"),
+    "ParetoFlow": ("vidcc.protocols.udp", "ParetoFlow"),
+    "UdpVideoFlow": ("vidcc.protocols.udp", "UdpVideoFlow"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where[0]), where[1])
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
 
 __all__ = [
     "Scenario",

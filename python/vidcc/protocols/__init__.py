@@ -15,6 +15,11 @@ field and its parameters in user units, using the field types and validators of
 Modules are found by `specs()`, which imports every module of this package once, in name order,
 the first time the registry is asked. To add a protocol: add its module here; nothing else on the
 Python side names it.
+
+`find(name)` answers for one protocol and imports as little as it can (issue 14: a scenario's
+validation should not pay for every protocol's models): first the modules named like the
+protocol (`tcp-newreno` → `tcp_newreno`, then `tcp`), and only if none of them registers it,
+every module, as `specs()`.
 """
 
 from __future__ import annotations
@@ -66,6 +71,33 @@ def specs() -> tuple[ProtocolSpec, ...]:
         _discovered = True
     rank = {module: i for i, module in enumerate(found)}
     return tuple(sorted(_registered, key=lambda s: rank.get(s.model.__module__, len(rank))))
+
+
+def _named(name: str) -> ProtocolSpec | None:
+    return next((s for s in _registered if s.name == name), None)
+
+
+def _candidates(name: str) -> list[str]:
+    """The modules `name` is looked for in first: its words joined by `_`, then fewer of them
+    (`tcp-westwood-plus` → `tcp_westwood_plus`, `tcp_westwood`, `tcp`)."""
+    words = name.split("-")
+    return [f"{__name__}.{'_'.join(words[:k])}" for k in range(len(words), 0, -1) if all(words[:k])]
+
+
+def find(name: str) -> ProtocolSpec | None:
+    """The protocol called ``name`` (as `get`), importing only the module that defines it when
+    that module is named like it; every module otherwise."""
+    spec = _named(name)
+    if spec is not None or _discovered:
+        return spec
+    available = set(modules())
+    for module in _candidates(name):
+        if module in available:
+            importlib.import_module(module)
+            spec = _named(name)
+            if spec is not None:
+                return spec
+    return get(name)
 
 
 def names() -> tuple[str, ...]:

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from typing import TYPE_CHECKING
 
-from vidcc import _vidcc
-from vidcc.schema.document import MULTICAST, SPECS, Document
+from vidcc import _vidcc, protocols
+from vidcc.schema.document import is_multicast
 from vidcc.schema.errors import ScenarioError
 from vidcc.schema.models import (
     BYTES_PER_FLOW_INSTANCE,
@@ -26,7 +27,14 @@ from vidcc.schema.models import (
     trace_quantizers,
 )
 
+if TYPE_CHECKING:
+    from vidcc.schema.document import Document
+
 __all__ = ["check"]
+
+
+def _multicast_names() -> list[str]:
+    return sorted(spec.name for spec in protocols.specs() if is_multicast(spec.name))
 
 
 def check(doc: Document, source: str) -> None:
@@ -94,7 +102,7 @@ def check(doc: Document, source: str) -> None:
                 for key in ("bandwidth", "delay"):
                     if getattr(table, key) is None:
                         fail(f"{here}.{side}.{key}", "missing required key")
-        if flow.protocol in MULTICAST:
+        if is_multicast(flow.protocol):
             _check_multicast(flow, here, topo, sc.duration, fail)
         else:
             for key in ("receivers", "join_latency", "leave_latency"):
@@ -104,9 +112,9 @@ def check(doc: Document, source: str) -> None:
                 fail(
                     f"{here}.dst",
                     f'protocol "{flow.protocol}" is unicast: dst names one node (a list of receivers needs a '
-                    f"multicast protocol: {', '.join(sorted(MULTICAST))})",
+                    f"multicast protocol: {', '.join(_multicast_names())})",
                 )
-        if isinstance(topo, Graph) and flow.protocol not in MULTICAST:
+        if isinstance(topo, Graph) and not is_multicast(flow.protocol):
             for key in ("src", "dst"):
                 name = getattr(flow, key)
                 if name is None:
@@ -130,7 +138,7 @@ def check(doc: Document, source: str) -> None:
             fail(f"{here}.start", "must be before scenario.duration")
         if flow.stop is not None and flow.stop <= start_max:
             fail(f"{here}.stop", "must be after start (the latest start when start is a range)")
-        spec = SPECS.get(flow.protocol)
+        spec = protocols.find(flow.protocol)
         if spec is not None:
             if spec.video == "required" and flow.video is None:
                 fail(f"{here}.video", f'missing required key (protocol "{flow.protocol}" carries video)')
@@ -268,9 +276,9 @@ def _read_trace(key: str, trace: str, fmt: str, source: str, fail) -> str:
 def _check_traces(flow: BaseFlow, at: str, source: str, fail) -> None:
     """A rate-adaptive set: readable traces of one clip, a quantizer each, a protocol that steers it."""
     v = flow.video
-    spec = SPECS.get(flow.protocol)
+    spec = protocols.find(flow.protocol)
     if spec is not None and not spec.rate_adaptive:
-        steer = ", ".join(s.name for s in SPECS.values() if s.rate_adaptive)
+        steer = ", ".join(s.name for s in protocols.specs() if s.rate_adaptive)
         fail(f"{at}.traces", f'protocol "{flow.protocol}" does not steer a rate-adaptive set (these do: {steer})')
     if v.layers is not None or v.streams is not None:
         fail(f"{at}.traces", "a rate-adaptive set is neither layered nor simulcast (drop layers/streams)")

@@ -3,14 +3,26 @@
 The flow union holds the model of every protocol in the registry (``vidcc.protocols``); a
 pydantic error becomes ``(key path, message)`` in the user's terms (``flows[1].rate``, "unknown
 key for protocol ...; expected one of: ...").
+
+What needs every protocol is built on first use (PEP 562: ``Document``, ``Flow``, ``SPECS``,
+``PROTOCOLS``, ``MULTICAST``, ``TAGS``), because importing every protocol module and building the
+validator of their union is most of what loading a scenario costs (issue 14: a scenario error
+should answer in well under a second's fraction). :func:`document_for` picks the model a
+document is validated with: while the whole ``Document`` has not been built, a document whose
+flows all name known protocols is validated by a ``Document`` whose flow union holds only those
+protocols' models. The errors are the same: the union is tagged by ``protocol``, so a flow is
+only ever validated against its own protocol's model; a flow without a known protocol (whose
+error lists every protocol) goes to the whole ``Document``.
 """
 
 from __future__ import annotations
 
+import functools
 import typing
-from typing import Annotated, Any, Union
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any, Union
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, create_model
 
 from vidcc import _vidcc, protocols
 from vidcc.schema.errors import INVALID, ScenarioError, format_path, show
@@ -33,31 +45,56 @@ from vidcc.schema.models import (
     Topology,
 )
 
-__all__ = ["Document", "SPECS", "PROTOCOLS", "MULTICAST", "translate", "problems", "validation_error"]
+if TYPE_CHECKING:  # built on first use (`__getattr__` below)
+    SPECS: dict[str, protocols.ProtocolSpec]
+    PROTOCOLS: tuple[str, ...]
+    MULTICAST: frozenset[str]
+    Flow: Any
+    Document: type[Model]
+    TAGS: dict[str, tuple[str, type[Model]]]
 
-# Every registered protocol, by name.
-SPECS: dict[str, protocols.ProtocolSpec] = {spec.name: spec for spec in protocols.specs()}
-PROTOCOLS: tuple[str, ...] = tuple(SPECS)
-# The protocols whose flows have any number of receivers (the registry's `reach: Multicast`).
-MULTICAST: frozenset[str] = frozenset(name for name in PROTOCOLS if _vidcc.protocol_reach(name) == "multicast")
-
-Flow = Annotated[
-    Union[tuple(dict.fromkeys(spec.model for spec in SPECS.values()))],
-    Field(discriminator="protocol"),
+__all__ = [
+    "Document",
+    "SPECS",
+    "PROTOCOLS",
+    "MULTICAST",
+    "document_for",
+    "is_multicast",
+    "translate",
+    "problems",
+    "validation_error",
 ]
 
 
-class Document(Model):
-    """A whole scenario file."""
-
-    scenario: ScenarioSection
-    topology: Topology
-    flows: Annotated[list[Flow], Field(min_length=1)]
+def _flow_union(models: tuple[type[Model], ...]) -> Any:
+    return Annotated[Union[models], Field(discriminator="protocol")]
 
 
-# Discriminator values that pydantic puts into error locations, and what they select.
-TAGS: dict[str, tuple[str, type[Model]]] = {
-    **{name: ("protocol", spec.model) for name, spec in SPECS.items()},
+@functools.lru_cache(maxsize=None)
+def _document(models: tuple[type[Model], ...]) -> type[Model]:
+    """The model of a whole scenario file whose flows are of ``models``."""
+    return create_model(
+        "Document",
+        __base__=Model,
+        __module__=__name__,
+        __doc__="A whole scenario file.",
+        scenario=(ScenarioSection, ...),
+        topology=(Topology, ...),
+        flows=(Annotated[list[_flow_union(models)], Field(min_length=1)], ...),
+    )
+
+
+def _specs() -> dict[str, protocols.ProtocolSpec]:
+    return {spec.name: spec for spec in protocols.specs()}
+
+
+def _all_models() -> tuple[type[Model], ...]:
+    return tuple(dict.fromkeys(spec.model for spec in protocols.specs()))
+
+
+# Discriminator values of the topology's tables that pydantic puts into error locations, and what
+# they select (the protocols' are looked up in the registry: `_tag`).
+KIND_TAGS: dict[str, tuple[str, type[Model]]] = {
     "dumbbell": ("topology kind", Dumbbell),
     "chain": ("topology kind", Chain),
     "graph": ("topology kind", Graph),
@@ -72,6 +109,72 @@ TAGS: dict[str, tuple[str, type[Model]]] = {
     "limited": ("arq kind", LimitedArq),
     "optimal": ("arq kind", OptimalArq),
 }
+
+# The names built on first use, and how (module `__getattr__` below).
+_LAZY: dict[str, typing.Callable[[], Any]] = {
+    # Every registered protocol, by name.
+    "SPECS": _specs,
+    "PROTOCOLS": lambda: tuple(_specs()),
+    # The protocols whose flows have any number of receivers (the registry's `reach: Multicast`).
+    "MULTICAST": lambda: frozenset(name for name in _specs() if is_multicast(name)),
+    "Flow": lambda: _flow_union(_all_models()),
+    "Document": lambda: _document(_all_models()),
+    # Discriminator values that pydantic puts into error locations, and what they select.
+    "TAGS": lambda: {**{name: ("protocol", spec.model) for name, spec in _specs().items()}, **KIND_TAGS},
+}
+
+
+def __getattr__(name: str) -> Any:
+    make = _LAZY.get(name)
+    if make is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = make()
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def is_multicast(protocol: str) -> bool:
+    """Whether flows of the (registered) ``protocol`` have any number of receivers."""
+    return _vidcc.protocol_reach(protocol) == "multicast"
+
+
+def document_for(data: Any) -> type[Model]:
+    """The model to validate the user-level dict ``data`` with (module docstring): the whole
+    ``Document``, or one whose flow union holds only the protocols ``data``'s flows name."""
+    whole = globals().get("Document")
+    if whole is not None or not isinstance(data, Mapping) or not isinstance(data.get("flows"), list):
+        return whole if whole is not None else __getattr__("Document")
+    models: dict[type[Model], None] = {}
+    for flow in data["flows"]:
+        name = flow.get("protocol") if isinstance(flow, Mapping) else None
+        spec = protocols.find(name) if isinstance(name, str) else None
+        if spec is None:
+            return __getattr__("Document")
+        models[spec.model] = None
+    return _document(tuple(models))
+
+
+def _tag(part: Any) -> tuple[str, type[Model]] | None:
+    """What a discriminator value in an error location selects (None if ``part`` is not one).
+    A protocol in a location was validated, so its module is imported: the registry answers
+    without importing the others. (No key of any table is named like a tag.)"""
+    if not isinstance(part, str):
+        return None
+    if part in KIND_TAGS:
+        return KIND_TAGS[part]
+    spec = protocols.find(part) if _is_protocol_name(part) else None
+    return ("protocol", spec.model) if spec is not None else None
+
+
+@functools.lru_cache(maxsize=1)
+def _protocol_names() -> frozenset[str]:
+    # The simulator's registry, which the Python one equals (tests/test_protocol_registry.py):
+    # telling a protocol's name from a key costs no import.
+    return frozenset(_vidcc.protocol_names())
+
+
+def _is_protocol_name(part: str) -> bool:
+    return part in _protocol_names()
 
 
 def _keys(model: type[Model]) -> str:
@@ -91,10 +194,11 @@ def _models_in(annotation: Any) -> list[type[Model]]:
 
 def _model_at(loc: list) -> type[Model] | None:
     """The model of the table at a raw pydantic location (None if it cannot be told)."""
-    model: type[Model] | None = Document
+    model: type[Model] | None = __getattr__("Document")
     for part in loc:
-        if isinstance(part, str) and part in TAGS:
-            model = TAGS[part][1]
+        tag = _tag(part)
+        if tag is not None:
+            model = tag[1]
         elif isinstance(part, str):
             field = model.model_fields.get(part) if model is not None else None
             if field is None:
@@ -114,7 +218,7 @@ def translate(error: dict) -> tuple[str, str]:
     tag = None
     clean: list = []
     for i, part in enumerate(loc):
-        if isinstance(part, str) and part in TAGS and i < len(loc) - 1:
+        if _tag(part) is not None and i < len(loc) - 1:
             tag = part
             continue
         clean.append(part)
@@ -124,7 +228,7 @@ def translate(error: dict) -> tuple[str, str]:
         return path, ctx["message"]
     if kind == "extra_forbidden":
         if tag is not None and len(loc) >= 2 and loc[-2] == tag:
-            what, model = TAGS[tag]
+            what, model = _tag(tag)
             return path, f'unknown key for {what} "{tag}"; expected one of: {_keys(model)}'
         parent = _model_at(loc[:-1])
         return path, f"unknown key; expected one of: {_keys(parent)}" if parent is not None else "unknown key"
@@ -172,7 +276,7 @@ def problems(data: Any) -> list[tuple[str, str]]:
     """Every (key path, message) the document's model reports for the user-level dict ``data``
     (not only the first, and without the checks across keys); empty if the shape is right."""
     try:
-        Document.model_validate(data)
+        document_for(data).model_validate(data)
     except ValidationError as err:
         return [translate(e) for e in err.errors(include_url=False)]
     return []

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from pydantic import ValidationError
 
 from vidcc.schema.checks import check
-from vidcc.schema.document import Document, validation_error
+from vidcc.schema.document import document_for, validation_error
 from vidcc.schema.errors import ScenarioError
 from vidcc.schema.fields import U64_MAX
 from vidcc.schema.resolve import resolve
@@ -36,7 +36,7 @@ class Scenario:
         self.source = str(source)
         self._data = copy.deepcopy(dict(data))
         try:
-            self._doc = Document.model_validate(self._data)
+            self._doc = document_for(self._data).model_validate(self._data)
         except ValidationError as e:
             raise validation_error(self.source, e) from None
         check(self._doc, self.source)

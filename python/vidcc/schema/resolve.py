@@ -6,9 +6,10 @@ in; tagged enums with ``"kind"``). Key order is part of the contract: sweep run 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vidcc.schema.document import MULTICAST, SPECS, Document
+from vidcc import protocols
+from vidcc.schema.document import is_multicast
 from vidcc.schema.models import (
     Access,
     BaseFlow,
@@ -32,6 +33,9 @@ from vidcc.schema.models import (
     trace_path,
     trace_quantizers,
 )
+
+if TYPE_CHECKING:
+    from vidcc.schema.document import Document
 
 __all__ = ["resolve"]
 
@@ -131,7 +135,7 @@ def _resolve_topology(topo: Dumbbell | Chain | Graph) -> dict:
 
 
 def _resolve_protocol(flow: BaseFlow) -> dict:
-    return {"kind": flow.protocol, **SPECS[flow.protocol].resolve(flow)}
+    return {"kind": flow.protocol, **protocols.find(flow.protocol).resolve(flow)}
 
 
 def _unreachable(key: str, message: str):
@@ -182,7 +186,7 @@ def _resolve_placement(flow: BaseFlow, topo: Dumbbell | Chain | Graph) -> dict:
             side: _resolve_access(None, getattr(flow, side)) if getattr(flow, side) is not None else None
             for side in ("source_access", "sink_access")
         }
-        if flow.protocol in MULTICAST:
+        if is_multicast(flow.protocol):
             return {"kind": "tree", "src": flow.src, **access}
         return {"kind": "nodes", "src": flow.src, "dst": flow.dst, **access}
     reverse = flow.direction == "reverse"
@@ -215,7 +219,7 @@ def _resolve_flow(flow: BaseFlow, topo: Dumbbell | Chain | Graph, source: str) -
         "video": _resolve_video(flow.video, source) if getattr(flow, "video", None) is not None else None,
     }
     # Only multicast flows have the key: a unicast flow resolves as it always did (run ids hash it).
-    if flow.protocol in MULTICAST:
+    if is_multicast(flow.protocol):
         out["multicast"] = _resolve_multicast(flow)
     return out
 
