@@ -8,9 +8,10 @@
 //! as its "hole" (a store-forwarding stall on every push, the hottest instruction of the profile).
 //! Events are `Copy`, so the entry being placed stays in registers while parents or children
 //! move. The pop order is the same as any correct heap's (a test compares it with
-//! `BinaryHeap`'s). Measured side by side (CPU time, issue 14's dumbbells): 10 % less than the
-//! standard heap on 10 flows and 12 % on 100; a four-ary tree (half as deep, four children per
-//! cache line) was slower than either.
+//! `BinaryHeap`'s). Measured side by side on the idle machine (CPU time of the whole run, best of
+//! 3 × 5, issue 14's dumbbells): 5 % less than with the standard heap on 10 flows (0.140 against
+//! 0.148 s) and 8 % on 100 (0.488 against 0.531 s); a four-ary tree (half as deep, four children
+//! per cache line) was slower than either (0.160 and 0.559 s).
 
 use vidcc_core::Instant;
 
