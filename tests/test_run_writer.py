@@ -178,6 +178,31 @@ def test_a_figure_failing_in_the_worker_is_an_error_after_the_tables(tmp_path, m
     assert not (tmp_path / "summary.json").exists()  # the directory is not complete
 
 
+def test_a_worker_that_failed_before_its_job_keeps_the_tables_and_reports_why(tmp_path, monkeypatch):
+    from vidcc import figure_worker
+    from vidcc.figure_worker import FigureWorker
+
+    def no_matplotlib():
+        raise ImportError("no module named matplotlib")
+
+    monkeypatch.setattr(figure_worker, "import_figure_modules", no_matplotlib)  # inherited by the fork
+    result = run(parse_scenario(dumbbell('protocol = "tcp-reno"', duration="3s")))
+    worker = FigureWorker()
+    worker._process.join(timeout=60)  # it fails at once and closes its end of the pipe
+    with pytest.raises(RuntimeError, match="drawing the figures: ImportError: no module named matplotlib"):
+        result.write(tmp_path, figures=worker)
+    assert (tmp_path / "flow_samples.parquet").exists() and not (tmp_path / "summary.json").exists()
+
+
+def test_a_worker_whose_parent_goes_away_ends():
+    from vidcc.figure_worker import FigureWorker
+
+    worker = FigureWorker()
+    worker._conn.close()  # what the parent's death does to its end of the pipe
+    worker._process.join(timeout=60)  # a hang guard, not a timing: without EOF the child waits for good
+    assert not worker._process.is_alive() and worker._process.exitcode == 0
+
+
 def test_closing_a_worker_ends_its_process():
     from vidcc.figure_worker import FigureWorker
 

@@ -71,3 +71,23 @@ def test_find_imports_the_module_named_like_the_protocol_or_every_module():
     assert protocols.find("no-such-protocol") is None
     assert protocols._candidates("tcp-westwood-plus") == [
         "vidcc.protocols.tcp_westwood_plus", "vidcc.protocols.tcp_westwood", "vidcc.protocols.tcp"]
+
+
+def test_a_scenario_pickles_whichever_document_validated_it():
+    # In a fresh interpreter the whole Document is never built, so the scenario was validated by
+    # a narrowed document class that pickle cannot name (sweeps and Dask send scenarios to workers).
+    import subprocess
+    import sys
+
+    probe = (
+        "import pickle\n"
+        "from vidcc.scenario import parse_scenario\n"
+        "s = parse_scenario({'scenario': {'duration': '10s'}, 'topology': {'kind': 'dumbbell', "
+        "'bottleneck': {'bandwidth': '10Mbps', 'delay': '20ms'}, 'access': {'bandwidth': '100Mbps', 'delay': '1ms'}}, "
+        "'flows': [{'protocol': 'tcp-reno'}]}, 'probe.toml')\n"
+        "t = pickle.loads(pickle.dumps(s))\n"
+        "assert t.to_dict() == s.to_dict() and t.source == 'probe.toml' and t.resolve() == s.resolve()\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

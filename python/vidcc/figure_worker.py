@@ -59,8 +59,11 @@ def import_figure_modules() -> None:
             artist.kwdoc = kwdoc
 
 
-def _child(conn: Any) -> None:
+def _child(conn: Any, parent_end: Any) -> None:
     """The child: import, wait for the job, draw and write, report."""
+    # The fork copied the parent's end of the pipe: closed here, so that the parent's death
+    # reaches `recv` as EOF instead of leaving this process waiting for good.
+    parent_end.close()
     try:
         import_figure_modules()
         tables, resolved, out = conn.recv()
@@ -90,7 +93,7 @@ class FigureWorker:
     def __init__(self) -> None:
         context = multiprocessing.get_context("fork")
         self._conn, child = context.Pipe()
-        self._process = context.Process(target=_child, args=(child,), name="vidcc-figures", daemon=True)
+        self._process = context.Process(target=_child, args=(child, self._conn), name="vidcc-figures", daemon=True)
         self._process.start()
         child.close()
         self._submitted = False
@@ -102,8 +105,13 @@ class FigureWorker:
             raise RuntimeError("this FigureWorker has already drawn a run's figures")
         out.mkdir(parents=True, exist_ok=True)
         figure_tables = {name: tables[name] for name in FIGURE_TABLES if name in tables}
-        self._conn.send((figure_tables, dict(resolved), out))
         self._submitted = True
+        try:
+            self._conn.send((figure_tables, dict(resolved), out))
+        except OSError:
+            # The child already failed (e.g. importing matplotlib) and closed its end: its
+            # message waits in the pipe and `wait` raises it, after the tables are written.
+            pass
 
     @property
     def submitted(self) -> bool:

@@ -2,7 +2,7 @@
 # 1.05 Mbit/s, 20 ms bottleneck, 100 Mbit/s / 1 ms access, 20 layers of 50 kbit/s, 1000 B packets, k NewReno
 # flows (overhead_ 1 ms). Usage: ns tools/ns2/plm_tree.tcl DRR|DropTail k  (prints the subscription every 10 s).
 # The first, hand-written comparison; `make validate` now generates these cases from vidcc's scenarios
-# (plm-drr-tcp1/3, plm-fifo-tcp1/3: python/vidcc/validate/cases.py) and compares them. Kept as the minimal
+# (plm-drr-tcp1/3, plm-drr-tcp1-two-receivers, plm-fifo-tcp1/3: python/vidcc/validate/cases.py) and compares them. Kept as the minimal
 # example of loading ns-2's PLM library (PLMTopology, place_source/place_receiver). See docs/validation.md, "PLM".
 set packetSize 1000
 set rates {}

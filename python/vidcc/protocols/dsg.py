@@ -14,12 +14,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator
 
-from vidcc import _vidcc
 from vidcc.protocols import ProtocolSpec, register
 from vidcc.schema import CoreFlow, PositiveDuration, Rate, integer, invalid, number, show
 
-# The data header with the default three streams (36 + 4 per stream).
-HEADER_BYTES = _vidcc.protocol_header_bytes("dsg")
 MAX_STREAMS = 5
 
 
@@ -100,8 +97,9 @@ def _check(flow: DsgFlow, here: str, fail) -> None:
         fail(f"{here}.congested_share", f"must be below 1, got {flow.congested_share}")
     if flow.decrease_factor >= 1.0:
         fail(f"{here}.decrease_factor", f"must be below 1 (a decrease), got {flow.decrease_factor}")
-    if flow.packet_size <= 36 + 4 * n:
-        fail(f"{here}.packet_size", f"must be more than the {36 + 4 * n}B DSG header, got {flow.packet_size}B")
+    header = 36 + 4 * n  # the data header: 36 bytes and 4 per stream (the announced rates)
+    if flow.packet_size <= header:
+        fail(f"{here}.packet_size", f"must be more than the {header}B DSG header, got {flow.packet_size}B")
 
 
 register(ProtocolSpec("dsg", DsgFlow, _resolve, _check, video="none"))

@@ -41,6 +41,12 @@ class Scenario:
             raise validation_error(self.source, e) from None
         check(self._doc, self.source)
 
+    def __reduce__(self):
+        # Rebuilt from the user-level document: the validated model may be an instance of a
+        # document narrowed to the scenario's protocols (`document_for`), a class pickle cannot
+        # name, and validation is what makes a Scenario anyway.
+        return (Scenario, (self._data, self.source))
+
     def __repr__(self) -> str:
         return f"Scenario(source={self.source!r}, topology={self._doc.topology.kind!r}, flows={len(self._doc.flows)})"
 

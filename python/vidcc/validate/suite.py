@@ -99,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="out/validate", help="directory for scripts, ns-2 outputs and JSON")
     ap.add_argument("--case", action="append", help="run only this case (repeatable)")
     ap.add_argument("--sabotage", default=os.environ.get("VIDCC_VALIDATE_SABOTAGE") or None,
-                    help="mis-configure the vidcc side on purpose (beta, window, fifo): the suite must fail")
+                    help="mis-configure the vidcc side on purpose (" + ", ".join(case_table.SABOTAGE_KINDS)
+                    + "): the suite must fail")
     args = ap.parse_args(argv)
     try:
         ns2.ns_binary()

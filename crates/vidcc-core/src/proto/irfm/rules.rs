@@ -166,13 +166,21 @@ impl ReceiverRules for IrfmReceiverRules {
         if arrival == crate::estimate::loss_detect::Arrival::Duplicate {
             return;
         }
-        // RFC 5348 §6.3.1: the first interval is the one whose rate is the receive rate.
-        let r = rtt.as_secs_f64();
-        let x = self.stream_bps / 8.0;
-        let p = rfc5348_inverse_p(self.packet_bytes, r, 4.0 * r, 1.0, x);
-        let first =
-            if x > 0.0 && p > 0.0 { Some((1.0 / p).round().clamp(1.0, f64::from(u32::MAX)) as u64) } else { None };
-        let rec = self.history.record(now, ext_seq, arrival, rtt, &mut |fallback| first.unwrap_or(fallback.max(1)));
+        // RFC 5348 §6.3.1: the first interval is the one whose rate is the receive rate. The
+        // equation is inverted by bisection, so only when a loss event needs it, not per packet.
+        let (r, x, s) = (rtt.as_secs_f64(), self.stream_bps / 8.0, self.packet_bytes);
+        let first_interval = || {
+            let p = rfc5348_inverse_p(s, r, 4.0 * r, 1.0, x);
+            if x > 0.0 && p > 0.0 {
+                Some((1.0 / p).round().clamp(1.0, f64::from(u32::MAX)) as u64)
+            } else {
+                None
+            }
+        };
+        let rec = self
+            .history
+            .record(now, ext_seq, arrival, rtt, &mut |fallback| first_interval().unwrap_or(fallback.max(1)));
+        let first = if rec.new_events > 0 && self.path.average().is_none() { first_interval() } else { None };
         for _ in 0..rec.new_events {
             if self.path.average().is_none() {
                 self.path.push_interval(first.unwrap_or(self.path.open().max(1)));

@@ -98,7 +98,6 @@ pub struct SimulcastReceiver<R: ReceiverRules> {
     report_owd: Option<u32>,
     echo_owd: Option<u32>,
     sender_ssrc: u32,
-    last_sr: bool,
     changes: Vec<ChangeRecord>,
     memberships: VecDeque<Membership>,
     transmits: VecDeque<Transmit>,
@@ -136,7 +135,6 @@ impl<R: ReceiverRules> SimulcastReceiver<R> {
             report_owd: None,
             echo_owd: None,
             sender_ssrc: 0,
-            last_sr: false,
             changes: Vec::new(),
             memberships: VecDeque::new(),
             transmits: VecDeque::new(),
@@ -299,16 +297,12 @@ impl<R: ReceiverRules> SimulcastReceiver<R> {
         self.stats.app_packets_delivered += 1;
         // Polling: report once per round as soon as the stream's probability exceeds the key.
         if let Some((value, loss)) = self.pending {
-            if f64::from(h.poll_ppm) / f64::from(POLL_ALL) > self.key && self.last_sr_or_any() {
+            // (A report before any SR carries LSR = 0: no RTT sample, still useful for the rates.)
+            if f64::from(h.poll_ppm) / f64::from(POLL_ALL) > self.key {
                 self.pending = None;
                 self.send_report(now, h.round, value, loss);
             }
         }
-    }
-
-    fn last_sr_or_any(&self) -> bool {
-        // A report without an SR seen carries LSR = 0 (no RTT sample): still useful for the rates.
-        self.last_sr || self.rx.highest().is_some()
     }
 }
 
@@ -328,7 +322,6 @@ impl<R: ReceiverRules> Endpoint for SimulcastReceiver<R> {
                     self.rx.on_sender_report(now, info.ntp);
                     // The SR's one-way delay in the data timestamps' clock (µs modulo 2^32).
                     self.sr_owd = Some(micros32(now).wrapping_sub(ntp_micros32(info.ntp)));
-                    self.last_sr = true;
                 }
             }
             ToReceiver::Data(h) => {

@@ -234,7 +234,9 @@ impl<R: StreamRules> SimulcastSender<R> {
         };
         self.seq[j] = self.seq[j].wrapping_add(1);
         let gap = Duration::from_secs_f64(self.packet_size.as_bytes() as f64 * 8.0 / self.rates[j].max(1.0));
-        let base = if self.next_send[j] + gap < now || self.next_send[j] > now { now } else { self.next_send[j] };
+        // Due now (poll_transmit sends only due streams); a stream more than a gap late restarts
+        // its pacing from now instead of catching up in a burst.
+        let base = if self.next_send[j] + gap < now { now } else { self.next_send[j] };
         self.next_send[j] = base + gap;
         let meta = PacketMeta { media: MediaTag::NONE, ..PacketMeta::data(self.packets_sent) };
         self.packets_sent += 1;
