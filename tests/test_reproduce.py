@@ -293,6 +293,8 @@ def test_reproduce_all_quick(tmp_path):
                 assert c["measured"], c
                 assert all(v is None or isinstance(v, (int, float, str)) for v in c["measured"].values())
             total[c["status"]] += 1
+            # a FAIL or UNSTABLE states its category and evidence, or says it is not classified yet (null)
+            assert ("category" in c) == (c["status"] in (FAIL, UNSTABLE)), c
             assert f">{c['id']}<" in page, f"report.html does not name {paper['paper']}/{c['id']}"
         ids = {c["id"] for c in paper["claims"]}
         assert set(DIGEST_CLAIMS[paper["paper"]]) <= ids
@@ -302,6 +304,7 @@ def test_reproduce_all_quick(tmp_path):
         assert json.loads((sub / "claims.json").read_text())["claims"] == paper["claims"]
         assert (sub / "report.html").exists()
     assert doc["summary"] == total
+    assert sum(doc["categories"].values()) == total[FAIL] + total[UNSTABLE]
     # Self-contained: every src/href is a data: URI or an in-page anchor.
     refs = re.findall(r"""(?:src|href)\s*=\s*["']([^"']*)["']""", page)
     assert refs and all(r.startswith(("data:", "#")) for r in refs), [r[:60] for r in refs if not r.startswith(("data:", "#"))]

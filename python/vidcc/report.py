@@ -26,7 +26,18 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from vidcc import __version__
-from vidcc.papers.model import FAIL, FAIL_SHARE, NOT_YET, PASS, PASS_SHARE, STATUSES, ClaimResult, FigureRun, SuiteRun
+from vidcc.papers.model import (
+    FAIL,
+    FAIL_SHARE,
+    NOT_YET,
+    PASS,
+    PASS_SHARE,
+    STATUSES,
+    UNSTABLE,
+    ClaimResult,
+    FigureRun,
+    SuiteRun,
+)
 from vidcc.runids import code_fingerprint, code_summary
 
 __all__ = ["suite_document", "write_suite", "write_all", "render_html"]
@@ -58,7 +69,14 @@ def _claim_doc(c: ClaimResult) -> dict[str, Any]:
         "measured": _json_value(c.measured),
         "stability": _stability_doc(c),
         "explanation": c.explanation,
+        **({"category": _category_doc(c)} if c.status in (FAIL, UNSTABLE) else {}),
     }
+
+
+def _category_doc(c: ClaimResult) -> dict[str, str] | None:
+    """Why a FAIL or UNSTABLE does not reproduce (vidcc.papers.categories), or None when the claim is
+    not classified yet."""
+    return None if c.category is None else {"name": c.category.category.value, "evidence": c.category.evidence}
 
 
 def _stability_doc(c: ClaimResult) -> dict[str, Any] | None:
@@ -108,6 +126,7 @@ def suite_document(run: SuiteRun) -> dict[str, Any]:
         "vidcc_version": __version__,
         "code_fingerprint": code_fingerprint(),
         "summary": run.counts(),
+        "categories": run.categories(),
         "figures": [
             {
                 "id": f.figure.id,
@@ -164,11 +183,14 @@ def write_all(runs: Sequence[SuiteRun], out_dir: str | Path, scale: str) -> tupl
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     total = {s: 0 for s in STATUSES}
+    by_category: dict[str, int] = {}
     for r in runs:
         for k, v in r.counts().items():
             total[k] += v
+        for k, v in r.categories().items():
+            by_category[k] = by_category.get(k, 0) + v
     _dump(out / "claims.json", {"paper": "all", "scale": scale, "vidcc_version": __version__, "summary": total,
-                                "papers": [suite_document(r) for r in runs]})
+                                "categories": by_category, "papers": [suite_document(r) for r in runs]})
     page = out / "report.html"
     tmp = page.with_name(".report.html.tmp")
     tmp.write_text(render_html(runs, title=f"vidcc reproduce all ({scale})"), encoding="utf-8")
@@ -225,6 +247,8 @@ def _claim_html(c: ClaimResult, anchor_prefix: str) -> str:
     out = [f'<div class="claim {_e(c.status)}" id="{_e(anchor_prefix + cl.id)}">',
            f"<p>{_badge(c.status)} <b>{_e(cl.id)}</b> <span class='kind'>({kind}{'; ' + _e(refs) if refs else ''})</span><br>{_e(cl.text)}</p>",
            f"<p class='explain'>{_e(c.explanation)}</p>"]
+    if c.status in (FAIL, UNSTABLE):
+        out.append(f"<p class='explain'>{_category_html(c)}</p>")
     if c.stability_text:
         out.append(f"<p class='kind'>Per seed: {_e(c.stability_text)}</p>")
     if c.measured:
@@ -234,6 +258,12 @@ def _claim_html(c: ClaimResult, anchor_prefix: str) -> str:
         out.append("</table>")
     out.append("</div>")
     return "\n".join(out)
+
+
+def _category_html(c: ClaimResult) -> str:
+    if c.category is None:
+        return "<b>Category:</b> not classified yet"
+    return f"<b>Category: {_e(c.category.category.value)}</b> — {_e(c.category.evidence)}"
 
 
 def _axes_text(axes: dict) -> str:
@@ -284,6 +314,8 @@ def _suite_html(run: SuiteRun, prefix: str, level: int) -> str:
            f"<p class='meta'>{_e(s.citation)} · digest <code>{_e(s.digest)}</code> · paper <code>{_e(s.name)}</code> · scale "
            f"<b>{_e(run.scale)}</b> · {run.wall_seconds:.1f} s</p>",
            "<p class='summary'>" + "".join(f"{_badge(k)}{counts[k]} " for k in STATUSES) + "</p>",
+           "<p class='kind'>FAIL and UNSTABLE by category: "
+           + ", ".join(f"{_e(k)} {v}" for k, v in run.categories().items()) + "</p>",
            *_stale_summary(run),
            "<table><tr><th>claim</th><th>kind</th><th>status</th><th>figure</th><th>explanation</th></tr>"]
     for c in run.claims:
@@ -291,6 +323,7 @@ def _suite_html(run: SuiteRun, prefix: str, level: int) -> str:
         link = f"<a href='#{_e(prefix + 'fig-' + fig)}'>{_e(fig)}</a>" if c.claim.figure else "–"
         out.append(f"<tr><td><a href='#{_e(prefix + c.claim.id)}'>{_e(c.claim.id)}</a></td><td>{_e(c.claim.kind)}</td>"
                    f"<td>{_badge(c.status)}</td><td>{link}</td><td>{_e(c.explanation)}"
+                   + (f" <span class='kind'>[{_category_html(c)}]</span>" if c.status in (FAIL, UNSTABLE) else "")
                    + (f" <span class='kind'>[{_e(c.stability_text)}]</span>" if c.stability_text else "") + "</td></tr>")
     out.append("</table>")
     out.extend(_explore_html(run, level + 1))

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Union
 
+from vidcc.papers.categories import Category, Classification, Finding, problems
 from vidcc.papers.existence import missing
 
 if TYPE_CHECKING:
@@ -29,12 +30,13 @@ if TYPE_CHECKING:
     from vidcc.papers.measures import FigureData
 
 __all__ = [
-    "PASS", "FAIL", "UNSTABLE", "NOT_YET", "STATUSES", "CHECK_STATUSES", "PASS_SHARE", "FAIL_SHARE", "FEW_SEEDS",
+    "PASS", "FAIL", "UNSTABLE", "NOT_YET", "UNCLASSIFIED", "STATUSES", "CHECK_STATUSES", "PASS_SHARE", "FAIL_SHARE", "FEW_SEEDS",
     "Stability", "SCALES", "Q", "at_scale", "Axis", "Part", "Plot", "Figure", "Verdict",
     "Cause", "Claim", "Alternative", "with_alternatives_named", "Suite", "reconstruction_notes", "PartRun", "Image", "FigureRun", "ClaimResult", "SuiteRun",
 ]
 
 PASS, FAIL, UNSTABLE, NOT_YET = "PASS", "FAIL", "UNSTABLE", "NOT-YET"
+UNCLASSIFIED = "unclassified"  # a FAIL or UNSTABLE whose category is not stated yet
 STATUSES = (PASS, FAIL, UNSTABLE, NOT_YET)  # what a claim can be
 CHECK_STATUSES = (PASS, FAIL, NOT_YET)  # what a check can return (UNSTABLE is decided over seeds)
 SCALES = ("quick", "full")
@@ -259,6 +261,8 @@ class Claim:
     cause: Cause | None = None
     not_per_seed: str = ""  # why the check cannot be applied to one seed's runs alone (then no stability)
     alternatives: Sequence[str] = ()  # names of the suite's Alternatives that may bear on this claim (--explore)
+    # why the claim does not reproduce, with its evidence (vidcc.papers.categories); stated on a FAIL or UNSTABLE
+    category: Classification | None = None
 
 
 @dataclass(frozen=True)
@@ -322,6 +326,9 @@ class Suite:
                     fig.part(p)
             for name in c.alternatives:
                 self.alternative(name)
+        wrong = [p for c in self.claims for p in problems(c, self)]
+        if wrong:
+            raise ValueError("; ".join(wrong))
         anames = [a.name for a in self.alternatives]
         if len(set(anames)) != len(anames):
             raise ValueError(f"suite {self.name}: duplicate alternative names")
@@ -429,6 +436,7 @@ class ClaimResult:
     cause: str = ""
     error: bool = False  # the check itself raised (a suite bug)
     stability: Stability | None = None  # the check per seed (None: NOT-YET, check error)
+    category: Finding | None = None  # a FAIL's or UNSTABLE's category and evidence (None: unclassified)
 
     @property
     def explanation(self) -> str:
@@ -455,6 +463,15 @@ class SuiteRun:
         out = {s: 0 for s in STATUSES}
         for c in self.claims:
             out[c.status] += 1
+        return out
+
+    def categories(self) -> dict[str, int]:
+        """FAIL and UNSTABLE claims by category (``vidcc.papers.categories.Category`` values), and
+        how many are not classified yet (``unclassified``)."""
+        out = {c.value: 0 for c in Category} | {UNCLASSIFIED: 0}
+        for c in self.claims:
+            if c.status in (FAIL, UNSTABLE):
+                out[c.category.category.value if c.category else UNCLASSIFIED] += 1
         return out
 
     @property

@@ -123,7 +123,7 @@ def run_suite(suite: Suite, scale: str, *, db, out_dir, jobs: int | None = None,
     for f in fig_runs:
         if f.data is not None:
             f.data.attach_others(others)
-    claims = [check_claim(c, by_id.get(c.figure) if c.figure else None) for c in suite.claims]
+    claims = [check_claim(c, by_id.get(c.figure) if c.figure else None, scale) for c in suite.claims]
     return SuiteRun(suite, scale, fig_runs, claims, time.perf_counter() - t0, str(db))
 
 

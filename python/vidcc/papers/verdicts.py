@@ -17,6 +17,7 @@ import numbers
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from vidcc.papers.categories import classify
 from vidcc.papers.existence import missing
 from vidcc.papers.model import (
     FAIL,
@@ -304,9 +305,11 @@ def decide(pooled: str, st: Stability) -> str:
     return UNSTABLE
 
 
-def check_claim(claim: Claim, fig: FigureRun | None) -> ClaimResult:
+def check_claim(claim: Claim, fig: FigureRun | None, scale: str = "quick") -> ClaimResult:
     """A claim's status: NOT-YET when a protocol, a feature, a part or the check is missing;
-    else whatever its check says (a check that raises is reported as FAIL and as an error)."""
+    else whatever its check says (a check that raises is reported as FAIL and as an error). A
+    FAIL or UNSTABLE carries the claim's category with its evidence (:func:`classify`) when the
+    claim is classified; ``scale`` is the run's (a scale category does not apply at full scale)."""
     reasons = missing(claim.protocols, claim.needs)
     if fig is not None:
         reasons += [r for r in missing((), fig.figure.needs) if r not in reasons]
@@ -335,6 +338,7 @@ def check_claim(claim: Claim, fig: FigureRun | None) -> ClaimResult:
     status = decide(v.status, stability)
     # the cause first: a computed one may add the numbers it used to the measured values
     cause = state_cause(claim.cause, data, v.measured) if status == FAIL and claim.cause is not None else ""
+    category = classify(claim, status, scale, data, v.measured)
     measured = {k: _round(x) for k, x in v.measured.items()}
-    return ClaimResult(claim, status, measured, v.explanation, cause, stability=stability)
+    return ClaimResult(claim, status, measured, v.explanation, cause, stability=stability, category=category)
 
