@@ -38,6 +38,7 @@ from vidcc.papers.model import (
     FigureRun,
     SuiteRun,
 )
+from vidcc.papers.provenance import Ns2, Paper, Reconstruction, setup_rows
 from vidcc.runids import code_fingerprint, code_summary
 
 __all__ = ["suite_document", "write_suite", "write_all", "render_html"]
@@ -136,6 +137,7 @@ def suite_document(run: SuiteRun) -> dict[str, Any]:
                 "other_code": _other_code(f.stale),
                 "parts": [_part_doc(p) for p in f.parts],
                 "images": [Path(i.png).name for i in f.images],
+                "setup": _setup_doc(run, f.figure),
             }
             for f in run.figures
         ],
@@ -260,6 +262,33 @@ def _claim_html(c: ClaimResult, anchor_prefix: str) -> str:
     return "\n".join(out)
 
 
+def _source_kind(source) -> str:
+    return {Paper: "paper", Ns2: "ns-2 default", Reconstruction: "reconstruction"}.get(type(source), "no source")
+
+
+def _setup_html(run: SuiteRun, fig) -> list[str]:
+    """The figure's set-up table (vidcc.papers.provenance): every key its parts set, its values and
+    where they come from, folded under a line that counts the sources."""
+    rows = setup_rows(run.suite, fig, run.scale)
+    if not rows:
+        return []
+    kinds = [_source_kind(r.source) for r in rows]
+    counts = ", ".join(f"{kinds.count(k)} {k}" for k in ("paper", "ns-2 default", "reconstruction", "no source") if k in kinds)
+    out = [f"<details><summary>Set-up: {len(rows)} keys ({_e(counts)})</summary>",
+           "<table><tr><th>key</th><th>value</th><th>source</th></tr>"]
+    for r, kind in zip(rows, kinds):
+        text = r.source.text() if r.source is not None else "no source declared"
+        out.append(f"<tr><td><code>{_e(r.path)}</code></td><td>{_e(', '.join(r.values))}</td>"
+                   f"<td class='{'stale' if r.source is None else 'kind'}'>{_e(text)}</td></tr>")
+    out.append("</table></details>")
+    return out
+
+
+def _setup_doc(run: SuiteRun, fig) -> list[dict[str, Any]]:
+    return [{"key": r.path, "values": list(r.values), "source": _source_kind(r.source),
+             "text": r.source.text() if r.source is not None else None} for r in setup_rows(run.suite, fig, run.scale)]
+
+
 def _category_html(c: ClaimResult) -> str:
     if c.category is None:
         return "<b>Category:</b> not classified yet"
@@ -289,6 +318,7 @@ def _figure_html(run: SuiteRun, f: FigureRun, prefix: str) -> str:
             f"<td>{_e(_axes_text(p.axes))}</td><td>{_e(', '.join(map(str, p.seeds)))}</td><td class='num'>{p.total}</td>"
             f"<td class='num'>{p.ran}</td><td class='num'>{p.skipped}</td><td class='num'>{p.failed}</td><td>{_e(notes)}</td></tr>")
     out.append("</table>")
+    out.extend(_setup_html(run, fig))
     if f.stale:
         out.append(f"<p class='stale'>Other code: {len(f.stale)} of the runs behind this figure were made by other code "
                    f"({_e(code_summary(f.stale.values()))}), reused with --reuse-stale; this report's code is "

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 from vidcc.papers.categories import Category, Classification, Finding, problems
 from vidcc.papers.existence import missing
+from vidcc.papers.provenance import SetupKey
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -299,6 +300,8 @@ class Suite:
     claims: Sequence[Claim]
     notes: Sequence[str] = ()
     alternatives: Sequence[Alternative] = ()
+    # where every value its scenarios set comes from (vidcc.papers.provenance): each figure's set-up table
+    setup: Sequence[SetupKey] = ()
 
     def alternative(self, name: str) -> Alternative:
         return _named(self.alternatives, "name", name, f"suite {self.name}: no alternative")
