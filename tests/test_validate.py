@@ -225,3 +225,21 @@ def test_missing_ns_gives_the_install_command(monkeypatch, capsys):
     monkeypatch.setattr(ns2.shutil, "which", lambda _: None)
     assert suite.main(["--case", "tcp-reno-1"]) == 2
     assert "apt-get install -y ns2" in capsys.readouterr().err
+
+
+def test_declared_ns2_defaults_are_compared_with_what_ns_prints(tmp_path, monkeypatch):
+    from vidcc.papers import provenance
+    from vidcc.papers.provenance import Ns2
+    from vidcc.validate import defaults
+
+    fake = tmp_path / "ns"
+    fake.write_text("#!/bin/sh\necho 'Agent/TCP window_=20'\necho 'Queue limit_=50'\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(ns2, "ns_binary", lambda: str(fake))
+    declared = [("a", Ns2("Agent/TCP window_", "20")), ("b", Ns2("Queue limit_", "50.0")),
+                ("c", Ns2("Agent/TCP window_", "64")), ("d", Ns2("Agent/TFRC ca_", "1"))]
+    monkeypatch.setattr(provenance, "ns2_declared", lambda suites: declared)
+    checks = defaults.check(tmp_path)
+    assert [(c.suite, c.ns2, c.status) for c in checks] == [
+        ("a", "20", "PASS"), ("b", "50", "PASS"), ("c", "20", "FAIL"), ("d", None, "FAIL")]
+    assert "Agent/TFRC set ca_" in (tmp_path / "ns2-defaults.tcl").read_text()

@@ -3,7 +3,8 @@
     python -m vidcc.validate [--jobs N] [--out DIR] [--case NAME ...] [--sabotage KIND]
 
 Writes DIR/<case>.tcl (re-run by hand: ``ns DIR/<case>.tcl out.txt``), DIR/<case>.ns2.txt (what
-ns-2 wrote) and DIR/validation.json; prints one table; exits 1 when a case FAILs (or errs).
+ns-2 wrote) and DIR/validation.json; prints one table; exits 1 when a case FAILs (or errs) or when
+an ns-2 default a paper suite declares is not what ``ns`` prints (vidcc.validate.defaults).
 ``VIDCC_VALIDATE_SABOTAGE=beta`` (or ``--sabotage beta``) runs the vidcc side deliberately
 mis-configured, which must make the suite fail.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Mapping
@@ -21,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from vidcc.validate import cases as case_table
-from vidcc.validate import compare, layout, metrics, ns2, tcl
+from vidcc.validate import compare, defaults, layout, metrics, ns2, tcl
 
 
 def measure_vidcc(case: case_table.Case, sabotage: str | None = None) -> tuple[layout.Layout, metrics.Metrics]:
@@ -113,6 +115,11 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
+    try:
+        declared = defaults.check(out)
+    except (ns2.Ns2Error, OSError, subprocess.SubprocessError) as e:
+        print(f"validate: checking the suites' ns-2 defaults: {e}", file=sys.stderr)
+        return 2
     names = [c.name for c in chosen]
     if args.jobs > 1 and len(names) > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -123,11 +130,16 @@ def main(argv: list[str] | None = None) -> int:
     counts: dict[str, int] = {}
     for r in results:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
-    summary = {"ns2": "2.35", "sabotage": args.sabotage, "seconds": round(wall, 1), "counts": counts, "cases": results}
+    summary = {"ns2": "2.35", "sabotage": args.sabotage, "seconds": round(wall, 1), "counts": counts, "cases": results,
+               "suite_defaults": [d.as_dict() for d in declared]}
     (out / "validation.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     print(table(results))
     print(f"\n{len(results)} cases in {wall:.0f} s: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
+    wrong = [d for d in declared if d.status == "FAIL"]
+    print(f"ns-2 defaults declared by the paper suites: {len(declared)} checked with ns, {len(wrong)} differ")
+    for d in wrong:
+        print(f"  {d.suite}: {d.variable} declared {d.declared}, ns-2 says {d.ns2 if d.ns2 is not None else 'nothing'}")
     if args.sabotage:
         print(f"(vidcc side sabotaged: {args.sabotage})")
     print(f"scripts, ns-2 outputs and validation.json in {out}/")
-    return 1 if any(r["status"] in ("FAIL", "ERROR") for r in results) else 0
+    return 1 if wrong or any(r["status"] in ("FAIL", "ERROR") for r in results) else 0
