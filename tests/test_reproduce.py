@@ -47,6 +47,22 @@ DIGEST_CLAIMS = {
     "sramt": [f"C{i:02d}" for i in range(1, 36)],
 }
 
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def page_claim_ids(paper: str) -> list[str]:
+    """The ids in the first column of the claims table of the paper's page, docs/papers/<paper>.md
+    (the one table whose header ends in "verdict / category / audit")."""
+    lines = (ROOT / "docs" / "papers" / f"{paper}.md").read_text(encoding="utf-8").splitlines()
+    header = [i for i, line in enumerate(lines) if line.startswith("|") and "verdict / category / audit" in line]
+    assert len(header) == 1, f"docs/papers/{paper}.md: {len(header)} claims tables"
+    ids = []
+    for line in lines[header[0] + 2:]:
+        if not line.startswith("|"):
+            break
+        ids.append(line.split("|")[1].strip())
+    return ids
+
 
 # --------------------------------------------------------------------------------------------
 # What exists
@@ -250,6 +266,13 @@ def test_suite_carries_every_digest_claim_and_a_checkable_one(paper):
     for c in suite.claims:
         assert c.text and c.kind in ("paper", "baseline")
         assert c.check is not None or c.pending, f"{paper}/{c.id}: no check and no reason"
+
+
+@pytest.mark.parametrize("paper", list(PAPERS))
+def test_paper_page_lists_exactly_the_claims_the_suite_carries(paper):
+    assert page_claim_ids(paper) == DIGEST_CLAIMS[paper]
+    suite_ids = [c.id for c in load_suite(paper).claims if c.kind == "paper"]
+    assert sorted(suite_ids) == sorted(DIGEST_CLAIMS[paper])
 
 
 @pytest.mark.parametrize("paper", list(PAPERS))
