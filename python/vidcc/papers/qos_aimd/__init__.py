@@ -6,14 +6,20 @@ Reconstruction notes (digest tags [P]/[D]/[U]; ours are marked "suite"):
 
 * Path CH —100 Mb/s— r1 —100 Mb/s backbone (RED)— r2 —100 Mb/s— BS —wireless— MH [P]; one-way
   delays 1 / 35 / 1 / 1 ms (suite [U]: minimum RTT ≈ 85 ms = 17 slots with the 5 ms slot of a
-  125 B packet at 200 kb/s and the 40 B acks); cross TCP enters at r1 and leaves at r2.
+  125 B packet at 200 kb/s and the 40 B acks). The cross TCP runs "over r1–r2" [P]: each TCP
+  source on its own host with its own access link into r1, each sink behind its own link out of
+  r2 (100 Mb/s as every wired link [P], 1 ms as the CH's, suite), so the backbone is the only
+  link the flows share.
 * Wireless downlink 200 kb/s [P]; the simulator's links are symmetric, so the uplink is also
   200 kb/s (suite; the paper's is 100 kb/s, which only acks use). Two-state channel [P]:
   Gilbert-Elliott with loss 1 in the bad state and 0 in the good one, mean bad burst 2 packets
   (r = 0.5, "mildly bursty", digest §2.7), p = p_e·r/(1 − p_e) so that the mean loss is p_e; the
   chain advances per packet, not per slot (suite).
-* RED on the backbone [P] with parameters [U] from ns-2's automatic configuration: thresholds
-  50 / 150 packets (5 ms / 15 ms at 100 Mb/s and 1250 B), w_q 0.002, max_p 0.1, gentle.
+* RED on the backbone [P] with every parameter [U] ns-2 2.35's default (``papers/ns2.py``): byte
+  mode, hard limit limit_ 50 × mean_pktsize_ 500 = 25 000 bytes, automatic thresh_ / maxthresh_
+  62.5 / 187.5 packets of 500 B (above the hard limit at 100 Mb/s: no early drops), q_weight_
+  3.805e-05, max_p 1/linterm_ = 0.1, gentle_. Every other queue: DropTail, ns-2's limit_ 50
+  packets (the BS buffer excepted: B = rwnd [P]).
 * Link-layer ARQ (persistent retransmission, Figs. 5–9 except UDP-without-ARQ) is the
   ``wireless-arq`` feature; the AIMD protocol is ``qos-aimd``; cross traffic is TCP SACK
   (``tcp-sack``). Runs 80 s, statistics after 5 s [P]; 5 seeds [U].
@@ -27,15 +33,16 @@ Reconstruction notes (digest tags [P]/[D]/[U]; ours are marked "suite"):
   15 s of 20 s), suite reading of "the backbone is the bottleneck from 30 s to 60 s" [U]. The
   analysis is eq. (1) on the suite's channel (burst 2). The quick p_e axis keeps 0.05 and 0.08 (S3).
 * Fig. 6 (S5–S10): the AIMD flow with rwnd = B = W_max of the selection for p_e (digest §4.3 [U]:
-  23 at p_e = 0.01, 17 at 0.1 on the suite's channel) with 10–100 TCP SACK elephants whose 1 MB
-  window does not bind (suite, as the NewReno baseline: with the 64 kB default 10 elephants fill
-  only 69 of the 100 Mb/s, so the backbone's mean could not be ≈ 50/N); normalised
+  23 at p_e = 0.01, 17 at 0.1 on the suite's channel) with 10–100 TCP SACK elephants, every TCP
+  setting [U] ns-2 2.35's default (window_ 20 packets, windowInit_ 2, minrto_ 0.2 s, rtxcur_init_
+  3 s, an ACK per segment; ``ns2.tcp_keys``): 20 packets per ≈ 75 ms round trip is ≈ 1.3 packets
+  per slot, so below ≈ 40 flows the elephants' windows, not the backbone, bound them; normalised
   throughput in packets per 5 ms slot for both (AIMD 125 B, TCP 1250 B, digest §5 [D]); "BS
   overflow" is the BS→MH link's queue drops. Tolerances where the paper gives none are the
   suite's and are stated on each claim.
 * Fig. 9's UDP CBR without ARQ: BS buffer 10 packets [P], 125 B packets [U], rates 0.5–1.1
-  pkt/slot [U]; a baseline for Fig. 6: TCP NewReno elephants (1250 B [P], 1 MB window so that the
-  window does not bind, suite) alone on the backbone.
+  pkt/slot [U]; a baseline for Fig. 6: TCP NewReno elephants (1250 B [P], attached as the SACK
+  elephants, 1 MB window so that the window does not bind, suite) alone on the backbone.
 """
 
 from __future__ import annotations
@@ -43,7 +50,8 @@ from __future__ import annotations
 import math
 import weakref
 
-from vidcc.papers.building import droptail, flow, glink, graph, red, scenario
+from vidcc.papers import ns2
+from vidcc.papers.building import droptail, flow, glink, graph, scenario
 from vidcc.papers.measures import warmup_ns
 from vidcc.papers.model import (
     FAIL,
@@ -70,8 +78,13 @@ DURATION = Q("20s", "80s")
 SLOT_S = 0.005
 BURST_R = 0.5
 PE_AXIS = Q([0.01, 0.05, 0.1], [0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10])
-BACKBONE_LINK = 2  # index of r1–r2 in topology.links
-WIRELESS_LINK = 5  # index of BS–MH
+BACKBONE_LINK = 1  # index of r1–r2 in topology.links
+WIRELESS_LINK = 3  # index of BS–MH
+# Every wired link is 100 Mb/s [P, §V: "links between CH, r1, r2, and BS are duplex links with 100
+# Mbps"]; the TCP hosts' own links are not described: the CH's 100 Mb/s and 1 ms (suite; ns-2's
+# duplex-link has no default delay), ns-2's DropTail queue (Queue limit_ 50 packets).
+WIRED_BPS, ACCESS_DELAY_S, BACKBONE_DELAY_S = 100e6, 0.001, 0.035
+TCP_ACCESS = {"bandwidth": "100Mbps", "delay": "1ms", "queue": ns2.droptail()}
 
 
 def ge(p_e: float) -> dict:
@@ -79,18 +92,24 @@ def ge(p_e: float) -> dict:
 
 
 def topo(p_e: float, *, bs_buffer=10, arq: bool | dict = False) -> dict:
-    """``arq``: True for persistent link ARQ, or the ``arq`` table itself."""
+    """CH —r1 ═RED═ r2— BS ~wireless~ MH (Fig. 2). The cross TCP flows are not in it: each
+    attaches with its own access link to r1 and to r2 (``elephants``). ``arq``: True for
+    persistent link ARQ, or the ``arq`` table itself."""
     wireless = glink("BS", "MH", "200kbps", "1ms", queue=droptail(bs_buffer), loss=ge(p_e))
     if arq:
         wireless["arq"] = {"kind": "persistent"} if arq is True else arq
     return graph(
-        ["CH", "TS", "r1", "r2", "BS", "TD", "MH"],
+        ["CH", "r1", "r2", "BS", "MH"],
         [
-            glink("CH", "r1", "100Mbps", "1ms", monitor=False),
-            glink("TS", "r1", "100Mbps", "1ms", monitor=False),
-            glink("r1", "r2", "100Mbps", "35ms", queue=red(min_thresh=50, max_thresh=150, mean_packet_size="1250B")),
-            glink("r2", "BS", "100Mbps", "1ms", monitor=False),
-            glink("r2", "TD", "100Mbps", "1ms", monitor=False),
+            glink("CH", "r1", "100Mbps", "1ms", queue=ns2.droptail(), monitor=False),
+            # RED [P, "both r1 and r2 are RED capable"] with every parameter ns-2 2.35's default [U]:
+            # byte mode, limit_ 50 × mean_pktsize_ 500 = 25 000 B, automatic thresh_ 62.5 /
+            # maxthresh_ 187.5 packets of 500 B (above that limit: no early drops at 100 Mb/s),
+            # q_weight_ 3.805e-05, linterm_ 10, gentle_ (ns2.red).
+            glink("r1", "r2", "100Mbps", "35ms", queue=ns2.red(WIRED_BPS, BACKBONE_DELAY_S)),
+            # r2's side of the BS link: only the 200 kb/s AIMD flow crosses it, so it never queues
+            # and its discipline does not matter; ns-2's DropTail.
+            glink("r2", "BS", "100Mbps", "1ms", queue=ns2.droptail(), monitor=False),
             wireless,
         ],
     )
@@ -112,7 +131,15 @@ def aimd(label="aimd", **keys) -> dict:
 
 
 def elephants(count, **keys) -> dict:
-    return flow("tcp-sack", label="tcp", count=count, src="TS", dst="TD", packet_size="1250B", **keys)
+    """``count`` TCP SACK [P] elephants over r1–r2 [P], each from its own host behind its own
+    access link into r1, to its own host behind r2; 1250 B packets [P]; every TCP agent setting
+    ns-2 2.35's default (window_ 20 packets, windowInit_ 2, minrto_ 0.2 s, rtxcur_init_ 3 s, an
+    ACK per segment: ``ns2.tcp_keys``). They start at times drawn in [0, 1] s (suite; the paper
+    gives none): started together, 100 sources behind 100 access links put their first windows
+    into the backbone's 25 000-byte buffer at once, most lose them, and they retry in lockstep
+    after the 3 s initial RTO (a mean per-flow loss of 45 % over the first 20 s at N = 100)."""
+    return flow("tcp-sack", label="tcp", count=count, src="r1", dst="r2", packet_size="1250B", source_access=TCP_ACCESS,
+                sink_access=TCP_ACCESS, **{**ns2.tcp_keys(1250), "start": ["0s", "1s"], **keys})
 
 
 def pkt_per_slot(df, size_bytes: float = 125.0):
@@ -138,8 +165,13 @@ def udp_noarq() -> dict:
 
 
 def backbone(n) -> dict:
-    return scenario(DURATION, topo(0.01), [flow("tcp-newreno", label="tcp", count=n, src="TS", dst="TD", packet_size="1250B",
-                                                max_window="1MB", start=["0s", "1s"], send_jitter="100us")], warmup="5s")
+    """Baseline B1: TCP NewReno alone on the backbone, from hosts attached as the elephants'. Its
+    question is whether TCP shares the backbone fairly when nothing else limits it, so (unlike
+    the Fig. 6 elephants, which keep ns-2's 20-packet window_) its 1 MB window does not bind."""
+    return scenario(DURATION, topo(0.01), [flow("tcp-newreno", label="tcp", count=n, src="r1", dst="r2", packet_size="1250B",
+                                                source_access=TCP_ACCESS, sink_access=TCP_ACCESS,
+                                                **{**ns2.tcp_keys(1250), "max_window": "1MB"}, start=["0s", "1s"],
+                                                send_jitter="100us")], warmup="5s")
 
 
 def windows(pe: float, rtts) -> list[int]:
@@ -180,6 +212,7 @@ def optimal_parts() -> list:
 FIG5_PE = Q([0.01, 0.05, 0.08, 0.1], PE_AXIS.full)
 FIG5_RWND = Q(list(range(16, 25)), list(range(14, 28)))  # quick: around eq. (1)'s 23..17, 144 runs
 HEAVY = (Q("8s", "30s"), Q("15s", "60s"))
+HEAVY_SPREAD = Q("9s", "31s")  # the 60 start within 1 s of the heavy phase's start, as the elephants at 0 s
 
 
 def fig5_parts() -> list:
@@ -188,7 +221,7 @@ def fig5_parts() -> list:
     for load in ("light", "heavy"):
         flows = [aimd(rwnd=16), elephants(5)]
         if load == "heavy":
-            flows.append(elephants(60, start=HEAVY[0], stop=HEAVY[1]))
+            flows.append(elephants(60, start=[HEAVY[0], HEAVY_SPREAD], stop=HEAVY[1]))
         parts.append(Part(f"aimd-{load}", scenario(DURATION, topo(0.05, bs_buffer=40, arq=True), flows, warmup="5s", packet_log=True),
                           axes=[pe, Axis("flows[0].rwnd", FIG5_RWND, "rwnd")], seeds=SEEDS, needs=("wireless-arq",),
                           tags={"cross": load}, note="rwnd × p_e sweep"))
@@ -200,7 +233,7 @@ def multi_flows(pe: float, rtts) -> list[dict]:
     for i, (r, w) in enumerate(zip(rtts, windows(pe, rtts))):
         keys = {"rwnd": w}
         if r == 25:  # the second RTT class: 8 slots = 40 ms more round trip on a private access link
-            keys["source_access"] = {"bandwidth": "100Mbps", "delay": "20ms"}
+            keys["source_access"] = {"bandwidth": "100Mbps", "delay": "20ms", "queue": ns2.droptail()}
         fl.append(aimd(label=f"aimd{i}", **keys))
     return fl
 
@@ -235,7 +268,7 @@ FIGURES = [
            "its normalised throughput and the average over all backbone flows. Baseline part backbone: TCP NewReno "
            "elephants alone (1250 B, packets per 5 ms slot; expected ≈ 50/N).",
            parts=[*[Part(f"aimd-pe{pe}", scenario(DURATION, topo(pe, bs_buffer=windows(pe, (17,))[0], arq=True),
-                                                  [aimd(rwnd=windows(pe, (17,))[0]), elephants(10, max_window="1MB")], warmup="5s",
+                                                  [aimd(rwnd=windows(pe, (17,))[0]), elephants(10)], warmup="5s",
                                                   packet_log=True),
                          axes=[Axis("flows[1].count", Q([10, 50, 100], list(range(0, 101, 10))[1:]), "n")], seeds=SEEDS,
                          needs=("wireless-arq",), tags={"p_e": pe}) for pe in (0.01, 0.1)],
