@@ -132,7 +132,9 @@ def aimd(label="aimd", **keys) -> dict:
 
 def elephants(count, **keys) -> dict:
     """``count`` TCP SACK [P] elephants over r1–r2 [P], each from its own host behind its own
-    access link into r1, to its own host behind r2; 1250 B packets [P]; every TCP agent setting
+    access link into r1, to its own host behind r2; 1250 B packets [P] (read as the size on the
+    wire, as the AIMD flow's 125 B that set the slot; ns-2's packetSize_ 1250 would put 1290 B
+    on the wire); every TCP agent setting
     ns-2 2.35's default (window_ 20 packets, windowInit_ 2, minrto_ 0.2 s, rtxcur_init_ 3 s, an
     ACK per segment: ``ns2.tcp_keys``). They start at times drawn in [0, 1] s (suite; the paper
     gives none): started together, 100 sources behind 100 access links put their first windows
@@ -159,6 +161,9 @@ def rate_kbps(df):
 UDP_RATES = Q(["120kbps", "160kbps", "180kbps", "200kbps"], ["100kbps", "120kbps", "140kbps", "160kbps", "180kbps", "200kbps", "220kbps"])
 
 
+# Fig. 9's UDP CBR packets are 125 B, not ns-2's CBR packetSize_ 210: the paper sizes the UDP BS
+# buffer as 10 packets = D = 10 slots, and a slot is one 125 B packet's time on the wireless link,
+# so its own numbers fix the size (digest §4.5, "presumably 125 B").
 def udp_noarq() -> dict:
     return scenario(DURATION, topo(0.1), [flow("udp-cbr", label="udp", rate="160kbps", packet_size="125B", src="CH", dst="MH")],
                     warmup="5s", packet_log=True)
