@@ -40,7 +40,11 @@ Reconstruction notes (digest tags [P]/[X]/[C]; ours are marked "suite"):
   sources the same way across it [C, AMB-17]; access 5 Mbit/s / 20 ms like S1 (suite).
 * S6/S7: dumbbell 4 Mbit/s, 10 ms [P]; a 2 Mbit/s CBR (S6) or two TCP flows (S7, suite count)
   switched on for 20 s and off for 20 s over the whole run [C].
-* Packets: video 1018 B on the wire [P]; TCP NewReno FTP, 1000 B [C]. Runs 408 s [P] (quick:
+* Packets: video 1018 B on the wire [P]; TCP NewReno FTP [C] as ns-2 2.35's ``Agent/TCP/Newreno``
+  with its defaults [U]: packetSize_ 1000 + 40 B header = 1040 B on the wire, window_ 20
+  packets, windowInit_ 2, minrto_ 0.2 s, rtxcur_init_ 3 s, an ACK per segment, no send jitter
+  (overhead_ 0); S6's CBR packets 210 B (CBR packetSize_). Every queue is DropTail with 50
+  packets [P in the routers; ns-2's Queue limit_ 50 elsewhere]. Runs 408 s [P] (quick:
   60 s); statistics after the first 10 % [C]; 10 seeds (quick: 2).
 * Baseline run today: two TCP NewReno flows across the S5 bottleneck (C23's Jain ≥ 0.99 test
   applied to TCP).
@@ -48,6 +52,7 @@ Reconstruction notes (digest tags [P]/[X]/[C]; ours are marked "suite"):
 
 from __future__ import annotations
 
+from vidcc.papers import ns2
 from vidcc.papers.asmp_tfmcc import checks as ck
 from vidcc.papers.asmp_tfmcc import vchecks as vc
 from vidcc.papers.asmp_tfmcc import videoset as vq
@@ -79,12 +84,21 @@ def video(proto: str, src: str, receivers: list[str], deadline: str | None = Non
     return flow(proto, label=proto, src=src, dst=receivers, packet_size="1018B", video=vq.video_table(deadline), **keys)
 
 
+# TCP: NewReno FTP [C] with every agent setting [U] ns-2 2.35's default: packetSize_ 1000 of
+# payload plus the 40 B TCP/IP header (1040 B on the wire), window_ 20 packets, windowInit_ 2,
+# minrto_ 0.2 s, rtxcur_init_ 3 s, an ACK per segment, overhead_ 0 (no send jitter) (ns2.tcp_keys).
+TCP_KEYS = {"packet_size": f"{ns2.TCP_PACKET_BYTES}B", **ns2.tcp_keys(ns2.TCP_PACKET_BYTES)}
+
+
 def tcp(label: str, src: str, dst: str, **keys) -> dict:
-    return flow("tcp-newreno", label=label, src=src, dst=dst, start=["0s", "1s"], send_jitter="4ms", **keys)
+    """A TCP flow for the whole run, started within the first second [C]."""
+    return flow("tcp-newreno", label=label, src=src, dst=dst, start=["0s", "1s"], **{**TCP_KEYS, **keys})
 
 
 def parking_lot(bottleneck_delay: str = "20ms", loss: dict | None = None) -> dict:
-    acc = dict(bandwidth="5Mbps", delay="20ms", monitor=False)
+    # Every agent's access link 5 Mb/s, 20 ms [P]; DropTail 50 packets in the routers [P] (and at
+    # the hosts: ns-2's Queue limit_ 50).
+    acc = dict(bandwidth="5Mbps", delay="20ms", queue=ns2.droptail(), monitor=False)
     return graph(
         ["S", "A", "B", "C", "R1", "R2", "T1", "T1s", "T2", "T2s"],
         [
@@ -109,12 +123,13 @@ def s1(proto: str, *, tcp_flows: bool = True, bottleneck_delay: str = "20ms", lo
 
 
 def s5_topo() -> dict:
-    acc = dict(bandwidth="5Mbps", delay="20ms", monitor=False)
+    # DropTail in the routers R1 to R4 [P], ns-2's 50 packets (Queue limit_ 50) everywhere.
+    acc = dict(bandwidth="5Mbps", delay="20ms", queue=ns2.droptail(), monitor=False)
     return graph(
         ["S1", "S2", "R1", "R2", "R3", "R4", "D1", "D2"],
         [glink("S1", "R1", **acc), glink("S2", "R1", **acc),
-         glink("R1", "R2", "10Mbps", "10ms"), glink("R2", "R3", "2Mbps", "20ms", queue=droptail(50)),
-         glink("R3", "R4", "10Mbps", "10ms"), glink("R4", "D1", **acc), glink("R4", "D2", **acc)],
+         glink("R1", "R2", "10Mbps", "10ms", queue=ns2.droptail()), glink("R2", "R3", "2Mbps", "20ms", queue=droptail(50)),
+         glink("R3", "R4", "10Mbps", "10ms", queue=ns2.droptail()), glink("R4", "D1", **acc), glink("R4", "D2", **acc)],
     )
 
 
@@ -123,20 +138,24 @@ def square_wave(make, duration_s: int, period_s: int = 20) -> list[dict]:
     return [make(f"{t}s", f"{t + period_s}s") for t in range(period_s, duration_s - 1, 2 * period_s)]
 
 
+# Access links 100 Mb/s, 1 ms (suite: not given [C]) with ns-2's DropTail 50 packets.
+_ACC = dict(queue=ns2.droptail(), monitor=False)
 S6_TOPO = graph(
     ["S", "L", "R", "V", "US", "UD"],
-    [glink("S", "L", "100Mbps", "1ms", monitor=False), glink("US", "L", "100Mbps", "1ms", monitor=False),
+    [glink("S", "L", "100Mbps", "1ms", **_ACC), glink("US", "L", "100Mbps", "1ms", **_ACC),
      glink("L", "R", "4Mbps", "10ms", queue=droptail(50)),
-     glink("R", "V", "100Mbps", "1ms", monitor=False), glink("R", "UD", "100Mbps", "1ms", monitor=False)],
+     glink("R", "V", "100Mbps", "1ms", **_ACC), glink("R", "UD", "100Mbps", "1ms", **_ACC)],
 )
 
 
 def s6(proto: str, background: str) -> dict:
     def cbr(start, stop):
-        return flow("udp-cbr", label="udp", rate="2Mbps", src="US", dst="UD", start=start, stop=stop)
+        # 2 Mb/s [P]; packets [U]: ns-2's Application/Traffic/CBR packetSize_ 210 bytes.
+        return flow("udp-cbr", label="udp", rate="2Mbps", packet_size=f"{ns2.CBR_PACKET_BYTES}B", src="US", dst="UD", start=start,
+                    stop=stop)
 
     def tcps(start, stop):
-        return flow("tcp-newreno", label="tcp", count=2, src="US", dst="UD", start=start, stop=stop, send_jitter="2ms")
+        return flow("tcp-newreno", label="tcp", count=2, src="US", dst="UD", start=start, stop=stop, **TCP_KEYS)
 
     make = cbr if background == "udp" else tcps
     return scenario(DURATION, S6_TOPO, Q([video(proto, "S", ["V"])] + square_wave(make, 60),
@@ -145,9 +164,9 @@ def s6(proto: str, background: str) -> dict:
 
 
 def s3(proto: str, deadline: str | None = None) -> dict:
-    topo = graph(["S", "L", "R", "V"], [glink("S", "L", "100Mbps", "1ms", monitor=False),
+    topo = graph(["S", "L", "R", "V"], [glink("S", "L", "100Mbps", "1ms", **_ACC),
                                         glink("L", "R", "2Mbps", "20ms", queue=droptail(50)),
-                                        glink("R", "V", "100Mbps", "1ms", monitor=False)])
+                                        glink("R", "V", "100Mbps", "1ms", **_ACC)])
     return scenario(Q("71s", "71s"), topo, [video(proto, "S", ["V"], deadline)], warmup="0s", sample_interval="1s")
 
 

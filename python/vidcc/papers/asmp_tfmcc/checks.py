@@ -349,11 +349,20 @@ def c35_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
     s1 = delays(d.other("fig3-6")) if d is not None else None
     if s1 is None or s1.empty:
         return "no results"
-    g = s1.groupby("label")["mean_delay_ms"].mean()
-    measured.update({f"S1 mean one-way delay (ms)[{k}]": round(float(v), 1) for k, v in g.items()})
-    return (f"in S1 the queues are the two TCP flows': ASMP's receivers see a mean one-way delay of {g.get('asmp', math.nan):.0f} ms "
-            f"and TFMCC's {g.get('tfmcc', math.nan):.0f} ms, so the video protocol does not set the delay there "
-            f"(in S3, alone, ASMP's queueing delay is ≈ 0 against TFMCC's)")
+    g = s1.groupby("label")[["mean_delay_ms", "queueing_ms", "jitter_ns"]].mean()
+    measured.update({f"S1 mean one-way delay (ms)[{k}]": round(float(v), 1) for k, v in g["mean_delay_ms"].items()})
+
+    def both(col: str, scale: float = 1.0) -> str:
+        return f"ASMP {g.loc['asmp', col] * scale:.1f} ms, TFMCC {g.loc['tfmcc', col] * scale:.1f} ms"
+
+    if not {"asmp", "tfmcc"} <= set(g.index):
+        return "no results for both protocols in S1"
+    names = {"mean_delay_ms": "mean one-way delay", "queueing_ms": "queueing delay", "jitter_ns": "interarrival jitter"}
+    higher = [n for col, n in names.items() if not g.loc["asmp", col] < g.loc["tfmcc", col]]
+    return (f"in S1 the video shares both bottlenecks with the TCP flows: mean one-way delay {both('mean_delay_ms')}, "
+            f"queueing delay (mean − lowest 1 s bin) {both('queueing_ms')}, interarrival jitter {both('jitter_ns', 1e-6)}: "
+            f"ASMP is not the lower in {', '.join(higher) or 'none of them'} (not traced further; in S3, alone, ASMP's "
+            f"queueing delay is ≈ 0 against TFMCC's)")
 
 
 def loss_episodes(d: FigureData) -> dict[str, float]:
