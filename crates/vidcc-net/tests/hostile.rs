@@ -118,6 +118,7 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
             idle: Duration::from_secs(3),
             wait_for_offer: Some(Duration::from_secs(20)),
             log: Some(log2),
+            max_state_bytes: None,
         };
         run_receiver(rx, opts, &AtomicBool::new(false)).unwrap().expect("a session")
     });
@@ -267,6 +268,7 @@ fn with_a_key_the_session_runs_and_a_sender_with_another_key_is_never_accepted()
             idle: Duration::from_secs(2),
             wait_for_offer: Some(Duration::from_secs(20)),
             log: None,
+            max_state_bytes: None,
         };
         run_receiver(rx, opts, &AtomicBool::new(false)).unwrap().expect("a session")
     });
