@@ -178,7 +178,7 @@ impl Driver {
         }
     }
 
-    /// Seal and check every non-data envelope with this state.
+    /// Seal and check every envelope with this state.
     pub fn set_auth(&mut self, auth: Option<Auth>) {
         self.auth = auth;
     }
@@ -321,12 +321,12 @@ impl Driver {
             };
             // What goes on the wire: the driver's envelope included (and the authentication
             // trailer of a sealed control envelope), so the cap holds for the bytes a link sees.
-            let envelope = match t.meta.kind {
-                PacketKind::Data => envelope::DATA_PREFIX,
-                PacketKind::Control => {
-                    envelope::PREFIX + if self.auth.is_some() { crate::auth::TRAILER_BYTES } else { 0 }
-                }
-            };
+            let trailer = if self.auth.is_some() { crate::auth::TRAILER_BYTES } else { 0 };
+            let envelope = trailer
+                + match t.meta.kind {
+                    PacketKind::Data => envelope::DATA_PREFIX,
+                    PacketKind::Control => envelope::PREFIX,
+                };
             let size = (envelope + t.header.len()) as u64 + t.payload_len as u64;
             if let Some((bps, tat)) = &mut self.cap {
                 let burst_start = tat.saturating_since(now);
@@ -369,10 +369,8 @@ impl Driver {
                 self.counters.send_errors += 1;
             }
         }
-        if !data {
-            if let Some(a) = &mut self.auth {
-                a.seal(&mut self.out);
-            }
+        if let Some(a) = &mut self.auth {
+            a.seal(&mut self.out);
         }
         self.send_out();
         if data {
@@ -401,13 +399,18 @@ impl Driver {
             self.counters.wrong_session += 1;
             return;
         }
-        let body = if env.kind == Kind::Data {
-            env.body
-        } else {
-            match &mut self.auth {
-                None => env.body,
-                Some(a) => match a.open(bytes) {
-                    Ok(opened) => &opened[envelope::PREFIX..],
+        // With a key, every envelope (data included) must verify before anything reads its body.
+        let body = match &mut self.auth {
+            None => env.body,
+            Some(a) => {
+                let prefix = if env.kind == Kind::Data { envelope::DATA_PREFIX } else { envelope::PREFIX };
+                match a.open(bytes) {
+                    Ok(opened) if opened.len() >= prefix => &opened[prefix..],
+                    Ok(_) => {
+                        // Sealed by the peer's key yet shorter than its envelope: never sent.
+                        self.counters.auth_truncated += 1;
+                        return;
+                    }
                     Err(e) => {
                         match e {
                             AuthError::Truncated => self.counters.auth_truncated += 1,
@@ -416,7 +419,7 @@ impl Driver {
                         }
                         return;
                     }
-                },
+                }
             }
         };
         match env.kind {

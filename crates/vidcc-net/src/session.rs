@@ -19,7 +19,7 @@ use vidcc_core::proto::Application;
 use vidcc_core::rng::RngStreams;
 use vidcc_core::{DataSize, Duration, FlowEndpoints, Instant};
 
-use crate::auth::{Auth, Key};
+use crate::auth::{Auth, Key, Role};
 use crate::clock::{self, Clock};
 use crate::driver::{Counters, Driver, NoObserver, Notice, Observer, MAX_WAIT};
 use crate::envelope::{self, Kind};
@@ -161,8 +161,8 @@ pub struct Security {
 }
 
 impl Security {
-    fn auth(&self) -> Option<Auth> {
-        self.key.clone().map(Auth::new)
+    fn auth(&self, role: Role) -> Option<Auth> {
+        self.key.clone().map(|k| Auth::new(k, role))
     }
 }
 
@@ -209,7 +209,7 @@ pub fn run_sender(
         return Err(format!("the session description is {} bytes, over {MAX_OFFER_BYTES}", offer_json.len()));
     }
     let mut d = Driver::new(socket, opts.to, session_id(), endpoints.sender);
-    d.set_auth(opts.security.auth());
+    d.set_auth(opts.security.auth(Role::Sender));
     let (ceiling, burst) = match opts.max_rate_bps {
         Some(r) => (r, crate::driver::CAP_BURST),
         None => (opts.offer.default_ceiling_bps()?, DEFAULT_CEILING_BURST),
@@ -312,7 +312,7 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
     let listen = socket.local_addr().map_err(|e| e.to_string())?;
     clock::tighten_timer_slack();
     let mut pre = Counters::default();
-    let mut auth = opts.security.auth();
+    let mut auth = opts.security.auth(Role::Receiver);
     let waiting = Clock::new();
     // Wait for the first valid Offer from anyone.
     let (offer, peer, session, clock) = loop {

@@ -9,11 +9,12 @@ use std::thread;
 
 use rand::Rng;
 use vidcc_core::media::config::VideoConfig;
+use vidcc_core::media::MediaTag;
 use vidcc_core::proto::registry::defaults;
 use vidcc_core::queue::Limit;
 use vidcc_core::wire::tfrc::{TfrcFeedback, TfrcHeader};
 use vidcc_core::{DataRate, Duration};
-use vidcc_net::auth::{Auth, Key};
+use vidcc_net::auth::{Auth, Key, Role};
 use vidcc_net::driver::NoObserver;
 use vidcc_net::envelope::{self, Kind};
 use vidcc_net::link::{DirectionSpec, Link, LinkOptions};
@@ -311,9 +312,9 @@ fn the_driver_counts_bad_tags_truncations_and_replays_from_its_peer() {
     let peer_addr = peer.local_addr().unwrap();
     let endpoint = video_offer(1).build().unwrap().receivers.remove(0);
     let mut d = vidcc_net::Driver::new(a, peer_addr, 5, endpoint);
-    d.set_auth(Some(Auth::new(key(7))));
-    let mut good = Auth::new(key(7));
-    let mut forger = Auth::new(key(9));
+    d.set_auth(Some(Auth::new(key(7), Role::Receiver)));
+    let mut good = Auth::new(key(7), Role::Sender);
+    let mut forger = Auth::new(key(9), Role::Sender);
     let sealed = |auth: &mut Auth, body: &[u8]| {
         let mut out = Vec::new();
         envelope::write_prefix(&mut out, Kind::Control, 5);
@@ -344,6 +345,36 @@ fn the_driver_counts_bad_tags_truncations_and_replays_from_its_peer() {
     // Same envelope, another sender address: ignored before any check.
     d.handle(&next, "127.0.0.1:9".parse().unwrap(), &mut NoObserver);
     assert_eq!(d.counters.foreign_address, 1);
+    drop(peer);
+}
+
+/// With a key, a datagram the driver itself sealed and that comes back from its peer's address
+/// (a reflection) fails, data envelopes included; so does an unsealed data envelope.
+#[test]
+fn a_reflected_or_unsealed_datagram_fails_authentication() {
+    let a = local();
+    let peer = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let peer_addr = peer.local_addr().unwrap();
+    let endpoint = video_offer(1).build().unwrap().sender;
+    let mut d = vidcc_net::Driver::new(a, peer_addr, 5, endpoint);
+    d.set_auth(Some(Auth::new(key(7), Role::Sender)));
+    // What the sender sends: sealed with the sender-to-receiver key.
+    let mut own = Auth::new(key(7), Role::Sender);
+    let info = envelope::DataInfo { seq: 0, sent_unix_ns: 1, media: MediaTag::NONE, retransmit: false };
+    let mut data = Vec::new();
+    envelope::write_data_prefix(&mut data, 5, &info);
+    data.extend_from_slice(b"reflected");
+    let unsealed = data.clone();
+    own.seal(&mut data);
+    let mut control = Vec::new();
+    envelope::write_prefix(&mut control, Kind::Control, 5);
+    control.extend_from_slice(b"feedback");
+    own.seal(&mut control);
+    d.handle(&data, peer_addr, &mut NoObserver);
+    d.handle(&control, peer_addr, &mut NoObserver);
+    d.handle(&unsealed, peer_addr, &mut NoObserver);
+    let c = d.counters;
+    assert_eq!((c.auth_bad_tag, c.data_in, c.malformed_protocol), (3, 0, 0), "{c:?}");
     drop(peer);
 }
 

@@ -38,7 +38,7 @@ pub struct Seen {
 /// every TFRC data packet with absurd feedback, in a Control envelope or a Data envelope.
 pub fn liar(sock: UdpSocket, key: Option<Key>, in_data: bool, done: Arc<AtomicBool>) -> Seen {
     sock.set_read_timeout(Some(std::time::Duration::from_millis(100))).unwrap();
-    let mut auth = key.map(vidcc_net::auth::Auth::new);
+    let mut auth = key.map(|k| vidcc_net::auth::Auth::new(k, vidcc_net::auth::Role::Receiver));
     let mut buf = vec![0u8; 65_536];
     let mut out = Vec::new();
     let mut seen = Seen::default();
