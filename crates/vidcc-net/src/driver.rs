@@ -67,7 +67,11 @@ pub struct Counters {
     /// and the end, which the rate cap does not govern.
     pub session_bytes_out: u64,
     pub data_out: u64,
+    /// Datagrams accepted: data packets, the protocol's control datagrams, and session
+    /// envelopes (Offer, Accept, Bye).
     pub data_in: u64,
+    pub control_in: u64,
+    pub session_in: u64,
     pub foreign_address: u64,
     pub malformed_envelope: u64,
     pub wrong_session: u64,
@@ -91,6 +95,12 @@ pub struct Counters {
 }
 
 impl Counters {
+    /// Every datagram read lands in exactly one counter: accepted, from another address, or
+    /// rejected for one reason. True when that holds.
+    pub fn accounted(&self) -> bool {
+        self.datagrams_in == self.data_in + self.control_in + self.session_in + self.foreign_address + self.rejected()
+    }
+
     /// Datagrams dropped as malformed or unauthentic (not counting foreign addresses).
     pub fn rejected(&self) -> u64 {
         self.malformed_envelope
@@ -213,6 +223,13 @@ impl Driver {
     /// The window data envelopes are judged against.
     pub fn window(&self) -> &SeqWindow {
         &self.window
+    }
+
+    /// The caller judged a Bye this driver passed on (as a session envelope) not to fit what
+    /// arrived (it knows the record): counted as rejected instead.
+    pub fn reject_bye(&mut self) {
+        self.counters.session_in = self.counters.session_in.saturating_sub(1);
+        self.counters.bye_rejected += 1;
     }
 
     /// One past the highest data sequence number sent (what a Bye reports).
@@ -445,14 +462,23 @@ impl Driver {
                     self.window.commit(info.seq, media);
                     self.counters.data_in += 1;
                     obs.on_data_received(now, &info, body.len());
+                } else {
+                    self.counters.control_in += 1;
                 }
             }
-            Kind::Offer => self.notices.push(Notice::Offer(body.to_vec())),
-            Kind::Accept => self.notices.push(Notice::Accept),
+            Kind::Offer => {
+                self.counters.session_in += 1;
+                self.notices.push(Notice::Offer(body.to_vec()));
+            }
+            Kind::Accept => {
+                self.counters.session_in += 1;
+                self.notices.push(Notice::Accept);
+            }
             Kind::Bye => {
                 if body.len() >= 16 {
                     let sent = u64::from_be_bytes(body[..8].try_into().expect("8 bytes"));
                     let next_seq = u64::from_be_bytes(body[8..16].try_into().expect("8 bytes"));
+                    self.counters.session_in += 1;
                     self.notices.push(Notice::Bye { sent, next_seq });
                 } else {
                     self.counters.malformed_envelope += 1;

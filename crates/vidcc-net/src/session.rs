@@ -19,7 +19,7 @@ use vidcc_core::proto::Application;
 use vidcc_core::rng::RngStreams;
 use vidcc_core::{DataSize, Duration, FlowEndpoints, Instant};
 
-use crate::auth::{Auth, Key, Role};
+use crate::auth::{Auth, AuthError, Key, Role};
 use crate::clock::{self, Clock};
 use crate::driver::{Counters, Driver, NoObserver, Notice, Observer, MAX_WAIT};
 use crate::envelope::{self, Kind};
@@ -186,6 +186,8 @@ pub struct SendReport {
     /// The rate ceiling the driver enforced (bit/s), and its burst.
     pub ceiling_bps: u64,
     pub ceiling_burst_ns: u64,
+    /// Datagrams rejected, every reason together ([`Counters::rejected`]; each in `counters`).
+    pub rejected: u64,
     pub data_sent: u64,
     pub elapsed_ns: u64,
     pub stopped_early: bool,
@@ -225,6 +227,7 @@ pub fn run_sender(
                 counters: d.counters,
                 ceiling_bps: ceiling,
                 ceiling_burst_ns: burst.as_nanos(),
+                rejected: d.counters.rejected(),
                 data_sent: 0,
                 elapsed_ns: 0,
                 stopped_early: true,
@@ -277,6 +280,7 @@ pub fn run_sender(
         counters: d.counters,
         ceiling_bps: ceiling,
         ceiling_burst_ns: burst.as_nanos(),
+        rejected: d.counters.rejected(),
         data_sent: d.counters.data_out,
         elapsed_ns,
         stopped_early,
@@ -335,8 +339,12 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
             None => env.body,
             Some(a) => match a.open(bytes) {
                 Ok(b) => &b[envelope::PREFIX..],
-                Err(_) => {
-                    pre.auth_bad_tag += 1;
+                Err(e) => {
+                    match e {
+                        AuthError::Truncated => pre.auth_truncated += 1,
+                        AuthError::BadTag => pre.auth_bad_tag += 1,
+                        AuthError::Replay => pre.auth_replay += 1,
+                    }
                     continue;
                 }
             },
@@ -345,7 +353,10 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
         // build (a constructor may even panic on values no scenario file would pass), is
         // counted and ignored, and the receiver waits for another.
         match serde_json::from_slice::<Offer>(body) {
-            Ok(o) if builds(&o) => break (o, from, env.session, Clock::new()),
+            Ok(o) if builds(&o) => {
+                pre.session_in += 1;
+                break (o, from, env.session, Clock::new());
+            }
             _ => pre.malformed_envelope += 1,
         }
     };
@@ -408,7 +419,7 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
                     if d.window().bye_fits(s, next_seq, rec.unique_seqs()) {
                         sent = Some((s, next_seq));
                     } else {
-                        d.counters.bye_rejected += 1;
+                        d.reject_bye();
                     }
                 }
                 Notice::Accept => {}

@@ -141,6 +141,7 @@ fn forged_run(key: Option<Key>) {
     assert_eq!(forged, 8, "the tap saw its 100th data envelope and sent every forgery");
     assert_eq!(recv.ended_by, "bye", "the genuine Bye still ended the session");
     assert_eq!(c.rejected(), forged, "every forgery counted as rejected: {c:?}");
+    assert!(c.accounted(), "every datagram in exactly one counter: {c:?}");
     assert_eq!(c.data_in, send.data_sent, "only genuine data packets accepted");
     let table = |n: &str| recv.tables.iter().find(|t| t.name == n).unwrap_or_else(|| panic!("no {n}"));
     let summary = table("flow_summary");

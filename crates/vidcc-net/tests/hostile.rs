@@ -138,9 +138,10 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
         run_sender(tx, opts, &AtomicBool::new(false), &mut NoObserver).unwrap()
     });
     thread::sleep(std::time::Duration::from_millis(500));
-    // 100,000 in all: through the relay (they reach the receiver from its peer's address, so
-    // they meet the envelope and protocol checks), and straight at both ends (foreign).
-    let floods = [flood(relay_addr, 50_000, 1), flood(rx_addr, 25_000, 2), flood(tx_addr, 25_000, 3)];
+    // 100,000 through the relay (they reach the receiver from its peer's address, the case a
+    // spoofing attacker reaches, so they meet the envelope, window and protocol checks), and
+    // 25,000 straight at each end (foreign).
+    let floods = [flood(relay_addr, 100_000, 1), flood(rx_addr, 25_000, 2), flood(tx_addr, 25_000, 3)];
     let sent: Vec<usize> = floods.into_iter().map(|f| f.join().unwrap()).collect();
     let send = sender.join().unwrap();
     let recv = receiver.join().unwrap();
@@ -173,6 +174,8 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
         send.counters
     );
     assert_eq!(send.counters.rejected(), 0, "the sender's peer sent nothing malformed");
+    // Every datagram each end read is in exactly one counter.
+    assert!(c.accounted() && send.counters.accounted(), "{c:?} / {:?}", send.counters);
 }
 
 /// A fake receiver that accepts the session and answers every data packet with TFRC feedback

@@ -211,6 +211,7 @@ fn recv(args: &[String]) -> Result<(), Failure> {
         "peer": r.peer.to_string(),
         "listen": listen.to_string(),
         "counters": r.counters,
+        "rejected": r.counters.rejected(),
         "end_ns": r.end_ns,
         "ended_by": r.ended_by,
         "tables": tables_json(&r.tables),
