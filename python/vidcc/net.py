@@ -243,6 +243,8 @@ def _cmd_send(args: argparse.Namespace) -> int:
         cmd = [str(find_binary()), "send", "--config", str(cfg), "--to", args.to, *_key_args(args)]
         if args.max_rate:
             cmd += ["--max-rate", args.max_rate]
+        if args.feedback_timeout:
+            cmd += ["--feedback-timeout", args.feedback_timeout]
         if args.bind:
             cmd += ["--bind", args.bind]
         cmd += _payload_args(args, Path(tmp))
@@ -254,7 +256,7 @@ def _cmd_send(args: argparse.Namespace) -> int:
             c = r["counters"]
             print(f"sent {r['data_sent']} data packets ({c['bytes_out'] / 1e6:.2f} MB) in "
                   f"{r['elapsed_ns'] / 1e9:.1f} s to {args.to} (ceiling {r['ceiling_bps'] / 1e6:.3g} Mbit/s, "
-                  f"held back {c['rate_capped']} times); {rejections(c)}")
+                  f"held back {c['rate_capped']} times), ended by {r['ended_by']}; {rejections(c)}")
         return code
 
 
@@ -342,6 +344,9 @@ def add_net_parser(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--max-rate", metavar="RATE",
                        help="never send faster than this, whatever feedback says (default: 4x the video's mean "
                             "rate, at least 1Mbps; without --video 10Mbps)")
+        p.add_argument("--feedback-timeout", metavar="TIME",
+                       help="RFC 8083 circuit breaker: stop after this long without feedback (default 15s; "
+                            "udp, udp-cbr and udp-pareto are exempt)")
         p.add_argument("--bind", metavar="HOST:PORT", help="local address (default: any)")
         p.add_argument("--report", metavar="FILE", help="write the sender's counters here (JSON)")
         p.add_argument("--plain-rtp", metavar="HOST:PORT",

@@ -178,7 +178,19 @@ pub struct SendOptions {
     pub payload: Option<Box<dyn crate::payload::PayloadSource>>,
     /// A plain copy of every data datagram (no envelope) goes here too (see `Driver::set_plain_copy`).
     pub plain_copy: Option<SocketAddr>,
+    /// The feedback-timeout circuit breaker's timeout; None: [`FEEDBACK_TIMEOUT`].
+    pub feedback_timeout: Option<Duration>,
 }
+
+/// RFC 8083 §4.1's RTCP timeout circuit breaker, for every congestion-controlled protocol: a
+/// sender that has accepted no feedback (no control datagram from its peer) for this long
+/// stops. Three reporting intervals of RTCP's 5-s minimum (RFC 3550 §6.2); every unicast
+/// protocol here reports far more often (per RTT, per packet, or each second for rtcp-udp).
+pub const FEEDBACK_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Protocols the circuit breaker leaves alone: the unresponsive traffic generators, which
+/// take no feedback by design.
+pub const CIRCUIT_BREAKER_EXEMPT: &[&str] = &["udp", "udp-cbr", "udp-pareto"];
 
 #[derive(Debug, Serialize)]
 pub struct SendReport {
@@ -188,6 +200,9 @@ pub struct SendReport {
     pub ceiling_burst_ns: u64,
     /// Datagrams rejected, every reason together ([`Counters::rejected`]; each in `counters`).
     pub rejected: u64,
+    /// What ended the flow: `duration`, `signal`, or a circuit breaker (`circuit-breaker:
+    /// feedback-timeout`).
+    pub ended_by: &'static str,
     pub data_sent: u64,
     pub elapsed_ns: u64,
     pub stopped_early: bool,
@@ -228,6 +243,7 @@ pub fn run_sender(
                 ceiling_bps: ceiling,
                 ceiling_burst_ns: burst.as_nanos(),
                 rejected: d.counters.rejected(),
+                ended_by: "signal",
                 data_sent: 0,
                 elapsed_ns: 0,
                 stopped_early: true,
@@ -255,6 +271,11 @@ pub fn run_sender(
     d.set_clock(Clock::new());
     let end = Instant::from_nanos(opts.offer.duration_ns);
     let mut stopped_early = false;
+    let breaker = (!CIRCUIT_BREAKER_EXEMPT.contains(&opts.offer.protocol.name()))
+        .then_some(opts.feedback_timeout.unwrap_or(FEEDBACK_TIMEOUT));
+    // Control datagrams accepted so far, and when that count last grew.
+    let mut feedback = (d.counters.control_in, Instant::ZERO);
+    let mut ended_by = "duration";
     loop {
         let now = d.clock.now();
         if now >= end {
@@ -262,6 +283,14 @@ pub fn run_sender(
         }
         if stop.load(Ordering::Relaxed) {
             stopped_early = true;
+            ended_by = "signal";
+            break;
+        }
+        if d.counters.control_in != feedback.0 {
+            feedback = (d.counters.control_in, now);
+        } else if breaker.is_some_and(|t| now.saturating_since(feedback.1) >= t) {
+            stopped_early = true;
+            ended_by = "circuit-breaker: feedback-timeout";
             break;
         }
         let wait = end.saturating_since(now).min(MAX_WAIT);
@@ -281,6 +310,7 @@ pub fn run_sender(
         ceiling_bps: ceiling,
         ceiling_burst_ns: burst.as_nanos(),
         rejected: d.counters.rejected(),
+        ended_by,
         data_sent: d.counters.data_out,
         elapsed_ns,
         stopped_early,

@@ -38,6 +38,7 @@ fn flood_run(key: Option<Key>, in_data: bool) {
         handshake_timeout: Duration::from_secs(20),
         payload: None,
         plain_copy: None,
+        feedback_timeout: None,
     };
     let report = run_sender(
         Socket::bind("127.0.0.1:0".parse().unwrap()).unwrap(),

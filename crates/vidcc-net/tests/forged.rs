@@ -129,6 +129,7 @@ fn forged_run(key: Option<Key>) {
         handshake_timeout: Duration::from_secs(20),
         payload: None,
         plain_copy: None,
+        feedback_timeout: None,
     };
     let send = run_sender(local(), opts, &AtomicBool::new(false), &mut NoObserver).unwrap();
     let recv = receiver.join().unwrap();

@@ -134,6 +134,7 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
             handshake_timeout: Duration::from_secs(20),
             payload: None,
             plain_copy: None,
+            feedback_timeout: None,
         };
         run_sender(tx, opts, &AtomicBool::new(false), &mut NoObserver).unwrap()
     });
@@ -232,6 +233,7 @@ fn absurd_feedback_cannot_push_a_sender_above_its_maximum_rate() {
         handshake_timeout: Duration::from_secs(20),
         payload: None,
         plain_copy: None,
+        feedback_timeout: None,
     };
     let report = run_sender(local(), opts, &AtomicBool::new(false), &mut NoObserver).unwrap();
     done.store(true, Ordering::Relaxed);
@@ -285,6 +287,7 @@ fn with_a_key_the_session_runs_and_a_sender_with_another_key_is_never_accepted()
         handshake_timeout: Duration::from_millis(700),
         payload: None,
         plain_copy: None,
+        feedback_timeout: None,
     };
     let err = run_sender(local(), wrong, &AtomicBool::new(false), &mut NoObserver).unwrap_err();
     assert!(err.contains("no answer"), "{err}");
@@ -298,6 +301,7 @@ fn with_a_key_the_session_runs_and_a_sender_with_another_key_is_never_accepted()
         handshake_timeout: Duration::from_secs(20),
         payload: None,
         plain_copy: None,
+        feedback_timeout: None,
     };
     let send = run_sender(tx, right, &AtomicBool::new(false), &mut NoObserver).unwrap();
     let recv = receiver.join().unwrap();

@@ -105,6 +105,7 @@ fn session(offer: Offer, link: Option<DirectionSpec>, key: Option<Key>, max_rate
         handshake_timeout: Duration::from_secs(20),
         payload: None,
         plain_copy: None,
+        feedback_timeout: None,
     };
     let send = run_sender(local(), opts, &AtomicBool::new(false), &mut NoObserver).unwrap();
     let recv = receiver.join().unwrap();

@@ -22,6 +22,7 @@ use vidcc_net::socket::Socket;
 const USAGE: &str = "usage:
   vidcc-net send --config FILE.json --to HOST:PORT [--bind ADDR] [--max-rate RATE] [--report FILE]
                  [--key-file FILE | --key-env VAR] [--payload-map FRAMES.json] [--plain-copy HOST:PORT]
+                 [--feedback-timeout TIME (default 15s)]
   vidcc-net recv --listen HOST:PORT --out FILE.json [--idle 5s] [--wait 60s] [--log ARRIVALS.csv]
                  [--key-file FILE | --key-env VAR] [--max-state SIZE (default 64MB)]
   vidcc-net link --listen HOST:PORT --to HOST:PORT --bandwidth RATE --delay TIME --queue N|SIZE [--red]
@@ -151,6 +152,7 @@ fn send(args: &[String]) -> Result<(), Failure> {
             "handshake",
             "payload-map",
             "plain-copy",
+            "feedback-timeout",
         ],
         &[],
     )?;
@@ -175,7 +177,17 @@ fn send(args: &[String]) -> Result<(), Failure> {
         None => None,
     };
     let plain_copy = o.get("plain-copy").map(|a| addr("plain-copy", a)).transpose()?;
-    let opts = SendOptions { to, offer, security: security(&o)?, max_rate_bps, handshake_timeout, payload, plain_copy };
+    let feedback_timeout = o.get("feedback-timeout").map(|t| duration("feedback-timeout", t)).transpose()?;
+    let opts = SendOptions {
+        to,
+        offer,
+        security: security(&o)?,
+        max_rate_bps,
+        handshake_timeout,
+        payload,
+        plain_copy,
+        feedback_timeout,
+    };
     let socket = Socket::bind(bind).map_err(|e| Failure::Run(format!("bind {bind}: {e}")))?;
     let stop = stop_flag()?;
     let report = session::run_sender(socket, opts, &stop, &mut NoObserver).map_err(Failure::Run)?;
