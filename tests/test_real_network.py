@@ -146,3 +146,25 @@ def test_send_says_what_a_protocol_needs(protocol, extra, words):
     fixed = {"dvrc": {"sets": ['video.layers=["1Mbps"]'], **extra}, "gaimd": {},
              "udp-cbr": {"sets": ["rate=1Mbps"]}}[protocol]
     assert offer_document(protocol, **fixed)["resolved"]["flows"][0]["protocol"]["kind"] == protocol
+
+
+def test_the_console_names_every_rejection_reason_the_binary_counts():
+    """Every counter the binary sums into its rejected total (driver.rs `Counters::rejected`) has
+    a name on the console, and a summary line shows each reason that occurred."""
+    import re
+
+    from vidcc.net import REJECTION_REASONS, rejections
+
+    driver = (Path(__file__).resolve().parents[1] / "crates/vidcc-net/src/driver.rs").read_text(encoding="utf-8")
+    body = re.search(r"pub fn rejected\(&self\) -> u64 \{(.*?)\n    \}", driver, re.S).group(1)
+    summed = set(re.findall(r"self\.(\w+)", body))
+    assert summed and summed == {k for k, _ in REJECTION_REASONS}, summed
+    counters = {k: i + 1 for i, (k, _) in enumerate(REJECTION_REASONS)} | {"foreign_address": 7,
+                                                                          "state_cap_reached": 3}
+    line = rejections(counters)
+    total = sum(range(1, len(REJECTION_REASONS) + 1))
+    assert line.startswith(f"rejected datagrams: {total} (")
+    for i, (_, name) in enumerate(REJECTION_REASONS):
+        assert f"{i + 1} {name}" in line, (name, line)
+    assert "7 from other addresses" in line and "3 arrivals not recorded" in line
+    assert rejections({"foreign_address": 0}) == "rejected datagrams: 0, 0 from other addresses"

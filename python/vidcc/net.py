@@ -184,6 +184,33 @@ def load_receiver_output(path: str | os.PathLike[str]):
     return Result(scenario, extra["resolved"], raw, (doc.get("end_ns") or 0) / 1e9)
 
 
+# Every reason the binary drops a datagram (its counters), as the console names them.
+REJECTION_REASONS = (
+    ("malformed_envelope", "malformed"),
+    ("malformed_protocol", "malformed for the protocol"),
+    ("wrong_session", "another session"),
+    ("auth_bad_tag", "bad tag"),
+    ("auth_truncated", "truncated"),
+    ("auth_replay", "replay"),
+    ("unauthenticated", "unauthenticated"),
+    ("out_of_window", "out of window"),
+    ("bad_media_tag", "impossible media tag"),
+    ("bye_rejected", "Bye not fitting what arrived"),
+)
+
+
+def rejections(counters: dict[str, Any]) -> str:
+    """The console's account of rejected datagrams: the total, then every reason that occurred
+    (foreign addresses apart, since they never reach any check), and the receiver's state cap."""
+    parts = [f"{counters.get(k, 0)} {name}" for k, name in REJECTION_REASONS if counters.get(k, 0)]
+    total = sum(counters.get(k, 0) for k, _ in REJECTION_REASONS)
+    text = f"rejected datagrams: {total}" + (f" ({', '.join(parts)})" if parts else "")
+    text += f", {counters.get('foreign_address', 0)} from other addresses"
+    if counters.get("state_cap_reached", 0):
+        text += f"; {counters['state_cap_reached']} arrivals not recorded (state cap reached)"
+    return text
+
+
 def _key_args(args: argparse.Namespace) -> list[str]:
     out = []
     if getattr(args, "key_file", None):
@@ -216,6 +243,8 @@ def _cmd_send(args: argparse.Namespace) -> int:
         cmd = [str(find_binary()), "send", "--config", str(cfg), "--to", args.to, *_key_args(args)]
         if args.max_rate:
             cmd += ["--max-rate", args.max_rate]
+        if args.feedback_timeout:
+            cmd += ["--feedback-timeout", args.feedback_timeout]
         if args.bind:
             cmd += ["--bind", args.bind]
         cmd += _payload_args(args, Path(tmp))
@@ -225,10 +254,9 @@ def _cmd_send(args: argparse.Namespace) -> int:
         if code == 0 and not args.quiet and report.exists():
             r = json.loads(report.read_text(encoding="utf-8"))
             c = r["counters"]
-            bad = c["malformed_envelope"] + c["malformed_protocol"] + c["wrong_session"]
             print(f"sent {r['data_sent']} data packets ({c['bytes_out'] / 1e6:.2f} MB) in "
-                  f"{r['elapsed_ns'] / 1e9:.1f} s to {args.to}; rejected datagrams: {bad} malformed, "
-                  f"{c['foreign_address']} from other addresses")
+                  f"{r['elapsed_ns'] / 1e9:.1f} s to {args.to} (ceiling {r['ceiling_bps'] / 1e6:.3g} Mbit/s, "
+                  f"held back {c['rate_capped']} times), ended by {r['ended_by']}; {rejections(c)}")
         return code
 
 
@@ -271,6 +299,8 @@ def _cmd_recv(args: argparse.Namespace) -> int:
            "--log", str(out / "arrivals.csv"), *_key_args(args)]
     if args.wait:
         cmd += ["--wait", args.wait]
+    if args.max_state:
+        cmd += ["--max-state", args.max_state]
     t0 = time.perf_counter()
     code = _run_child(cmd)
     if code != 0 or not raw.exists():
@@ -283,9 +313,7 @@ def _cmd_recv(args: argparse.Namespace) -> int:
         c = result.stats
         print(f"received {s['delivered_packets']} of {s['sent_packets']} packets from {c['peer']}: "
               f"{s['throughput_bps'] / 1e6:.3f} Mbit/s, loss {100 * (s['drop_rate'] or 0):.2f} %, "
-              f"mean delay {(s['mean_delay_ns'] or 0) / 1e6:.1f} ms; rejected datagrams: "
-              f"{c['malformed_envelope'] + c['malformed_protocol'] + c['wrong_session']} malformed, "
-              f"{c['foreign_address']} from other addresses; wrote {out}")
+              f"mean delay {(s['mean_delay_ns'] or 0) / 1e6:.1f} ms; {rejections(c)}; wrote {out}")
     return 0
 
 
@@ -304,7 +332,7 @@ def _cmd_link(args: argparse.Namespace) -> int:
 
 def add_net_parser(name: str, p: argparse.ArgumentParser) -> None:
     """Fills the parser of ``vidcc send``, ``recv`` or ``link``."""
-    key_help = "pre-shared key for HMAC-SHA256 of control datagrams"
+    key_help = "pre-shared key for HMAC-SHA256 of every datagram (keys per direction derived with HKDF)"
     if name == "send":
         p.description = "Stream one flow to a `vidcc recv` over UDP (docs/real-network.md)."
         p.add_argument("--protocol", required=True, help="protocol name (vidcc run's flow `protocol`)")
@@ -313,7 +341,12 @@ def add_net_parser(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--duration", default="30s", help="how long to send (default 30s)")
         p.add_argument("--set", action="append", metavar="KEY=VALUE", help="a flow key, as in a scenario (repeatable)")
         p.add_argument("--seed", type=int, default=1, help="seed of the flow's random streams (default 1)")
-        p.add_argument("--max-rate", metavar="RATE", help="never send faster than this, whatever feedback says")
+        p.add_argument("--max-rate", metavar="RATE",
+                       help="never send faster than this, whatever feedback says (default: 4x the video's mean "
+                            "rate, at least 1Mbps; without --video 10Mbps)")
+        p.add_argument("--feedback-timeout", metavar="TIME",
+                       help="RFC 8083 circuit breaker: stop after this long without feedback (default 15s; "
+                            "udp, udp-cbr and udp-pareto are exempt)")
         p.add_argument("--bind", metavar="HOST:PORT", help="local address (default: any)")
         p.add_argument("--report", metavar="FILE", help="write the sender's counters here (JSON)")
         p.add_argument("--plain-rtp", metavar="HOST:PORT",
@@ -332,6 +365,8 @@ def add_net_parser(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--out", required=True, metavar="DIR", help="output directory")
         p.add_argument("--idle", default="5s", help="end after this long without a datagram (default 5s)")
         p.add_argument("--wait", help="give up if no sender arrives within this (default: wait)")
+        p.add_argument("--max-state", metavar="SIZE",
+                       help="bound on the recorded state; arrivals beyond it are counted, not recorded (default 64MB)")
         p.add_argument("--no-figures", action="store_true", help="do not draw PNG figures")
         p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
         p.add_argument("--key-file", metavar="FILE", help=key_help + ", read from FILE")

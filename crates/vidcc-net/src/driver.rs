@@ -15,8 +15,14 @@
 //! Nothing here knows a protocol. Validation, in order: the datagram comes from the session's
 //! peer (else `foreign_address`), its envelope parses (`malformed_envelope`), it names the
 //! session (`wrong_session`), its authentication trailer verifies when a key is set
-//! (`auth_*`), and the protocol accepts its bytes (`malformed_protocol`). Every rejected
-//! datagram is counted and dropped; the endpoint never sees it.
+//! (`auth_*`), a data envelope's sequence and frame numbers fall within the window around
+//! those seen and its media tag can exist (`out_of_window`, `bad_media_tag`: [`crate::guard`]),
+//! and the protocol accepts its bytes (`malformed_protocol`). Every rejected datagram is
+//! counted and dropped; the endpoint never sees it.
+//!
+//! One turn of the loop sends at most [`MAX_TRANSMITS_PER_STEP`] datagrams, so that however
+//! fast an endpoint wants to send (feedback can claim anything), the caller's deadline and
+//! stop checks run at least every few hundred microseconds.
 //!
 //! The rate cap ([`Driver::set_max_rate`]) is a last line of defence independent of the
 //! protocol: whatever feedback says, the driver never puts more than `max_rate` (with a 20 ms
@@ -35,6 +41,7 @@ use vidcc_core::{Datagram, Duration, Endpoint, Event, Instant, PacketKind, PeerI
 use crate::auth::{Auth, AuthError};
 use crate::clock::Clock;
 use crate::envelope::{self, DataInfo, Kind};
+use crate::guard::{SeqWindow, Verdict};
 use crate::payload::PayloadSource;
 use crate::socket::{Socket, BATCH};
 
@@ -60,7 +67,11 @@ pub struct Counters {
     /// and the end, which the rate cap does not govern.
     pub session_bytes_out: u64,
     pub data_out: u64,
+    /// Datagrams accepted: data packets, the protocol's control datagrams, and session
+    /// envelopes (Offer, Accept, Bye).
     pub data_in: u64,
+    pub control_in: u64,
+    pub session_in: u64,
     pub foreign_address: u64,
     pub malformed_envelope: u64,
     pub wrong_session: u64,
@@ -69,12 +80,27 @@ pub struct Counters {
     pub auth_bad_tag: u64,
     pub auth_replay: u64,
     pub unauthenticated: u64,
+    /// Data envelopes whose sequence or frame number lies beyond the window around what was
+    /// seen ([`crate::guard`]).
+    pub out_of_window: u64,
+    /// Data envelopes whose media tag no frame can have.
+    pub bad_media_tag: u64,
+    /// Byes whose claims do not fit what arrived.
+    pub bye_rejected: u64,
+    /// Arrivals not recorded because the receiver's state budget was spent.
+    pub state_cap_reached: u64,
     pub send_errors: u64,
     /// Transmits the rate cap held back.
     pub rate_capped: u64,
 }
 
 impl Counters {
+    /// Every datagram read lands in exactly one counter: accepted, from another address, or
+    /// rejected for one reason. True when that holds.
+    pub fn accounted(&self) -> bool {
+        self.datagrams_in == self.data_in + self.control_in + self.session_in + self.foreign_address + self.rejected()
+    }
+
     /// Datagrams dropped as malformed or unauthentic (not counting foreign addresses).
     pub fn rejected(&self) -> u64 {
         self.malformed_envelope
@@ -84,6 +110,9 @@ impl Counters {
             + self.auth_bad_tag
             + self.auth_replay
             + self.unauthenticated
+            + self.out_of_window
+            + self.bad_media_tag
+            + self.bye_rejected
     }
 }
 
@@ -101,7 +130,11 @@ pub enum Notice {
 
 /// Longest the loop sleeps without looking at its stop condition.
 pub const MAX_WAIT: Duration = Duration::from_millis(20);
-const CAP_BURST: Duration = Duration::from_millis(20);
+/// The burst of a rate cap given explicitly (`--max-rate`).
+pub const CAP_BURST: Duration = Duration::from_millis(20);
+/// Most datagrams one turn of the loop sends: however fast the endpoint wants to send, the
+/// loop comes back to its deadline and stop checks after this many.
+pub const MAX_TRANSMITS_PER_STEP: usize = 64;
 
 pub struct Driver {
     pub socket: Socket,
@@ -122,8 +155,13 @@ pub struct Driver {
     plain_copy: Option<SocketAddr>,
     /// Rate cap in bit/s and its theoretical arrival time (GCRA).
     cap: Option<(u64, Instant)>,
+    cap_burst: Duration,
     notices: Vec<Notice>,
     scratch: Vec<u8>,
+    /// The receiving side's window on data sequence and frame numbers.
+    window: SeqWindow,
+    /// One past the highest data sequence number sent.
+    next_data_seq: u64,
 }
 
 impl Driver {
@@ -142,19 +180,29 @@ impl Driver {
             source: None,
             plain_copy: None,
             cap: None,
+            cap_burst: CAP_BURST,
             notices: Vec::new(),
             scratch: Vec::with_capacity(crate::socket::MAX_DATAGRAM),
+            window: SeqWindow::default(),
+            next_data_seq: 0,
         }
     }
 
-    /// Seal and check every non-data envelope with this state.
+    /// Seal and check every envelope with this state.
     pub fn set_auth(&mut self, auth: Option<Auth>) {
         self.auth = auth;
     }
 
-    /// Never put more than `bps` on the wire (20 ms of burst).
+    /// Never put more than `bps` on the wire ([`CAP_BURST`] of burst).
     pub fn set_max_rate(&mut self, bps: Option<u64>) {
+        self.set_ceiling(bps, CAP_BURST);
+    }
+
+    /// Never put more than `bps` on the wire, with `burst` of burst: over any interval T the
+    /// capped bytes are at most `bps × (T + burst)` plus one datagram.
+    pub fn set_ceiling(&mut self, bps: Option<u64>, burst: Duration) {
         self.cap = bps.filter(|&b| b > 0).map(|b| (b, Instant::ZERO));
+        self.cap_burst = burst;
     }
 
     /// Fill data packets' payloads from `source` (the encoded frames of a clip).
@@ -170,6 +218,23 @@ impl Driver {
     /// Restarts the clock (the session's time zero).
     pub fn set_clock(&mut self, clock: Clock) {
         self.clock = clock;
+    }
+
+    /// The window data envelopes are judged against.
+    pub fn window(&self) -> &SeqWindow {
+        &self.window
+    }
+
+    /// The caller judged a Bye this driver passed on (as a session envelope) not to fit what
+    /// arrived (it knows the record): counted as rejected instead.
+    pub fn reject_bye(&mut self) {
+        self.counters.session_in = self.counters.session_in.saturating_sub(1);
+        self.counters.bye_rejected += 1;
+    }
+
+    /// One past the highest data sequence number sent (what a Bye reports).
+    pub fn next_data_seq(&self) -> u64 {
+        self.next_data_seq
     }
 
     pub fn endpoint(&self) -> &dyn Endpoint {
@@ -261,8 +326,9 @@ impl Driver {
     }
 
     /// Sends what the endpoint wants now; returns when a transmit held by the cap may go.
+    /// At most [`MAX_TRANSMITS_PER_STEP`] datagrams: with more to send, returns `now`.
     fn flush(&mut self, now: Instant, obs: &mut dyn Observer) -> Option<Instant> {
-        loop {
+        for _ in 0..MAX_TRANSMITS_PER_STEP {
             let (t, was_held) = match self.held.take() {
                 Some(t) => (t, true),
                 None => match self.endpoint.poll_transmit(now) {
@@ -272,17 +338,17 @@ impl Driver {
             };
             // What goes on the wire: the driver's envelope included (and the authentication
             // trailer of a sealed control envelope), so the cap holds for the bytes a link sees.
-            let envelope = match t.meta.kind {
-                PacketKind::Data => envelope::DATA_PREFIX,
-                PacketKind::Control => {
-                    envelope::PREFIX + if self.auth.is_some() { crate::auth::TRAILER_BYTES } else { 0 }
-                }
-            };
+            let trailer = if self.auth.is_some() { crate::auth::TRAILER_BYTES } else { 0 };
+            let envelope = trailer
+                + match t.meta.kind {
+                    PacketKind::Data => envelope::DATA_PREFIX,
+                    PacketKind::Control => envelope::PREFIX,
+                };
             let size = (envelope + t.header.len()) as u64 + t.payload_len as u64;
             if let Some((bps, tat)) = &mut self.cap {
                 let burst_start = tat.saturating_since(now);
-                if *tat > now && burst_start > CAP_BURST {
-                    let release = Instant::from_nanos(tat.as_nanos() - CAP_BURST.as_nanos());
+                if *tat > now && burst_start > self.cap_burst {
+                    let release = Instant::from_nanos(tat.as_nanos() - self.cap_burst.as_nanos());
                     self.held = Some(t);
                     if !was_held {
                         self.counters.rate_capped += 1;
@@ -294,6 +360,7 @@ impl Driver {
             }
             self.transmit(now, &t, obs);
         }
+        Some(now)
     }
 
     fn transmit(&mut self, now: Instant, t: &Transmit, obs: &mut dyn Observer) {
@@ -319,14 +386,13 @@ impl Driver {
                 self.counters.send_errors += 1;
             }
         }
-        if !data {
-            if let Some(a) = &mut self.auth {
-                a.seal(&mut self.out);
-            }
+        if let Some(a) = &mut self.auth {
+            a.seal(&mut self.out);
         }
         self.send_out();
         if data {
             self.counters.data_out += 1;
+            self.next_data_seq = self.next_data_seq.max(t.meta.seq.saturating_add(1));
             obs.on_data_sent(now, &info, t.header.len() + n);
         }
     }
@@ -350,13 +416,18 @@ impl Driver {
             self.counters.wrong_session += 1;
             return;
         }
-        let body = if env.kind == Kind::Data {
-            env.body
-        } else {
-            match &mut self.auth {
-                None => env.body,
-                Some(a) => match a.open(bytes) {
-                    Ok(opened) => &opened[envelope::PREFIX..],
+        // With a key, every envelope (data included) must verify before anything reads its body.
+        let body = match &mut self.auth {
+            None => env.body,
+            Some(a) => {
+                let prefix = if env.kind == Kind::Data { envelope::DATA_PREFIX } else { envelope::PREFIX };
+                match a.open(bytes) {
+                    Ok(opened) if opened.len() >= prefix => &opened[prefix..],
+                    Ok(_) => {
+                        // Sealed by the peer's key yet shorter than its envelope: never sent.
+                        self.counters.auth_truncated += 1;
+                        return;
+                    }
                     Err(e) => {
                         match e {
                             AuthError::Truncated => self.counters.auth_truncated += 1,
@@ -365,25 +436,49 @@ impl Driver {
                         }
                         return;
                     }
-                },
+                }
             }
         };
         match env.kind {
             Kind::Data | Kind::Control => {
+                let media = env.data.map(|i| i.media).filter(|m| m.is_media());
+                if let Some(info) = env.data {
+                    match self.window.judge(info.seq, media) {
+                        Verdict::Accept => {}
+                        Verdict::OutOfWindow => {
+                            self.counters.out_of_window += 1;
+                            return;
+                        }
+                        Verdict::BadTag => {
+                            self.counters.bad_media_tag += 1;
+                            return;
+                        }
+                    }
+                }
                 let d = Datagram { from: PeerId::PEER, bytes: body, virtual_payload: 0 };
                 if self.endpoint.handle_datagram(now, d).is_err() {
                     self.counters.malformed_protocol += 1;
                 } else if let Some(info) = env.data {
+                    self.window.commit(info.seq, media);
                     self.counters.data_in += 1;
                     obs.on_data_received(now, &info, body.len());
+                } else {
+                    self.counters.control_in += 1;
                 }
             }
-            Kind::Offer => self.notices.push(Notice::Offer(body.to_vec())),
-            Kind::Accept => self.notices.push(Notice::Accept),
+            Kind::Offer => {
+                self.counters.session_in += 1;
+                self.notices.push(Notice::Offer(body.to_vec()));
+            }
+            Kind::Accept => {
+                self.counters.session_in += 1;
+                self.notices.push(Notice::Accept);
+            }
             Kind::Bye => {
                 if body.len() >= 16 {
                     let sent = u64::from_be_bytes(body[..8].try_into().expect("8 bytes"));
                     let next_seq = u64::from_be_bytes(body[8..16].try_into().expect("8 bytes"));
+                    self.counters.session_in += 1;
                     self.notices.push(Notice::Bye { sent, next_seq });
                 } else {
                     self.counters.malformed_envelope += 1;

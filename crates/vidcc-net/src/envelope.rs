@@ -16,7 +16,7 @@
 //! Control, Data: then the protocol's datagram
 //! ```
 //!
-//! Control, Offer, Accept and Bye may carry an authentication trailer ([`crate::auth`]).
+//! With a key, every envelope carries an authentication trailer ([`crate::auth`]).
 //! Parsing never panics; every malformed envelope is an [`EnvelopeError`] for the driver to count.
 
 use vidcc_core::media::MediaTag;

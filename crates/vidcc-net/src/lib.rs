@@ -5,7 +5,8 @@
 //! - [`clock`]: the wall clock on vidcc's integer time, precise waits;
 //! - [`socket`]: the UDP socket (socket2), sleeping and busy-waiting receives, batches;
 //! - [`envelope`]: the driver's framing (session, data packets' meta and send time);
-//! - [`auth`]: optional HMAC-SHA256 of control envelopes with a pre-shared key;
+//! - [`auth`]: optional HMAC-SHA256 of every envelope, keys per direction from a pre-shared key;
+//! - [`guard`]: the window data envelopes' sequence and frame numbers are judged against;
 //! - [`driver`]: the endpoint loop, validation and counters, the rate cap;
 //! - [`payload`]: real payload bytes (a prepared clip's encoded frames) for data packets;
 //! - [`session`]: the offer/accept handshake, sender and receiver runs;
@@ -18,6 +19,7 @@ pub mod auth;
 pub mod clock;
 pub mod driver;
 pub mod envelope;
+pub mod guard;
 pub mod link;
 pub mod payload;
 pub mod record;

@@ -11,7 +11,16 @@
 //! - where a packet was lost: every packet sent and never received counts in `dropped_loss`
 //!   (`dropped_queue` is 0; the relay `vidcc link` reports its own queue drops);
 //! - packets none of whose bytes arrived: they appear in `packets` by sequence number with fate
-//!   `loss`, size 0 and send time 0 (the sender's count comes with its Bye);
+//!   `loss`, size 0 and send time 0: the gaps between the sequence numbers that arrived, and
+//!   those between the last arrival and the next sequence number of the sender's Bye. The
+//!   table is built from what arrived, never by walking a sequence range a datagram claims: the
+//!   driver admits only sequence numbers within [`crate::guard::MAX_DROPOUT`] of those seen
+//!   and a Bye that fits them, so every gap is bounded and paid for in the state budget;
+//! - receiver state is bounded ([`RecvRecorder::with_max_state`], default
+//!   [`DEFAULT_MAX_STATE_BYTES`]): every arrival is charged [`ROW_BYTES`] for itself, for each
+//!   sequence number it skips (a `loss` row to come) and, the first of its frame and layer,
+//!   for each fragment of that frame (the video judgement's rows); once the budget is spent
+//!   arrivals are counted ([`RecvRecorder::unrecorded`]) and no longer recorded;
 //! - a fragment of a partly received frame that never arrived is known from its siblings' tags
 //!   (the frame's packet count) and judged lost; a frame none of whose packets arrived is a gap in
 //!   the frame numbers and is judged as the simulator judges a gap: `unsent`;
@@ -48,8 +57,23 @@ pub struct FlowInfo {
     pub dst: String,
 }
 
+/// Default budget of a receiver's recorded state.
+pub const DEFAULT_MAX_STATE_BYTES: u64 = 64 << 20;
+/// What one recorded row is charged against the budget: an arrival (48 bytes) with its
+/// vector's growth slack, and its rows in the tables built at the end (`packets`: five
+/// columns and a fate string; the video judgement's packet row).
+pub const ROW_BYTES: u64 = 256;
+
 pub struct RecvRecorder {
     clock: Clock,
+    /// Rows the budget still allows, and arrivals turned away once it was spent.
+    rows_left: u64,
+    unrecorded: u64,
+    highest: Option<u64>,
+    highest_frame: Option<u32>,
+    /// The distinct sequence numbers recorded.
+    seqs: BTreeSet<u64>,
+    frame_layers: BTreeSet<(u32, u8)>,
     interval: Duration,
     video: Option<VideoConfig>,
     arrivals: Vec<Arrival>,
@@ -70,6 +94,12 @@ impl RecvRecorder {
         let interval = if sample_interval.is_zero() { Duration::from_millis(100) } else { sample_interval };
         RecvRecorder {
             clock,
+            rows_left: DEFAULT_MAX_STATE_BYTES / ROW_BYTES,
+            unrecorded: 0,
+            highest: None,
+            highest_frame: None,
+            seqs: BTreeSet::new(),
+            frame_layers: BTreeSet::new(),
             interval,
             video,
             arrivals: Vec::new(),
@@ -83,6 +113,22 @@ impl RecvRecorder {
             last_app_bytes: 0,
             samples: Vec::new(),
         }
+    }
+
+    /// Bounds the recorded state to about `bytes` (see the module docs).
+    pub fn with_max_state(mut self, bytes: u64) -> Self {
+        self.rows_left = bytes / ROW_BYTES;
+        self
+    }
+
+    /// Arrivals not recorded because the state budget was spent.
+    pub fn unrecorded(&self) -> u64 {
+        self.unrecorded
+    }
+
+    /// Distinct data sequence numbers recorded.
+    pub fn unique_seqs(&self) -> u64 {
+        self.seqs.len() as u64
     }
 
     pub fn delivered(&self) -> u64 {
@@ -128,13 +174,17 @@ impl RecvRecorder {
         }
     }
 
-    /// The tables. `sent`: data packets the sender reports (its Bye), else the highest sequence
-    /// number seen + 1; `end`: the end of the run on the receiver's clock.
-    pub fn finish(self, info: &FlowInfo, sent: Option<u64>, app_bytes: u64, end: Instant) -> Vec<Table> {
+    /// The tables. `bye`: the sender's count of data packets sent and its next sequence number
+    /// (its Bye, checked by the caller against what arrived), else the highest sequence number
+    /// seen + 1 for both; `end`: the end of the run on the receiver's clock.
+    pub fn finish(self, info: &FlowInfo, bye: Option<(u64, u64)>, app_bytes: u64, end: Instant) -> Vec<Table> {
         let delivered = self.arrivals.len() as u64;
-        let unique: BTreeSet<u64> = self.arrivals.iter().map(|a| a.seq).collect();
-        let next_seq = unique.iter().next_back().map_or(0, |s| s + 1);
-        let sent = sent.unwrap_or(next_seq).max(unique.len() as u64);
+        let unique = &self.seqs;
+        let seen_next = unique.iter().next_back().map_or(0, |s| s + 1);
+        // The Bye's next sequence number is at most MAX_DROPOUT beyond what arrived (checked by
+        // the caller); min() keeps a direct caller of this function just as bounded.
+        let next_seq = bye.map_or(seen_next, |b| b.1.clamp(seen_next, seen_next + crate::guard::MAX_DROPOUT));
+        let sent = bye.map_or(next_seq, |b| b.0).max(unique.len() as u64);
         let lost = sent.saturating_sub(unique.len() as u64);
         let window = end.as_secs_f64();
         let bytes: u64 = self.arrivals.iter().map(|a| a.size as u64).sum();
@@ -216,7 +266,7 @@ impl RecvRecorder {
                 // A receiver learns of a loss only at the end (it may be reordering until then).
                 .col("dropped_packets", Column::U64(vec![0; s.len()])),
         );
-        tables.push(self.packets_table(sent));
+        tables.push(self.packets_table(next_seq));
         if let Some(v) = &self.video {
             let mut rec = VideoRecorder::new(v.clone());
             self.feed_video(&mut rec);
@@ -229,29 +279,33 @@ impl RecvRecorder {
         tables
     }
 
-    fn packets_table(&self, sent: u64) -> Table {
+    /// One row per sequence number that arrived, and one `loss` row per sequence number
+    /// missing between them and up to `next_seq`: built from the arrivals, whose gaps the
+    /// window and the budget bound (see the module docs).
+    fn packets_table(&self, next_seq: u64) -> Table {
         let mut by_seq: BTreeMap<u64, &Arrival> = BTreeMap::new();
         for a in &self.arrivals {
             by_seq.entry(a.seq).or_insert(a);
         }
         let (mut seq, mut size, mut sent_ns, mut arrival, mut fate) = (vec![], vec![], vec![], vec![], vec![]);
-        let last = sent.max(by_seq.keys().next_back().map_or(0, |s| s + 1));
-        for s in 0..last {
-            seq.push(s);
-            match by_seq.get(&s) {
-                Some(a) => {
-                    size.push(a.size as u64);
-                    sent_ns.push(a.sent.as_nanos());
-                    arrival.push(a.arrival.as_nanos() as i64);
-                    fate.push("delivered".to_string());
-                }
-                None => {
-                    size.push(0);
-                    sent_ns.push(0);
-                    arrival.push(-1);
-                    fate.push("loss".to_string());
-                }
+        let mut expected = 0u64;
+        let delivered = by_seq.iter().map(|(&s, a)| (s, Some(*a)));
+        // The arrivals in order, then the end: every gap before each becomes loss rows.
+        for (s, a) in delivered.chain(std::iter::once((next_seq.max(expected), None))) {
+            for missing in expected..s {
+                seq.push(missing);
+                size.push(0);
+                sent_ns.push(0);
+                arrival.push(-1);
+                fate.push("loss".to_string());
             }
+            let Some(a) = a else { break };
+            seq.push(s);
+            size.push(a.size as u64);
+            sent_ns.push(a.sent.as_nanos());
+            arrival.push(a.arrival.as_nanos() as i64);
+            fate.push("delivered".to_string());
+            expected = s + 1;
         }
         Table::new("packets")
             .col("flow", Column::U64(vec![0; seq.len()]))
@@ -287,6 +341,35 @@ impl RecvRecorder {
 
 impl Observer for RecvRecorder {
     fn on_data_received(&mut self, now: Instant, info: &DataInfo, bytes: usize) {
+        // Charge the rows this arrival brings: itself, the sequence numbers it skips (loss rows)
+        // and, first of its frame and layer, that frame's fragments.
+        let skipped = match self.highest {
+            None => info.seq,
+            Some(h) => info.seq.saturating_sub(h + 1),
+        };
+        let key = (info.media.frame, info.media.layer);
+        let new_frame = info.media.is_media() && !self.frame_layers.contains(&key);
+        // Frame numbers skipped: the video judgement fills every gap in them with a row.
+        let frames_skipped = match (info.media.is_media(), self.highest_frame) {
+            (false, _) => 0,
+            (true, None) => 0,
+            (true, Some(f)) => info.media.frame.saturating_sub(f.saturating_add(1)) as u64,
+        };
+        let fragments = if new_frame { info.media.count as u64 } else { 0 };
+        let cost = 1u64.saturating_add(skipped).saturating_add(frames_skipped).saturating_add(fragments);
+        if cost > self.rows_left {
+            self.unrecorded += 1;
+            return;
+        }
+        self.rows_left -= cost;
+        self.highest = Some(self.highest.map_or(info.seq, |h| h.max(info.seq)));
+        self.seqs.insert(info.seq);
+        if new_frame {
+            self.frame_layers.insert(key);
+        }
+        if info.media.is_media() {
+            self.highest_frame = Some(self.highest_frame.map_or(info.media.frame, |f| f.max(info.media.frame)));
+        }
         let sent = self.clock.from_unix_ns(info.sent_unix_ns).min(now);
         let delay = now.saturating_since(sent).as_nanos();
         self.jitter.on_packet(sent, now);
@@ -319,4 +402,45 @@ pub fn tables_json(tables: &[Table]) -> serde_json::Value {
         out.insert(t.name.to_string(), Value::Object(cols));
     }
     Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(seq: u64, media: MediaTag) -> DataInfo {
+        DataInfo { seq, sent_unix_ns: 0, media, retransmit: false }
+    }
+
+    fn flow() -> FlowInfo {
+        FlowInfo { label: "x".into(), protocol: "udp".into(), src: "a".into(), dst: "b".into() }
+    }
+
+    #[test]
+    fn the_state_budget_bounds_every_table_whatever_the_numbers() {
+        let budget_rows = 100;
+        let mut rec = RecvRecorder::new(Clock::new(), Duration::ZERO, None).with_max_state(budget_rows * ROW_BYTES);
+        let now = Instant::from_nanos(1);
+        for seq in 0..60 {
+            rec.on_data_received(now, &info(seq, MediaTag::NONE), 100);
+        }
+        // A number far ahead (which a driver's window refuses; the budget holds without it).
+        rec.on_data_received(now, &info(1 << 62, MediaTag::NONE), 100);
+        for seq in 60..200 {
+            rec.on_data_received(now, &info(seq, MediaTag::NONE), 100);
+        }
+        assert_eq!(rec.delivered(), 100, "recorded until the budget was spent");
+        assert_eq!(rec.unrecorded(), 101);
+        let tables = rec.finish(&flow(), None, 0, Instant::from_nanos(2));
+        let packets = tables.iter().find(|t| t.name == "packets").unwrap();
+        assert_eq!(packets.u64s("seq"), &(0..100).collect::<Vec<u64>>()[..]);
+    }
+
+    #[test]
+    fn a_frame_of_many_fragments_is_charged_for_each() {
+        let mut rec = RecvRecorder::new(Clock::new(), Duration::ZERO, None).with_max_state(50 * ROW_BYTES);
+        let tag = MediaTag { frame: 0, frame_type: 0, layer: 0, index: 0, count: 1000 };
+        rec.on_data_received(Instant::from_nanos(1), &info(0, tag), 100);
+        assert_eq!((rec.delivered(), rec.unrecorded()), (0, 1));
+    }
 }

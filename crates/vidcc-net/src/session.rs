@@ -19,12 +19,23 @@ use vidcc_core::proto::Application;
 use vidcc_core::rng::RngStreams;
 use vidcc_core::{DataSize, Duration, FlowEndpoints, Instant};
 
-use crate::auth::{Auth, Key};
+use crate::auth::{Auth, AuthError, Key, Role};
 use crate::clock::{self, Clock};
 use crate::driver::{Counters, Driver, NoObserver, Notice, Observer, MAX_WAIT};
 use crate::envelope::{self, Kind};
-use crate::record::{FlowInfo, RecvRecorder};
+use crate::record::{FlowInfo, RecvRecorder, DEFAULT_MAX_STATE_BYTES};
 use crate::socket::Socket;
+
+/// A bulk flow's rate ceiling when `--max-rate` is not given (bit/s).
+pub const BULK_CEILING_BPS: u64 = 10_000_000;
+/// A video flow's default ceiling, as a multiple of its full-quality mean rate...
+pub const VIDEO_CEILING_HEADROOM: u64 = 4;
+/// ... and never below this (bit/s).
+pub const MIN_VIDEO_CEILING_BPS: u64 = 1_000_000;
+
+/// The default ceiling's burst: a variable-rate encoding's I frame leaves at once, as it does
+/// without a ceiling (an explicit `--max-rate` has [`crate::driver::CAP_BURST`]).
+pub const DEFAULT_CEILING_BURST: Duration = Duration::from_millis(250);
 
 /// Largest Offer accepted (a datagram; the trace text of a video flow travels in it).
 pub const MAX_OFFER_BYTES: usize = 60_000;
@@ -93,6 +104,22 @@ impl Offer {
         self.protocol.build(ctx)
     }
 
+    /// The sender's rate ceiling when none is given: four times the mean rate of the
+    /// full-quality video it carries (every layer, or the top simulcast stream), at least
+    /// [`MIN_VIDEO_CEILING_BPS`]; a bulk flow (no video), [`BULK_CEILING_BPS`]. The headroom
+    /// covers the driver's envelope and the protocols' headers (under 10 % at 1 000-byte
+    /// packets), a variable-rate encoding's large frames (within the cap's burst) and the
+    /// probing of congestion control (TFRC may send at twice the rate it is told was
+    /// received, a layered protocol joins a layer to try it). Feedback can never raise it.
+    pub fn default_ceiling_bps(&self) -> Result<u64, String> {
+        let Some(v) = &self.video else { return Ok(BULK_CEILING_BPS) };
+        let streams = RngStreams::new(self.seed);
+        let index = self.flow_index;
+        let stream = build_stream(v, Instant::ZERO, &|| streams.stream(&format!("video/flow{index}")))
+            .map_err(|e| format!("video: {e}"))?;
+        Ok(stream.mean_rate().as_bps().saturating_mul(VIDEO_CEILING_HEADROOM).max(MIN_VIDEO_CEILING_BPS))
+    }
+
     /// Reads a sender's configuration file: either an [`Offer`] or `{"resolved": <resolved
     /// scenario>, "scenario": ...}` (what `vidcc send` writes), whose flow 0 is offered.
     pub fn from_config_json(text: &str) -> Result<Offer, String> {
@@ -134,8 +161,8 @@ pub struct Security {
 }
 
 impl Security {
-    fn auth(&self) -> Option<Auth> {
-        self.key.clone().map(Auth::new)
+    fn auth(&self, role: Role) -> Option<Auth> {
+        self.key.clone().map(|k| Auth::new(k, role))
     }
 }
 
@@ -143,7 +170,7 @@ pub struct SendOptions {
     pub to: SocketAddr,
     pub offer: Offer,
     pub security: Security,
-    /// The driver's rate cap (bit/s); None: none.
+    /// The driver's rate cap (bit/s); None: [`Offer::default_ceiling_bps`].
     pub max_rate_bps: Option<u64>,
     /// Give up when no Accept came within this.
     pub handshake_timeout: Duration,
@@ -151,11 +178,31 @@ pub struct SendOptions {
     pub payload: Option<Box<dyn crate::payload::PayloadSource>>,
     /// A plain copy of every data datagram (no envelope) goes here too (see `Driver::set_plain_copy`).
     pub plain_copy: Option<SocketAddr>,
+    /// The feedback-timeout circuit breaker's timeout; None: [`FEEDBACK_TIMEOUT`].
+    pub feedback_timeout: Option<Duration>,
 }
+
+/// RFC 8083 §4.1's RTCP timeout circuit breaker, for every congestion-controlled protocol: a
+/// sender that has accepted no feedback (no control datagram from its peer) for this long
+/// stops. Three reporting intervals of RTCP's 5-s minimum (RFC 3550 §6.2); every unicast
+/// protocol here reports far more often (per RTT, per packet, or each second for rtcp-udp).
+pub const FEEDBACK_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Protocols the circuit breaker leaves alone: the unresponsive traffic generators, which
+/// take no feedback by design.
+pub const CIRCUIT_BREAKER_EXEMPT: &[&str] = &["udp", "udp-cbr", "udp-pareto"];
 
 #[derive(Debug, Serialize)]
 pub struct SendReport {
     pub counters: Counters,
+    /// The rate ceiling the driver enforced (bit/s), and its burst.
+    pub ceiling_bps: u64,
+    pub ceiling_burst_ns: u64,
+    /// Datagrams rejected, every reason together ([`Counters::rejected`]; each in `counters`).
+    pub rejected: u64,
+    /// What ended the flow: `duration`, `signal`, or a circuit breaker (`circuit-breaker:
+    /// feedback-timeout`).
+    pub ended_by: &'static str,
     pub data_sent: u64,
     pub elapsed_ns: u64,
     pub stopped_early: bool,
@@ -179,15 +226,28 @@ pub fn run_sender(
         return Err(format!("the session description is {} bytes, over {MAX_OFFER_BYTES}", offer_json.len()));
     }
     let mut d = Driver::new(socket, opts.to, session_id(), endpoints.sender);
-    d.set_auth(opts.security.auth());
-    d.set_max_rate(opts.max_rate_bps);
+    d.set_auth(opts.security.auth(Role::Sender));
+    let (ceiling, burst) = match opts.max_rate_bps {
+        Some(r) => (r, crate::driver::CAP_BURST),
+        None => (opts.offer.default_ceiling_bps()?, DEFAULT_CEILING_BURST),
+    };
+    d.set_ceiling(Some(ceiling), burst);
     d.set_payload_source(opts.payload.take());
     d.set_plain_copy(opts.plain_copy);
     clock::tighten_timer_slack();
     let started = Clock::new();
     'handshake: loop {
         if stop.load(Ordering::Relaxed) {
-            return Ok(SendReport { counters: d.counters, data_sent: 0, elapsed_ns: 0, stopped_early: true });
+            return Ok(SendReport {
+                counters: d.counters,
+                ceiling_bps: ceiling,
+                ceiling_burst_ns: burst.as_nanos(),
+                rejected: d.counters.rejected(),
+                ended_by: "signal",
+                data_sent: 0,
+                elapsed_ns: 0,
+                stopped_early: true,
+            });
         }
         if started.now().as_nanos() > opts.handshake_timeout.as_nanos() {
             return Err(format!(
@@ -211,6 +271,11 @@ pub fn run_sender(
     d.set_clock(Clock::new());
     let end = Instant::from_nanos(opts.offer.duration_ns);
     let mut stopped_early = false;
+    let breaker = (!CIRCUIT_BREAKER_EXEMPT.contains(&opts.offer.protocol.name()))
+        .then_some(opts.feedback_timeout.unwrap_or(FEEDBACK_TIMEOUT));
+    // Control datagrams accepted so far, and when that count last grew.
+    let mut feedback = (d.counters.control_in, Instant::ZERO);
+    let mut ended_by = "duration";
     loop {
         let now = d.clock.now();
         if now >= end {
@@ -218,6 +283,14 @@ pub fn run_sender(
         }
         if stop.load(Ordering::Relaxed) {
             stopped_early = true;
+            ended_by = "signal";
+            break;
+        }
+        if d.counters.control_in != feedback.0 {
+            feedback = (d.counters.control_in, now);
+        } else if breaker.is_some_and(|t| now.saturating_since(feedback.1) >= t) {
+            stopped_early = true;
+            ended_by = "circuit-breaker: feedback-timeout";
             break;
         }
         let wait = end.saturating_since(now).min(MAX_WAIT);
@@ -227,12 +300,21 @@ pub fn run_sender(
     let elapsed_ns = d.clock.now().as_nanos();
     let mut bye = Vec::with_capacity(16);
     bye.extend_from_slice(&d.counters.data_out.to_be_bytes());
-    bye.extend_from_slice(&d.counters.data_out.to_be_bytes());
+    bye.extend_from_slice(&d.next_data_seq().to_be_bytes());
     for _ in 0..3 {
         d.send_envelope(Kind::Bye, &bye);
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    Ok(SendReport { counters: d.counters, data_sent: d.counters.data_out, elapsed_ns, stopped_early })
+    Ok(SendReport {
+        counters: d.counters,
+        ceiling_bps: ceiling,
+        ceiling_burst_ns: burst.as_nanos(),
+        rejected: d.counters.rejected(),
+        ended_by,
+        data_sent: d.counters.data_out,
+        elapsed_ns,
+        stopped_early,
+    })
 }
 
 pub struct RecvOptions {
@@ -244,6 +326,8 @@ pub struct RecvOptions {
     /// Append every arrival to this CSV file once a second (and at the end), so that a receiver
     /// killed outright (SIGKILL, a crash) loses at most the last second of its log.
     pub log: Option<std::path::PathBuf>,
+    /// Budget of the recorded state ([`crate::record`]); None: [`DEFAULT_MAX_STATE_BYTES`].
+    pub max_state_bytes: Option<u64>,
 }
 
 /// What a receiver's run produced.
@@ -262,7 +346,7 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
     let listen = socket.local_addr().map_err(|e| e.to_string())?;
     clock::tighten_timer_slack();
     let mut pre = Counters::default();
-    let mut auth = opts.security.auth();
+    let mut auth = opts.security.auth(Role::Receiver);
     let waiting = Clock::new();
     // Wait for the first valid Offer from anyone.
     let (offer, peer, session, clock) = loop {
@@ -285,8 +369,12 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
             None => env.body,
             Some(a) => match a.open(bytes) {
                 Ok(b) => &b[envelope::PREFIX..],
-                Err(_) => {
-                    pre.auth_bad_tag += 1;
+                Err(e) => {
+                    match e {
+                        AuthError::Truncated => pre.auth_truncated += 1,
+                        AuthError::BadTag => pre.auth_bad_tag += 1,
+                        AuthError::Replay => pre.auth_replay += 1,
+                    }
                     continue;
                 }
             },
@@ -295,7 +383,10 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
         // build (a constructor may even panic on values no scenario file would pass), is
         // counted and ignored, and the receiver waits for another.
         match serde_json::from_slice::<Offer>(body) {
-            Ok(o) if builds(&o) => break (o, from, env.session, Clock::new()),
+            Ok(o) if builds(&o) => {
+                pre.session_in += 1;
+                break (o, from, env.session, Clock::new());
+            }
             _ => pre.malformed_envelope += 1,
         }
     };
@@ -308,7 +399,8 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
     d.set_clock(clock);
     d.set_auth(auth);
     d.counters = pre;
-    let mut rec = RecvRecorder::new(clock, Duration::from_nanos(offer.sample_interval_ns), offer.video.clone());
+    let mut rec = RecvRecorder::new(clock, Duration::from_nanos(offer.sample_interval_ns), offer.video.clone())
+        .with_max_state(opts.max_state_bytes.unwrap_or(DEFAULT_MAX_STATE_BYTES));
     d.send_envelope(Kind::Accept, &[]);
     let mut last_heard = (d.counters.datagrams_in - d.counters.foreign_address, d.clock.now());
     let mut log = match &opts.log {
@@ -351,7 +443,15 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
         for n in d.take_notices() {
             match n {
                 Notice::Offer(_) => d.send_envelope(Kind::Accept, &[]),
-                Notice::Bye { sent: s, .. } => sent = Some(s),
+                // A Bye's claims are believed only when they fit what arrived (else a forged one
+                // would write its numbers into the tables, or end the session).
+                Notice::Bye { sent: s, next_seq } => {
+                    if d.window().bye_fits(s, next_seq, rec.unique_seqs()) {
+                        sent = Some((s, next_seq));
+                    } else {
+                        d.reject_bye();
+                    }
+                }
                 Notice::Accept => {}
             }
         }
@@ -360,7 +460,7 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
             // shows its buffered frames after the last packet, so the last frames' deadlines
             // fall inside the run (else they would be `pending`).
             let until = now + Duration::from_millis(100) + linger;
-            while d.clock.now() < until {
+            while d.clock.now() < until && !stop.load(Ordering::Relaxed) {
                 d.step(&mut rec, until.saturating_since(d.clock.now())).map_err(|e| e.to_string())?;
             }
             break "bye";
@@ -381,7 +481,8 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
         dst: listen.to_string(),
     };
     let app = d.endpoint().stats().app_bytes_delivered;
-    let counters = d.counters;
+    let mut counters = d.counters;
+    counters.state_cap_reached = rec.unrecorded();
     let tables = rec.finish(&info, sent, app, end);
     Ok(Some(RecvOutcome { offer, peer, counters, tables, end_ns: end.as_nanos(), ended_by }))
 }

@@ -9,11 +9,12 @@ use std::thread;
 
 use rand::Rng;
 use vidcc_core::media::config::VideoConfig;
+use vidcc_core::media::MediaTag;
 use vidcc_core::proto::registry::defaults;
 use vidcc_core::queue::Limit;
 use vidcc_core::wire::tfrc::{TfrcFeedback, TfrcHeader};
 use vidcc_core::{DataRate, Duration};
-use vidcc_net::auth::{Auth, Key};
+use vidcc_net::auth::{Auth, Key, Role};
 use vidcc_net::driver::NoObserver;
 use vidcc_net::envelope::{self, Kind};
 use vidcc_net::link::{DirectionSpec, Link, LinkOptions};
@@ -118,6 +119,7 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
             idle: Duration::from_secs(3),
             wait_for_offer: Some(Duration::from_secs(20)),
             log: Some(log2),
+            max_state_bytes: None,
         };
         run_receiver(rx, opts, &AtomicBool::new(false)).unwrap().expect("a session")
     });
@@ -132,13 +134,15 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
             handshake_timeout: Duration::from_secs(20),
             payload: None,
             plain_copy: None,
+            feedback_timeout: None,
         };
         run_sender(tx, opts, &AtomicBool::new(false), &mut NoObserver).unwrap()
     });
     thread::sleep(std::time::Duration::from_millis(500));
-    // 100,000 in all: through the relay (they reach the receiver from its peer's address, so
-    // they meet the envelope and protocol checks), and straight at both ends (foreign).
-    let floods = [flood(relay_addr, 50_000, 1), flood(rx_addr, 25_000, 2), flood(tx_addr, 25_000, 3)];
+    // 100,000 through the relay (they reach the receiver from its peer's address, the case a
+    // spoofing attacker reaches, so they meet the envelope, window and protocol checks), and
+    // 25,000 straight at each end (foreign).
+    let floods = [flood(relay_addr, 100_000, 1), flood(rx_addr, 25_000, 2), flood(tx_addr, 25_000, 3)];
     let sent: Vec<usize> = floods.into_iter().map(|f| f.join().unwrap()).collect();
     let send = sender.join().unwrap();
     let recv = receiver.join().unwrap();
@@ -171,6 +175,8 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
         send.counters
     );
     assert_eq!(send.counters.rejected(), 0, "the sender's peer sent nothing malformed");
+    // Every datagram each end read is in exactly one counter.
+    assert!(c.accounted() && send.counters.accounted(), "{c:?} / {:?}", send.counters);
 }
 
 /// A fake receiver that accepts the session and answers every data packet with TFRC feedback
@@ -227,6 +233,7 @@ fn absurd_feedback_cannot_push_a_sender_above_its_maximum_rate() {
         handshake_timeout: Duration::from_secs(20),
         payload: None,
         plain_copy: None,
+        feedback_timeout: None,
     };
     let report = run_sender(local(), opts, &AtomicBool::new(false), &mut NoObserver).unwrap();
     done.store(true, Ordering::Relaxed);
@@ -267,6 +274,7 @@ fn with_a_key_the_session_runs_and_a_sender_with_another_key_is_never_accepted()
             idle: Duration::from_secs(2),
             wait_for_offer: Some(Duration::from_secs(20)),
             log: None,
+            max_state_bytes: None,
         };
         run_receiver(rx, opts, &AtomicBool::new(false)).unwrap().expect("a session")
     });
@@ -279,6 +287,7 @@ fn with_a_key_the_session_runs_and_a_sender_with_another_key_is_never_accepted()
         handshake_timeout: Duration::from_millis(700),
         payload: None,
         plain_copy: None,
+        feedback_timeout: None,
     };
     let err = run_sender(local(), wrong, &AtomicBool::new(false), &mut NoObserver).unwrap_err();
     assert!(err.contains("no answer"), "{err}");
@@ -292,6 +301,7 @@ fn with_a_key_the_session_runs_and_a_sender_with_another_key_is_never_accepted()
         handshake_timeout: Duration::from_secs(20),
         payload: None,
         plain_copy: None,
+        feedback_timeout: None,
     };
     let send = run_sender(tx, right, &AtomicBool::new(false), &mut NoObserver).unwrap();
     let recv = receiver.join().unwrap();
@@ -309,9 +319,9 @@ fn the_driver_counts_bad_tags_truncations_and_replays_from_its_peer() {
     let peer_addr = peer.local_addr().unwrap();
     let endpoint = video_offer(1).build().unwrap().receivers.remove(0);
     let mut d = vidcc_net::Driver::new(a, peer_addr, 5, endpoint);
-    d.set_auth(Some(Auth::new(key(7))));
-    let mut good = Auth::new(key(7));
-    let mut forger = Auth::new(key(9));
+    d.set_auth(Some(Auth::new(key(7), Role::Receiver)));
+    let mut good = Auth::new(key(7), Role::Sender);
+    let mut forger = Auth::new(key(9), Role::Sender);
     let sealed = |auth: &mut Auth, body: &[u8]| {
         let mut out = Vec::new();
         envelope::write_prefix(&mut out, Kind::Control, 5);
@@ -342,6 +352,36 @@ fn the_driver_counts_bad_tags_truncations_and_replays_from_its_peer() {
     // Same envelope, another sender address: ignored before any check.
     d.handle(&next, "127.0.0.1:9".parse().unwrap(), &mut NoObserver);
     assert_eq!(d.counters.foreign_address, 1);
+    drop(peer);
+}
+
+/// With a key, a datagram the driver itself sealed and that comes back from its peer's address
+/// (a reflection) fails, data envelopes included; so does an unsealed data envelope.
+#[test]
+fn a_reflected_or_unsealed_datagram_fails_authentication() {
+    let a = local();
+    let peer = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let peer_addr = peer.local_addr().unwrap();
+    let endpoint = video_offer(1).build().unwrap().sender;
+    let mut d = vidcc_net::Driver::new(a, peer_addr, 5, endpoint);
+    d.set_auth(Some(Auth::new(key(7), Role::Sender)));
+    // What the sender sends: sealed with the sender-to-receiver key.
+    let mut own = Auth::new(key(7), Role::Sender);
+    let info = envelope::DataInfo { seq: 0, sent_unix_ns: 1, media: MediaTag::NONE, retransmit: false };
+    let mut data = Vec::new();
+    envelope::write_data_prefix(&mut data, 5, &info);
+    data.extend_from_slice(b"reflected");
+    let unsealed = data.clone();
+    own.seal(&mut data);
+    let mut control = Vec::new();
+    envelope::write_prefix(&mut control, Kind::Control, 5);
+    control.extend_from_slice(b"feedback");
+    own.seal(&mut control);
+    d.handle(&data, peer_addr, &mut NoObserver);
+    d.handle(&control, peer_addr, &mut NoObserver);
+    d.handle(&unsealed, peer_addr, &mut NoObserver);
+    let c = d.counters;
+    assert_eq!((c.auth_bad_tag, c.data_in, c.malformed_protocol), (3, 0, 0), "{c:?}");
     drop(peer);
 }
 

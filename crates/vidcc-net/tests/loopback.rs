@@ -93,6 +93,7 @@ fn session(offer: Offer, link: Option<DirectionSpec>, key: Option<Key>, max_rate
             idle: Duration::from_secs(3),
             wait_for_offer: Some(Duration::from_secs(20)),
             log: None,
+            max_state_bytes: None,
         };
         run_receiver(rx, opts, &AtomicBool::new(false)).unwrap().expect("a session")
     });
@@ -104,6 +105,7 @@ fn session(offer: Offer, link: Option<DirectionSpec>, key: Option<Key>, max_rate
         handshake_timeout: Duration::from_secs(20),
         payload: None,
         plain_copy: None,
+        feedback_timeout: None,
     };
     let send = run_sender(local(), opts, &AtomicBool::new(false), &mut NoObserver).unwrap();
     let recv = receiver.join().unwrap();

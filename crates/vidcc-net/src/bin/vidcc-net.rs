@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use vidcc_core::{parse_duration, parse_rate, Duration};
+use vidcc_core::{parse_duration, parse_rate, parse_size, Duration};
 use vidcc_net::auth::Key;
 use vidcc_net::driver::NoObserver;
 use vidcc_net::link::{DirectionSpec, Link, LinkOptions, LossSpec};
@@ -22,8 +22,9 @@ use vidcc_net::socket::Socket;
 const USAGE: &str = "usage:
   vidcc-net send --config FILE.json --to HOST:PORT [--bind ADDR] [--max-rate RATE] [--report FILE]
                  [--key-file FILE | --key-env VAR] [--payload-map FRAMES.json] [--plain-copy HOST:PORT]
+                 [--feedback-timeout TIME (default 15s)]
   vidcc-net recv --listen HOST:PORT --out FILE.json [--idle 5s] [--wait 60s] [--log ARRIVALS.csv]
-                 [--key-file FILE | --key-env VAR]
+                 [--key-file FILE | --key-env VAR] [--max-state SIZE (default 64MB)]
   vidcc-net link --listen HOST:PORT --to HOST:PORT --bandwidth RATE --delay TIME --queue N|SIZE [--red]
                  [--loss MODEL:k=v,...] [--reverse \"bandwidth=.. delay=.. queue=.. loss=..\"] [--seed N]
                  [--duration TIME] [--stats FILE] [--routes CLIENT=FAR,...] [--protocol-sizes]";
@@ -151,6 +152,7 @@ fn send(args: &[String]) -> Result<(), Failure> {
             "handshake",
             "payload-map",
             "plain-copy",
+            "feedback-timeout",
         ],
         &[],
     )?;
@@ -175,7 +177,17 @@ fn send(args: &[String]) -> Result<(), Failure> {
         None => None,
     };
     let plain_copy = o.get("plain-copy").map(|a| addr("plain-copy", a)).transpose()?;
-    let opts = SendOptions { to, offer, security: security(&o)?, max_rate_bps, handshake_timeout, payload, plain_copy };
+    let feedback_timeout = o.get("feedback-timeout").map(|t| duration("feedback-timeout", t)).transpose()?;
+    let opts = SendOptions {
+        to,
+        offer,
+        security: security(&o)?,
+        max_rate_bps,
+        handshake_timeout,
+        payload,
+        plain_copy,
+        feedback_timeout,
+    };
     let socket = Socket::bind(bind).map_err(|e| Failure::Run(format!("bind {bind}: {e}")))?;
     let stop = stop_flag()?;
     let report = session::run_sender(socket, opts, &stop, &mut NoObserver).map_err(Failure::Run)?;
@@ -188,7 +200,7 @@ fn send(args: &[String]) -> Result<(), Failure> {
 }
 
 fn recv(args: &[String]) -> Result<(), Failure> {
-    let o = Opts::parse(args, &["listen", "out", "idle", "wait", "log", "key-file", "key-env"], &[])?;
+    let o = Opts::parse(args, &["listen", "out", "idle", "wait", "log", "key-file", "key-env", "max-state"], &[])?;
     let listen = addr("listen", o.need("listen")?)?;
     let out = PathBuf::from(o.need("out")?);
     let opts = RecvOptions {
@@ -196,6 +208,10 @@ fn recv(args: &[String]) -> Result<(), Failure> {
         idle: duration("idle", o.get("idle").unwrap_or("5s"))?,
         wait_for_offer: o.get("wait").map(|w| duration("wait", w)).transpose()?,
         log: o.get("log").map(PathBuf::from),
+        max_state_bytes: o
+            .get("max-state")
+            .map(|v| parse_size(v).map(|d| d.as_bytes()).map_err(|e| Failure::Usage(format!("--max-state {v:?}: {e}"))))
+            .transpose()?,
     };
     let socket = Socket::bind(listen).map_err(|e| Failure::Run(format!("bind {listen}: {e}")))?;
     let stop = stop_flag()?;
@@ -207,6 +223,7 @@ fn recv(args: &[String]) -> Result<(), Failure> {
         "peer": r.peer.to_string(),
         "listen": listen.to_string(),
         "counters": r.counters,
+        "rejected": r.counters.rejected(),
         "end_ns": r.end_ns,
         "ended_by": r.ended_by,
         "tables": tables_json(&r.tables),
