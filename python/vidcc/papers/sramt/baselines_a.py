@@ -7,7 +7,7 @@ Sink1–3, starting at U(0, 1) s) of SRAMT's Scenario A runs (figures ``fig4-6``
 baseline's session from S replaces SRAMT's. Choices a baseline needs there:
 
 * PLM [R]: its paper assumes fair-queueing routers, so the three bottlenecks C1–C2, C1–C3, C1–C4
-  run DRR (ns-2 ``Queue/DRR`` defaults, as on the common bottleneck: ``plm_checks.FAIR_QUEUE``)
+  run DRR (ns-2 ``Queue/DRR`` defaults, as on the common bottleneck: ``scenarios.FAIR_QUEUE``)
   instead of the scenario's RED; everything else as the scenario. Its default layers (20 ×
   50 kbit/s) put each bottleneck's fair half-share (100 / 400 / 750 kbit/s) well inside the
   1 Mbit/s total, so they are kept: expected levels 1, 7 and 14, the most layers whose
@@ -26,7 +26,7 @@ baseline's session from S replaces SRAMT's. Choices a baseline needs there:
   are expected on stream 1 and R5, R6 on stream 2; R3, R4 may take either.
 
 Measured (suite, as C12/C13 read SRAMT's Scenario A runs): per bottleneck, F = mean scheme
-traffic leaving it / mean Tahoe throughput on it (:func:`checks.link_series`, after warm-up) and
+traffic leaving it / mean Tahoe throughput on it (:func:`sharing.link_series`, after warm-up) and
 its starvation windows; CoV: layered schemes the mean over receivers of the CoV of each one's
 1 s received rate (as C30: PLM announces no rate), simulcast schemes the mean CoV of the held
 streams' announced rates (as C33); convergence = the last stream / level change of any receiver;
@@ -46,7 +46,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from vidcc.papers.model import Verdict
-from vidcc.papers.sramt import checks, simulcast_checks, trace
+from vidcc.papers.sramt import sharing, simulcast_checks, trace
+from vidcc.papers.sramt.scenarios import EXPECTED_A, LINKS_A
 
 FIGURE = "fig4-9-baselines"
 BASELINES = ("plm", "rlc", "mlda", "dsg", "irfm")
@@ -56,15 +57,7 @@ VERSUS = {"plm": "sramt-le", "rlc": "sramt-le", "mlda": "sramt-le", "dsg": "sram
 SRAMT_FIGURE = {"sramt-le": "fig7-9", "sramt-s": "fig4-6"}
 NAMES = {"plm": "PLM", "rlc": "RLC", "mlda": "MLDA", "dsg": "DSG", "irfm": "IRFM", "sramt-le": "SRAMT-LE", "sramt-s": "SRAMT-S"}
 HALF_SHARE_BPS = {"C1-C2": 0.1e6, "C1-C3": 0.4e6, "C1-C4": 0.75e6}
-LINK_OF = {n: link for link, (nodes, _t, _c) in checks.LINKS_A.items() for n in nodes}
-
-
-def receivers(proto: str, expected: dict[str, int]) -> list[dict]:
-    """The scheme's receivers R1–R6: DSG's start on their expected streams (as SRAMT-S's), the
-    others where the scheme puts them (PLM, RLC, MLDA: level 1; IRFM: its default stream)."""
-    if proto == "dsg":
-        return [{"node": n, "groups": [k - 1]} for n, k in expected.items()]
-    return [{"node": n} for n in expected]
+LINK_OF = {n: link for link, (nodes, _t, _c) in LINKS_A.items() for n in nodes}
 
 
 def _cumulative_level(layer_bps: Sequence[float], share: float) -> int:
@@ -135,19 +128,19 @@ def numbers(d, proto: str) -> dict | None:
         return None
     layered = LAYERED[proto]
     out: dict = {"runs": len(runs), "F": {}, "starvation": {}}
-    for link, (nodes, tcp, cap) in checks.LINKS_A.items():
+    for link, (nodes, tcp, cap) in LINKS_A.items():
         fs, starve = [], 0
         for run in runs:
-            s = checks.link_series(data, run, nodes, tcp, layered)
+            s = sharing.link_series(data, run, nodes, tcp, layered)
             fs.append(float(s["sramt"].mean() / s["tcp"].mean()) if s["tcp"].mean() > 0 else math.inf)
-            starve += checks.starvation_windows(s, cap)
+            starve += sharing.starvation_windows(s, cap)
         out["F"][link] = float(np.mean(fs))
         out["starvation"][link] = starve
     out["CoV"] = float(np.mean([_received_cov(r) if layered else simulcast_checks.stream_cov(r) for r in runs]))
     out["convergence s"] = float(np.mean([_last_change(r) for r in runs]))
-    want = expected(proto, _protocol(data, proto), checks.EXPECTED_A)
+    want = expected(proto, _protocol(data, proto), EXPECTED_A)
     finals, hits, judged = {}, 0, 0
-    for node in checks.EXPECTED_A:
+    for node in EXPECTED_A:
         held = [r.held(node, 0.5 * r.duration_s, r.duration_s) for r in runs]
         finals[node] = ", ".join("moved" if h is None else str(h) for h in held)
         if want[node] is not None:
@@ -156,7 +149,7 @@ def numbers(d, proto: str) -> dict | None:
     out["final"], out["expected"], out["at expected"] = finals, want, (hits, judged)
     # Increasing positions behind wider bottlenecks (each pair's mean final position; moved = skipped).
     means = []
-    for link, (nodes, _t, _c) in checks.LINKS_A.items():
+    for link, (nodes, _t, _c) in LINKS_A.items():
         held = [r.held(n, 0.5 * r.duration_s, r.duration_s) for r in runs for n in nodes]
         held = [h for h in held if h is not None]
         means.append(float(np.mean(held)) if held else math.nan)
@@ -170,7 +163,7 @@ def _fmt(x) -> str:
 
 def _judge(proto: str, mine: dict, sramt: dict) -> tuple[str, str]:
     """Whether the claim's own test holds in Scenario A, per link where it is about F."""
-    links = list(checks.LINKS_A)
+    links = list(LINKS_A)
     f, fs = mine["F"], sramt["F"]
     if proto == "plm":
         ok = [f[x] < 1 and abs(fs[x] - 1) < abs(f[x] - 1) for x in links]

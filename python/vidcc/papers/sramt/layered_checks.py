@@ -6,7 +6,7 @@ flow ``tcp``; one receiver behind the 1 Mbit/s RED link).
 Per 1 s bin after warm-up, the scheme's traffic is what its receiver gets (its access link is
 loss-free, so that is what left the bottleneck for it) and TCP's is its flow's throughput. F =
 mean scheme / mean TCP throughput per run, averaged over runs; starvation windows as in C12
-(:func:`vidcc.papers.sramt.checks.starvation_windows`, 10 s windows, one class < 10 % of the
+(:func:`vidcc.papers.sramt.sharing.starvation_windows`, 10 s windows, one class < 10 % of the
 link while the other has > 80 %); convergence time (digest §4) = the time of the receiver's last
 level change, from the flow's start (0 if it never moves).
 """
@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from vidcc.papers.model import Verdict
-from vidcc.papers.sramt import checks, trace
+from vidcc.papers.sramt import sharing, trace
 from vidcc.papers.verdicts import no_data
 
 CAPACITY_BPS = 1e6  # the common bottleneck
@@ -35,7 +35,7 @@ def _runs(data, part: str) -> list[trace.Run]:
 
 def shares(data, run: trace.Run) -> pd.DataFrame:
     """1 s bins after warm-up: column ``sramt`` the scheme's received rate (the name
-    :func:`checks.starvation_windows` reads), ``tcp`` the Tahoe flow's throughput."""
+    :func:`sharing.starvation_windows` reads), ``tcp`` the Tahoe flow's throughput."""
     s = run.samples[run.samples["t_s"] > run.warmup_s].groupby("t_s")["throughput_bps"].max()
     tcp = trace.series_of(data, run.run_id, [TCP_LABEL])
     tcp = tcp[tcp["t_s"] > run.warmup_s].groupby("t_s")["throughput_bps"].sum()
@@ -51,7 +51,7 @@ def friendliness(data, part: str) -> tuple[float, int, list[float]] | None:
     for run in runs:
         s = shares(data, run)
         fs.append(float(s["sramt"].mean() / s["tcp"].mean()) if s["tcp"].mean() > 0 else math.inf)
-        starve += checks.starvation_windows(s, CAPACITY_BPS)
+        starve += sharing.starvation_windows(s, CAPACITY_BPS)
     return float(np.mean(fs)), starve, fs
 
 
@@ -60,7 +60,7 @@ def starved_sides(data, part: str) -> tuple[int, int]:
     scheme, tcp = 0, 0
     for run in _runs(data, part):
         s = shares(data, run)
-        w = s.groupby((s.index // checks.STARVE_WINDOW_S).astype(int)).mean() / CAPACITY_BPS
+        w = s.groupby((s.index // sharing.STARVE_WINDOW_S).astype(int)).mean() / CAPACITY_BPS
         scheme += int(((w["sramt"] < 0.1) & (w["tcp"] > 0.8)).sum())
         tcp += int(((w["tcp"] < 0.1) & (w["sramt"] > 0.8)).sum())
     return scheme, tcp
@@ -162,7 +162,7 @@ def c32_cause(d, measured: dict) -> str:
         lows = []
         for run in runs:
             s = shares(d, run)
-            w = s.groupby((s.index // checks.STARVE_WINDOW_S).astype(int)).mean() / CAPACITY_BPS
+            w = s.groupby((s.index // sharing.STARVE_WINDOW_S).astype(int)).mean() / CAPACITY_BPS
             lows.append((float(w["sramt"].min()), float(w["tcp"].min())))
         lo_s, lo_t = min(x[0] for x in lows), min(x[1] for x in lows)
         changes = float(np.mean([len(r.changes) / max(1.0, r.duration_s - r.start_s) * 100 for r in runs]))

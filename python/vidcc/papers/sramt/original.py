@@ -23,9 +23,9 @@ there (reported; the verdicts stay the ``fig15-19`` checks').
 
 Measured after the warm-up and after the last flow's start (PLM: from 60 s, when both TCPs run),
 per 1 s bin: the scheme class on the link (per session what its receivers get, as
-:func:`vidcc.papers.sramt.checks.link_series` reads it, summed over sessions) and the TCP class
+:func:`vidcc.papers.sramt.sharing.link_series` reads it, summed over sessions) and the TCP class
 (summed over the Tahoe flows). F = mean per session / mean per TCP flow; starvation windows as
-C12 (:func:`checks.starvation_windows`); CoV = the mean over sessions of one session's CoV of
+C12 (:func:`sharing.starvation_windows`); CoV = the mean over sessions of one session's CoV of
 its received rate; convergence = the last stream / level change (as C32–C34).
 """
 
@@ -37,9 +37,9 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from vidcc.papers.building import flow, glink, graph, scenario
 from vidcc.papers.model import Verdict
-from vidcc.papers.sramt import checks, layered_checks, simulcast_checks, trace
+from vidcc.papers.sramt import layered_checks, sharing, simulcast_checks, trace
+from vidcc.papers.sramt.scenarios import LINK_BPS, RLC_SESSIONS
 
 FIGURE = "fig15-19-orig"
 # The digest's single-bottleneck common scenario (§2 framing): PLM's TCP1 0 s / scheme 20 s / TCP2
@@ -48,47 +48,7 @@ STAGGERED = "fig15-19-staggered"
 SCHEMES = ("sramt-le", "sramt-s", "plm", "rlc", "mlda", "dsg", "irfm")
 VERSUS = {"plm": "sramt-le", "rlc": "sramt-le", "mlda": "sramt-le", "dsg": "sramt-s", "irfm": "sramt-s"}
 NAMES = {"plm": "PLM", "rlc": "RLC", "mlda": "MLDA", "dsg": "DSG", "irfm": "IRFM", "sramt-le": "SRAMT-LE", "sramt-s": "SRAMT-S"}
-RLC_SESSIONS = 8
-LINK_BPS = 1e6  # per scheme session and TCP flow pair
 LAYERED = {"plm": True, "rlc": True, "mlda": True, "irfm": False, "dsg": False, "sramt-le": True, "sramt-s": False}
-
-
-def _topo(bps: float, queue: dict, receivers: list[str], tcps: list[str]) -> dict:
-    fast = dict(bandwidth="10Mbps", delay="5ms", monitor=False)
-    links = [glink("S", "L", **fast), glink("T", "L", **fast), glink("L", "R", f"{bps / 1e6:g}Mbps", "20ms", queue=queue)]
-    links += [glink("R", n, **fast) for n in receivers + tcps]
-    return graph(["S", "T", "L", "R", *receivers, *tcps], links)
-
-
-def _tcp(label: str, dst: str, start) -> dict:
-    return flow("tcp-tahoe", label=label, src="T", dst=dst, start=start)
-
-
-def staggered(proto: str, duration, warmup, queue: dict) -> dict:
-    """Fig. 15's set-up with any scheme: TCP1 at 0 s, the scheme at 20 s, TCP2 at 60 s on one bottleneck."""
-    flows = [_tcp("tcp1", "TD1", "0s"), flow(proto, label=proto, src="S", dst=["D"], start="20s"), _tcp("tcp2", "TD2", "60s")]
-    return scenario(duration, _topo(LINK_BPS, queue, ["D"], ["TD1", "TD2"]), flows, warmup=warmup, sample_interval="1s")
-
-
-def plm(duration, warmup, queue: dict) -> dict:
-    """Fig. 15's set-up: TCP1 at 0 s, PLM at 20 s, TCP2 at 60 s on one bottleneck (the staggered
-    common scenario's PLM part: the same runs)."""
-    return staggered("plm", duration, warmup, queue)
-
-
-def rlc(duration, warmup, queue: dict) -> dict:
-    """Fig. 16's set-up: 8 RLC sessions and 8 Tahoe flows on one bottleneck."""
-    n = RLC_SESSIONS
-    flows = [flow("rlc", label=f"rlc{i}", src="S", dst=[f"D{i}"]) for i in range(1, n + 1)]
-    flows += [_tcp(f"tcp{i}", f"TD{i}", ["0s", "1s"]) for i in range(1, n + 1)]
-    topo = _topo(n * LINK_BPS, queue, [f"D{i}" for i in range(1, n + 1)], [f"TD{i}" for i in range(1, n + 1)])
-    return scenario(duration, topo, flows, warmup=warmup, sample_interval="1s")
-
-
-def irfm(duration, warmup, queue: dict) -> dict:
-    """Fig. 19's set-up: one Tahoe flow and one IRFM session with two receivers on one link."""
-    flows = [flow("irfm", label="irfm", src="S", dst=["D1", "D2"]), _tcp("tcp1", "TD1", ["0s", "1s"])]
-    return scenario(duration, _topo(LINK_BPS, queue, ["D1", "D2"], ["TD1"]), flows, warmup=warmup, sample_interval="1s")
 
 
 # Where each scheme's numbers come from: (figure, part, scheme labels, TCP labels, capacity bit/s, from s).
@@ -123,7 +83,7 @@ def numbers(d, proto: str, source: tuple | None = None) -> dict[str, float] | No
     for row in data.runs(part).to_dict("records"):
         sessions = [trace.load(data, row, label, LAYERED[proto]) for label in labels]
         since = max(sessions[0].warmup_s, t0)
-        per = [checks.link_series(data, s, list(s.nodes.values()), "", LAYERED[proto])["sramt"] for s in sessions]
+        per = [sharing.link_series(data, s, list(s.nodes.values()), "", LAYERED[proto])["sramt"] for s in sessions]
         per = [p[p.index > since] for p in per]
         tcp = trace.series_of(data, row["run_id"], tcps)
         tcp = tcp[tcp["t_s"] > since].groupby("t_s")["throughput_bps"].sum()
@@ -131,7 +91,7 @@ def numbers(d, proto: str, source: tuple | None = None) -> dict[str, float] | No
         scheme, other = s["sramt"].mean() / len(labels), s["tcp"].mean() / len(tcps)
         fs.append(float(scheme / other) if other > 0 else math.inf)
         covs.append(float(np.mean([np.std(p) / np.mean(p) for p in per if len(p) and np.mean(p) > 0] or [math.nan])))
-        starve += checks.starvation_windows(s, cap)
+        starve += sharing.starvation_windows(s, cap)
         first = sessions[0]
         convs.append(layered_checks.convergence_s([first]) if LAYERED[proto] else simulcast_checks.convergence_s(first))
         if not LAYERED[proto]:

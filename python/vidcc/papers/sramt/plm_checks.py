@@ -25,7 +25,6 @@ from vidcc.papers.model import Verdict
 from vidcc.papers.verdicts import no_data
 
 # The routers each scheme runs behind in the common scenario (the queue of its bottleneck).
-FAIR_QUEUE = {"kind": "drr"}
 QUEUES = {"plm": "DRR (ns-2 Queue/DRR defaults)", "sramt-le": "RED (min_th 5, max_th 15, limit 50)"}
 
 

@@ -17,10 +17,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from vidcc.papers.model import Verdict
+
 # A change reversed within T_change + T_epoch/2 is unsuccessful (digest §1.7, [I]).
 REVERSAL_S = 7.5
 T_CHANGE_S = 5.0
 EPOCH_S = 5.0
+
+
+def rounded(x: float, n: int = 4) -> float:
+    """``x`` rounded for ``measured`` (non-finite values and non-numbers as they are)."""
+    return float(round(x, n)) if isinstance(x, (int, float)) and math.isfinite(x) else x
+
+
+def verdict(ok: bool, measured: dict, text: str) -> Verdict:
+    return Verdict("PASS" if ok else "FAIL", measured, text)
 
 
 @dataclass
@@ -169,3 +180,13 @@ def series_of(data, run_id: str, labels: list[str]) -> pd.DataFrame:
     m = fs.merge(lab, on=["flow", "receiver"], how="inner")
     m = m[m["label"].isin(labels)]
     return m.assign(t_s=m["t_ns"] / 1e9)
+
+
+def part_runs(d, part: str, layered: bool) -> list[Run]:
+    """The runs of ``part`` of this figure's data, the SRAMT flow labelled as the part."""
+    return runs_of(d, part, part, layered)
+
+
+def other_runs(d, fig: str, part: str, layered: bool) -> list[Run]:
+    """As :func:`part_runs` for another figure of the suite."""
+    return runs_of(d.other(fig), part, part, layered)
