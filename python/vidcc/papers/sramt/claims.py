@@ -9,19 +9,7 @@ for its topic: :mod:`mechanisms` (the equations, estimator, rate rules, feedback
 from __future__ import annotations
 
 from vidcc.papers.model import Claim
-from vidcc.papers.sramt import (
-    adaptation,
-    baselines_a,
-    layered_checks,
-    mechanisms,
-    original,
-    plm_checks,
-    rates,
-    sharing,
-    simulcast_checks,
-    tables_checks,
-    trace,
-)
+from vidcc.papers.sramt import adaptation, comparisons, mechanisms, rates, sharing, tables, trace
 from vidcc.papers.sramt.scenarios import EXPECTED_B, LE, NEEDS, TAHOE, S
 
 
@@ -38,9 +26,9 @@ def _le_a(d) -> list[trace.Run]:
     return trace.other_runs(d, "fig7-9", "sramt-le", True)
 
 
-def _a(check, proto):
-    """A C30–C34 check with the staggered-start and Scenario A numbers of ``proto`` beside its verdict."""
-    return baselines_a.with_scenario_a(original.with_staggered(check, proto), proto)
+def _compared(proto):
+    """C30–C34: judged on the common bottleneck, with the other set-ups' numbers beside the verdict."""
+    return comparisons.with_other_setups(comparisons.check(proto), proto)
 
 
 def _claim(cid, text, fig, protos, check, ref, **kw):
@@ -123,23 +111,20 @@ CLAIMS = [
            "< 10 (≈ 7.2).", None, S, mechanisms.suppression_bound, "§7, [17]"),
     _claim("C30", "PLM (behind DRR fair queueing) has a steadier, step-wise rate than SRAMT-LE (behind RED) on the common "
            "1 Mbit/s bottleneck with one Tahoe flow; TCP gets more than PLM (F_PLM < 1); SRAMT-LE ≈ TCP "
-           "(|F_SRAMT − 1| < |F_PLM − 1|).", "fig15-19", LE + ("plm",) + TAHOE,
-           _a(original.with_original(plm_checks.c30, "plm"), "plm"), "§9, Fig. 15", cause=plm_checks.c30_cause),
+           "(|F_SRAMT − 1| < |F_PLM − 1|).", "fig15-19", LE + ("plm",) + TAHOE, _compared("plm"), "§9, Fig. 15",
+           cause=comparisons.plm_cause),
     _claim("C31", "RLC slightly more aggressive than TCP; SRAMT-LE friendlier than RLC; no starvation.", "fig15-19",
-           LE + ("rlc",), _a(original.with_original(layered_checks.c31, "rlc"), "rlc"), "§9, Fig. 16",
-           cause=layered_checks.c31_cause),
+           LE + ("rlc",), _compared("rlc"), "§9, Fig. 16", cause=comparisons.rlc_cause),
     _claim("C32", "MLDA occasionally starves TCP (or is starved) and converges slower than SRAMT-LE.", "fig15-19",
-           LE + ("mlda",), _a(original.with_original(layered_checks.c32, "mlda"), "mlda"), "§9, Fig. 17",
-           cause=layered_checks.c32_cause),
+           LE + ("mlda",), _compared("mlda"), "§9, Fig. 17", cause=comparisons.mlda_cause),
     _claim("C33", "DSG steadier than SRAMT-S (mean CoV of the held streams' rates, common bottleneck); similar "
-           "convergence.", "fig15-19", S + ("dsg",), _a(original.with_original(simulcast_checks.c33, None), "dsg"),
-           "§9, Fig. 18", cause=simulcast_checks.c33_cause),
+           "convergence.", "fig15-19", S + ("dsg",), _compared("dsg"), "§9, Fig. 18", cause=comparisons.dsg_cause),
     _claim("C34", "SRAMT-S friendlier than IRFM (|F − 1| smaller) and converges faster (last stream change earlier).",
-           "fig15-19", S + ("irfm",), _a(original.with_original(simulcast_checks.c34, "irfm"), "irfm"), "§9, Fig. 19",
-           cause=simulcast_checks.c34_cause),
+           "fig15-19", S + ("irfm",), _compared("irfm"), "§9, Fig. 19", cause=comparisons.irfm_cause),
     _claim("C35", "Tables 1–2: wherever two schemes' ratings differ, the measured order on the common bottleneck agrees "
            "(TCP friendliness ↔ |F − 1|, stable transmission rate ↔ CoV, convergence time ↔ last level / stream "
-           "change).", "fig15-19", S + LE + ("plm", "rlc", "mlda", "dsg", "irfm"), tables_checks.c35, "Tables 1–2"),
+           "change).", "fig15-19", S + LE + ("plm", "rlc", "mlda", "dsg", "irfm"), tables.tables_order_as_measured,
+           "Tables 1–2"),
     Claim("B1", "Baseline: Scenario A with TCP only — on each bottleneck (C1–C2, C1–C3, C1–C4; RED) a Tahoe flow from "
           "S's side and the Tahoe flow from TCPi, same 60 ms RTT, get friendliness ratio F = 1 within [0.5, 2] (C12's "
           "test, Tahoe standing in for SRAMT).", "fig4-6", TAHOE, sharing.tcp_standin_friendliness, kind="baseline",

@@ -12,40 +12,26 @@ import numpy as np
 import pandas as pd
 
 from vidcc.papers.model import Verdict
-from vidcc.papers.sramt import trace
+from vidcc.papers.sramt import schemes, trace
 from vidcc.papers.sramt.adaptation import cycling
 from vidcc.papers.sramt.scenarios import EXPECTED_A, LINKS_A
 from vidcc.papers.sramt.trace import rounded as _r
 from vidcc.papers.sramt.trace import verdict as _v
 from vidcc.papers.verdicts import no_data, within
 
-STARVE_WINDOW_S = 10.0  # starvation is judged over non-overlapping 10 s windows [R]
 SIGN_CHANGES = 5  # per 1000 s run [R]; scaled to the run's length
 
 
 def link_series(data, run: trace.Run, nodes: Sequence[str], tcp_label: str, layered: bool) -> pd.DataFrame:
     """Per 1 s bin after warm-up: the SRAMT traffic leaving the bottleneck towards ``nodes``
-    (S: the sum over the streams its receivers are on of the most any receiver gets of it; LE:
-    the most any receiver gets, its layers being a superset of the others') and the TCP flow's."""
-    s = run.samples[run.samples["node"].isin(nodes) & (run.samples["t_s"] > run.warmup_s)].copy()
-    if layered:
-        sr = s.groupby("t_s")["throughput_bps"].max()
-    else:
-        s["pos"] = [run.position_at(r, t) for r, t in zip(s["receiver"], s["t_s"])]
-        sr = s.groupby(["t_s", "pos"])["throughput_bps"].max().groupby("t_s").sum()
-    tcp = trace.series_of(data, run.run_id, [tcp_label])
-    tcp = tcp[tcp["t_s"] > run.warmup_s].groupby("t_s")["throughput_bps"].sum()
-    out = pd.DataFrame({"sramt": sr, "tcp": tcp}).fillna(0.0)
-    return out
+    (:func:`schemes.scheme_series`) and the TCP flow's."""
+    mine = schemes.scheme_series(run, nodes, layered, 0.0)
+    return pd.DataFrame({"sramt": mine, "tcp": schemes.tcp_series(data, run, [tcp_label], 0.0)}).fillna(0.0)
 
 
 def starvation_windows(s: pd.DataFrame, capacity: float) -> int:
     """10 s windows (non-overlapping) where one class gets < 10 % of the link while the other gets > 80 %."""
-    if s.empty:
-        return 0
-    w = s.groupby((s.index // STARVE_WINDOW_S).astype(int)).mean()
-    a, b = w["sramt"] / capacity, w["tcp"] / capacity
-    return int((((a < 0.1) & (b > 0.8)) | ((b < 0.1) & (a > 0.8))).sum())
+    return sum(schemes.starved_windows(s, capacity))
 
 
 def friendliness(data, runs: Sequence[trace.Run], layered: bool) -> Verdict:

@@ -30,6 +30,13 @@ def rounded(x: float, n: int = 4) -> float:
     return float(round(x, n)) if isinstance(x, (int, float)) and math.isfinite(x) else x
 
 
+def fmt(x) -> str:
+    """A measured number as explanations print it (3 significant digits; n/a when not finite)."""
+    if isinstance(x, float):
+        return f"{x:.3g}" if math.isfinite(x) else "n/a"
+    return str(x)
+
+
 def verdict(ok: bool, measured: dict, text: str) -> Verdict:
     return Verdict("PASS" if ok else "FAIL", measured, text)
 
