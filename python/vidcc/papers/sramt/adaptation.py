@@ -41,8 +41,11 @@ def assignment(runs: Sequence[trace.Run], expected: Mapping[str, int], *, what: 
         good += ok
     share = good / len(runs)
     measured["share of runs with every receiver as expected"] = _r(share)
-    text = (f"{what}: every receiver held its expected position over [{from_share:g}·D, D] in {good} of {len(runs)} runs"
-            + (f"; off: {', '.join(wrong[:6])}" if wrong else ""))
+    measured["held from (share of D)"] = from_share
+    if wrong:
+        measured["off (first 6)"] = ", ".join(wrong[:6])
+    text = (f"{what}: every receiver held its expected position over [{from_share:g}·D, D] in {good} of {len(runs)} "
+            "runs" + (f"; off: {', '.join(wrong[:6])}" if wrong else ""))
     return _v(share >= 0.8, measured, text)
 
 
@@ -56,7 +59,7 @@ def unsuccessful_timing(runs: Sequence[trace.Run], *, early_share: float | None,
         times += [(t / run.duration_s) for t in u["t_s"]]
     n = len(times)
     late = sum(1 for x in times if x > late_share)
-    measured = {"unsuccessful changes": n, f"after {late_share:g}·D": late}
+    measured = {"runs": len(runs), "unsuccessful changes": n, f"after {late_share:g}·D": late}
     ok = late == 0
     text = f"{n} unsuccessful changes in {len(runs)} runs, {late} after {late_share:g}·D"
     if early_share is not None:
@@ -92,8 +95,11 @@ def rule2_spacing(runs: Sequence[trace.Run]) -> Verdict:
                 last = row["t_s"]
     if not pairs:
         return Verdict("NOT-YET", {"rule-2 pairs": 0}, "no receiver made two rule-2 moves: nothing to check")
-    return _v(not short, {"consecutive rule-2 moves": pairs, "closer than 20 s": len(short)},
-              f"{len(short)} of {pairs} consecutive rule-2 moves closer than 20 s" + (f": {', '.join(short[:4])}" if short else ""))
+    measured = {"consecutive rule-2 moves": pairs, "closer than 20 s": len(short)}
+    if short:
+        measured["closer (first 4)"] = ", ".join(short[:4])
+    return _v(not short, measured, f"{len(short)} of {pairs} consecutive rule-2 moves closer than 20 s"
+              + (f": {', '.join(short[:4])}" if short else ""))
 
 
 def backoff_spacing(runs: Sequence[trace.Run]) -> Verdict:
@@ -125,9 +131,11 @@ def backoff_spacing(runs: Sequence[trace.Run]) -> Verdict:
                     last = (key, t, False)
     if not pairs:
         return Verdict("NOT-YET", {"repeated failures": 0}, "no change failed and was tried again: nothing to check")
-    return _v(not short, {"retries of a blocked change": pairs, "too early": len(short)},
-              f"{len(short)} of {pairs} retries of a change that had failed came before its 2^k·5 s block ended"
-              + (f": {', '.join(short[:4])}" if short else ""))
+    measured = {"retries of a blocked change": pairs, "too early": len(short), "T_change s": trace.T_CHANGE_S}
+    if short:
+        measured["too early (first 4)"] = ", ".join(short[:4])
+    return _v(not short, measured, f"{len(short)} of {pairs} retries of a change that had failed came before its "
+              f"2^k·{trace.T_CHANGE_S:g} s block ended" + (f": {', '.join(short[:4])}" if short else ""))
 
 
 def epoch_aligned(runs: Sequence[trace.Run]) -> Verdict:
@@ -144,8 +152,11 @@ def epoch_aligned(runs: Sequence[trace.Run]) -> Verdict:
                 off.append(f"{row['node']} at {row['t_s']:.2f} s (phase {phase:.2f} s, OWD ≤ {owd:.2f} s)")
     if not n:
         return Verdict("NOT-YET", {"changes": 0}, "no change to check")
-    return _v(not off, {"changes": n, "off the epoch boundary": len(off)},
-              f"{n - len(off)} of {n} changes within one-way delay of an epoch boundary" + (f"; off: {', '.join(off[:4])}" if off else ""))
+    measured = {"changes": n, "off the epoch boundary": len(off), "at the boundary": n - len(off)}
+    if off:
+        measured["off (first 4)"] = ", ".join(off[:4])
+    return _v(not off, measured, f"{n - len(off)} of {n} changes within one-way delay of an epoch boundary"
+              + (f"; off: {', '.join(off[:4])}" if off else ""))
 
 
 def undisturbed(runs: Sequence[trace.Run]) -> Verdict:
@@ -170,8 +181,10 @@ def undisturbed(runs: Sequence[trace.Run]) -> Verdict:
         return Verdict("NOT-YET", {"pairs": 0}, "no change with an unchanged co-receiver")
     mean = float(np.mean(drops))
     big = float(np.mean([d >= 0.2 for d in drops]))
-    return _v(mean < 0.2, {"pairs": len(drops), "mean drop": _r(mean), "share of pairs dropping ≥ 20 %": _r(big)},
-              f"other receivers' 5 s mean rate around a change drops by {mean:.1%} on average ({big:.0%} of {len(drops)} pairs ≥ 20 %)")
+    measured = {"pairs": len(drops), "mean drop": _r(mean), "share of pairs dropping ≥ 20 %": _r(big),
+                "window each side s": 5}
+    return _v(mean < 0.2, measured, f"other receivers' 5 s mean rate around a change drops by {mean:.1%} on average "
+                                    f"({big:.0%} of {len(drops)} pairs ≥ 20 %)")
 
 
 def reversal_delays(runs: Sequence[trace.Run]) -> list[float]:
@@ -196,10 +209,13 @@ def cycling(runs: Sequence[trace.Run], measured: dict) -> str:
     measured["changes per receiver in [0.5·D, D]"] = _r(float(np.mean(late)) if late else math.nan, 2)
     measured["reversals undone after > 7.5 s"] = _r(outside, 3)
     measured["median time to reversal s"] = _r(med, 2)
-    return (f"receivers keep cycling between streams/levels ({measured['changes per receiver in [0.5·D, D]']} changes per receiver "
-            f"in the second half); {outside:.0%} of the {len(d)} reversed changes are undone after more than 7.5 s "
-            f"(median {med:.1f} s), outside the unsuccessful-change window of T_change + T_epoch/2, so the "
-            f"back-off of §1.7 never blocks them")
+    measured["reversed changes"] = len(d)
+    measured["unsuccessful-change window s"] = trace.REVERSAL_S
+    late_changes = measured["changes per receiver in [0.5·D, D]"]
+    return (f"receivers keep cycling between streams/levels ({late_changes} changes per receiver in the second half); "
+            f"{outside:.0%} of the {len(d)} reversed changes are undone after more than {trace.REVERSAL_S:g} s (median "
+            f"{med:.1f} s), outside the unsuccessful-change window of T_change + T_epoch/2, so the back-off never "
+            "blocks them")
 
 
 def final_assignment_a(d) -> Verdict:
@@ -222,6 +238,8 @@ def b2_assignment_and_stream3(d) -> Verdict:
             if not ((back["t_s"] > t) & (back["t_s"] - t <= trace.REVERSAL_S)).any():
                 kept.append(f"{t:.0f} s (seed {run.seed})")
     measured = {**v.measured, "R1 joins of stream 3": tries, "not reversed within one epoch": len(kept)}
+    if kept:
+        measured["kept joins (first 3)"] = ", ".join(kept[:3])
     ok = v.status == "PASS" and not kept
     return Verdict("PASS" if ok else "FAIL", measured,
                    f"{v.explanation}; R1 joined stream 3 {tries} times, {len(kept)} not reversed within one epoch"

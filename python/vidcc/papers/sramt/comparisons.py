@@ -91,6 +91,8 @@ def numbers_measured(n: Numbers, who: str, prefix: str = "") -> dict:
         where = "" if link == schemes.BOTTLENECK else f"[{link}]"
         out[f"{prefix}{who} starvation windows{where}"] = mine + tcp
         out[f"{prefix}{who} windows starved / TCP starved{where}"] = f"{mine} / {tcp}"
+    if len(n.starved) > 1:
+        out[f"{prefix}{who} starvation windows"] = sum(n.starvation.values())
     out[f"{prefix}{who} CoV"] = _rounded(n.cov)
     out[f"{prefix}{who} convergence s"] = _rounded(n.convergence_s, 1)
     return out
@@ -136,8 +138,10 @@ def _staggered(d, proto: str, measured: dict) -> str:
     measured.update(numbers_measured(s, NAMES[versus], "staggered "))
     ok, why = claim_test(proto, m, s)
     measured[f"staggered: the claim's test {NAMES[proto]}"] = "holds" if ok else "does not hold"
-    return (f"in the TCP1 0 s / scheme 20 s / TCP2 60 s staggered start ({STAGGERED}, from 60 s, reported, not judged) "
-            f"the claim's test {'holds' if ok else 'does not hold'}: {why}")
+    since = schemes.staggered(proto).since
+    measured["staggered measured from s"] = since
+    return (f"in the staggered start ({STAGGERED}: TCP1, then the scheme, then TCP2; measured from {since:g} s, once "
+            f"both TCPs run; reported, not judged) the claim's test {'holds' if ok else 'does not hold'}: {why}")
 
 
 def _original(d, proto: str, measured: dict) -> str:

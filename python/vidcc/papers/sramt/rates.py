@@ -47,8 +47,9 @@ def low_base_rate(runs: Sequence[trace.Run], what: str, paper_kbps: float) -> Ve
     if not runs:
         return no_data(what)
     v = float(np.mean([mean_rate(r, 1) for r in runs])) / 1e3
-    return _v(v < 200.0, {f"mean {what} rate kbit/s": _r(v, 1), "paper kbit/s": paper_kbps},
-              f"mean {what} rate over [0.5·D, D] {v:.1f} kbit/s ({'<' if v < 200 else '≥'} 200; paper ≈ {paper_kbps:g})")
+    measured = {f"mean {what} rate kbit/s": _r(v, 1), "paper kbit/s": paper_kbps, "from (share of D)": 0.5}
+    return _v(v < 200.0, measured, f"mean {what} rate over [0.5·D, D] {v:.1f} kbit/s ({'<' if v < 200 else '≥'} 200; "
+                                   f"paper ≈ {paper_kbps:g})")
 
 
 def droptail_lower(runs_red: Sequence[trace.Run], runs_dt: Sequence[trace.Run]) -> Verdict:
@@ -67,7 +68,7 @@ def droptail_lower(runs_red: Sequence[trace.Run], runs_dt: Sequence[trace.Run]) 
     lower = all(d > 0 for d in drops.values())
     largest = drops[1] >= max(drops[2], drops[3])
     return _v(lower and largest, measured,
-              f"relative drop under droptail: stream 1 {drops[1]:.3g}, 2 {drops[2]:.3g}, 3 {drops[3]:.3g}"
+              f"relative drop under droptail: stream 1 {drops[1]:.3g}, stream 2 {drops[2]:.3g}, stream 3 {drops[3]:.3g}"
               f" ({'every stream lower' if lower else 'not every stream lower'}; "
               f"{'largest for stream 1' if largest else 'not largest for stream 1'})")
 
@@ -98,11 +99,20 @@ def droptail_lowers_rates(d) -> Verdict:
 
 
 def droptail_lowers_rates_cause(d, measured) -> str:
+    """C26: how much the stream-1 receivers lose under each queue, and how close stream 1 runs to
+    its band floor under each (a stream at its floor cannot be lowered)."""
     def loss(fd, nodes):
         f = fd.flows("sramt-s", where={"label": "sramt-s"})
         return float(f[f["dst"].isin(nodes)]["drop_rate"].mean())
+
     red_l, dt_l = loss(d.other("fig13"), ["R3", "R5"]), loss(d, ["R3", "R5"])
     measured["stream-1 receivers' loss RED / droptail"] = f"{red_l:.4f} / {dt_l:.4f}"
-    return (f"the stream-1 receivers R3, R5 lose {red_l:.2%} of their packets with RED and {dt_l:.2%} with droptail, and stream 1 "
-            "sits near its band floor either way (its rate is the minimum over R3 and R5, set by their thin access links), "
-            "so droptail cannot lower it much")
+    parts = []
+    for name, runs in (("RED", trace.other_runs(d, "fig13", "sramt-s", False)),
+                       ("droptail", trace.part_runs(d, "sramt-s", False))):
+        floor = runs[0].bands[0][0] if runs and runs[0].bands else math.nan
+        rate = float(np.mean([mean_rate(r, 1, 0.1) for r in runs])) if runs else math.nan
+        measured[f"stream 1 over its band floor[{name}]"] = _r(rate / floor, 3)
+        parts.append(f"{name} {rate / floor:.2f}")
+    return (f"the stream-1 receivers R3, R5 lose {red_l:.2%} of their packets with RED and {dt_l:.2%} with droptail; "
+            f"stream 1's mean rate is {', '.join(parts)} times its band floor")

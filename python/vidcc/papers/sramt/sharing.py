@@ -128,6 +128,7 @@ def short_term_alternation(d) -> Verdict:
     v_s = alternation(d, runs, False, need)
     v_le = alternation(d.other("fig7-9"), trace.other_runs(d, "fig7-9", "sramt-le", True), True, need)
     measured = {**{f"S {k}": v for k, v in v_s.measured.items()}, **{f"LE {k}": v for k, v in v_le.measured.items()}}
+    measured["sign changes needed per link"] = need
     ok = v_s.status == "PASS" and v_le.status == "PASS"
     return Verdict("PASS" if ok else "FAIL", measured, f"S: {v_s.explanation}; LE: {v_le.explanation}")
 
@@ -143,4 +144,5 @@ def tcp_standin_friendliness(d):
     wide = runs.pivot_table(index=["run_id", "seed", "link"], columns="role", values="throughput_bps").reset_index()
     wide["F"] = wide["standin"] / wide["tcp"]
     s = summarize(wide, "F", group="link")
-    return within(s, 0.5, 2.0, name="F = stand-in / TCP throughput")
+    v = within(s, 0.5, 2.0, name="F = stand-in / TCP throughput")
+    return Verdict(v.status, {**v.measured, "cells": len(s)}, v.explanation)
