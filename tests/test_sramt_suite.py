@@ -34,3 +34,9 @@ def test_every_number_in_an_explanation_or_cause_is_measured(suite):
     assert sum(a[c] != b[c] for c in a) > len(a) // 2
     assert bad_first == []
     assert bad_second == []
+
+
+def test_every_key_the_scenarios_set_has_a_source(suite):
+    from vidcc.papers.provenance import unsourced
+
+    assert unsourced(suite) == []

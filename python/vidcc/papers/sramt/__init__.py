@@ -12,7 +12,8 @@ from vidcc.papers.model import Suite, reconstruction_notes
 from vidcc.papers.sramt import scenarios
 from vidcc.papers.sramt.claims import CLAIMS
 from vidcc.papers.sramt.figures import FIGURES
+from vidcc.papers.sramt.setup import SETUP
 
-SUITE = Suite("sramt", "SRAMT: a hybrid sender and receiver-based adaptation scheme for TCP friendly multicast transmission",
-              "Bouras & Gkamas, Computer Networks 47(4):551–575, 2005", "specs/004-sramt.md", FIGURES, CLAIMS,
-              notes=reconstruction_notes(scenarios.__doc__))
+SUITE = Suite("sramt", "SRAMT: a hybrid sender and receiver-based adaptation scheme for TCP friendly multicast "
+              "transmission", "Bouras & Gkamas, Computer Networks 47(4):551–575, 2005", "specs/004-sramt.md", FIGURES,
+              CLAIMS, notes=reconstruction_notes(scenarios.__doc__), setup=SETUP)
