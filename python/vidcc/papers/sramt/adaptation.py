@@ -21,9 +21,10 @@ from vidcc.papers.sramt.trace import verdict as _v
 from vidcc.papers.verdicts import no_data
 
 
-def assignment(runs: Sequence[trace.Run], expected: Mapping[str, int], *, what: str, from_share: float = 0.5) -> Verdict:
+def assignment(runs: Sequence[trace.Run], expected: Mapping[str, int], *, what: str,
+               from_share: float = 0.5) -> Verdict:
     """Every receiver holds its expected stream / level over [from_share·D, D] in every run
-    (pooled: the share of runs where all do must be ≥ 80 %, the digest's C11 test)."""
+    (pooled: the share of runs where all do must be ≥ 80 %, C11's test)."""
     if not runs:
         return no_data(what)
     measured: dict = {}
@@ -85,7 +86,8 @@ def rule2_spacing(runs: Sequence[trace.Run]) -> Verdict:
                 j = int(row["from"])
                 lo, hi = run.bands[j - 1]
                 seen = run.rate_series(j, row["t_s"] - lag, row["t_s"] + 1e-6, step=0.01)
-                rule1 = (row["to"] < j and bool(np.any(np.abs(seen - lo) < 1.0))) or (row["to"] > j and bool(np.any(np.abs(seen - hi) < 1.0)))
+                rule1 = ((row["to"] < j and bool(np.any(np.abs(seen - lo) < 1.0)))
+                         or (row["to"] > j and bool(np.any(np.abs(seen - hi) < 1.0))))
                 if rule1:
                     continue
                 if last is not None:
@@ -249,7 +251,8 @@ def b2_assignment_and_stream3(d) -> Verdict:
 def changes_undisturbing(d) -> Verdict:
     v_le = undisturbed(trace.part_runs(d, "sramt-le", True))
     v_s = undisturbed(trace.other_runs(d, "fig13", "sramt-s", False))
-    measured = {**{f"LE (B1) {k}": v for k, v in v_le.measured.items()}, **{f"S (B3) {k}": v for k, v in v_s.measured.items()}}
+    measured = {**{f"LE (B1) {k}": v for k, v in v_le.measured.items()},
+                **{f"S (B3) {k}": v for k, v in v_s.measured.items()}}
     statuses = {v_le.status, v_s.status}
     status = "FAIL" if "FAIL" in statuses else ("PASS" if "PASS" in statuses else "NOT-YET")
     return Verdict(status, measured, f"LE (B1): {v_le.explanation}; S (B3): {v_s.explanation}")
@@ -258,7 +261,8 @@ def changes_undisturbing(d) -> Verdict:
 def scenario_b_runs(d, with_le: bool = True) -> list[trace.Run]:
     """Every Scenario B run of the suite (B1–B4)."""
     runs = []
-    for fig, part, layered in (("fig11", "sramt-le", True), ("fig12", "sramt-s", False), ("fig13", "sramt-s", False), ("fig14", "sramt-s", False)):
+    for fig, part, layered in (("fig11", "sramt-le", True), ("fig12", "sramt-s", False), ("fig13", "sramt-s", False),
+                               ("fig14", "sramt-s", False)):
         if layered and not with_le:
             continue
         runs += trace.part_runs(d, part, layered) if d.figure.id == fig else trace.other_runs(d, fig, part, layered)

@@ -46,8 +46,8 @@ CLAIMS = [
            mechanisms.loss_filter_vectors, "Eq. 10"),
     _claim("C03", "After a calibration the RTT estimate equals the echoed RTT; afterwards it scales with the one-way "
            "delay.", None, S, mechanisms.rtt_calibration, "Eqs. 14–16"),
-    _claim("C04", "The one-way-delay-based RTT estimate tracks the true RTT under on/off load (median rel. error ≤ 0.2, "
-           "ρ > 0.5).", "fig2", S, mechanisms.rtt_tracks_fig2, "Fig. 2", cause=mechanisms.rtt_bias_fig2),
+    _claim("C04", "The one-way-delay-based RTT estimate tracks the true RTT under on/off load (median rel. error "
+           "≤ 0.2, ρ > 0.5).", "fig2", S, mechanisms.rtt_tracks_fig2, "Fig. 2", cause=mechanisms.rtt_bias_fig2),
     _claim("C05", "Each simulcast stream rate = the minimum preferred rate of its receivers (clamped).", None, S,
            lambda _d: mechanisms.rate_rule(["c05_c06_s_violations"], "Eq. 5 (S)"), "Eq. 5"),
     _claim("C06", "The cumulative layered rate of level k = the minimum preferred rate of level-k receivers (clamped).",
@@ -109,8 +109,8 @@ CLAIMS = [
            "intervals).", "fig4-6", S, lambda d: mechanisms.feedback_gaps(_s(d)), "§7"),
     _claim("C29", "Partial suppression keeps feedback small: N = 10 000, λ = 10, T_rand = 6c → mean reports per round "
            "< 10 (≈ 7.2).", None, S, mechanisms.suppression_bound, "§7, [17]"),
-    _claim("C30", "PLM (behind DRR fair queueing) has a steadier, step-wise rate than SRAMT-LE (behind RED) on the common "
-           "1 Mbit/s bottleneck with one Tahoe flow; TCP gets more than PLM (F_PLM < 1); SRAMT-LE ≈ TCP "
+    _claim("C30", "PLM (behind DRR fair queueing) has a steadier, step-wise rate than SRAMT-LE (behind RED) on the "
+           "common 1 Mbit/s bottleneck with one Tahoe flow; TCP gets more than PLM (F_PLM < 1); SRAMT-LE ≈ TCP "
            "(|F_SRAMT − 1| < |F_PLM − 1|).", "fig15-19", LE + ("plm",) + TAHOE, _compared("plm"), "§9, Fig. 15",
            cause=comparisons.plm_cause),
     _claim("C31", "RLC slightly more aggressive than TCP; SRAMT-LE friendlier than RLC; no starvation.", "fig15-19",
@@ -121,8 +121,8 @@ CLAIMS = [
            "convergence.", "fig15-19", S + ("dsg",), _compared("dsg"), "§9, Fig. 18", cause=comparisons.dsg_cause),
     _claim("C34", "SRAMT-S friendlier than IRFM (|F − 1| smaller) and converges faster (last stream change earlier).",
            "fig15-19", S + ("irfm",), _compared("irfm"), "§9, Fig. 19", cause=comparisons.irfm_cause),
-    _claim("C35", "Tables 1–2: wherever two schemes' ratings differ, the measured order on the common bottleneck agrees "
-           "(TCP friendliness ↔ |F − 1|, stable transmission rate ↔ CoV, convergence time ↔ last level / stream "
+    _claim("C35", "Tables 1–2: wherever two schemes' ratings differ, the measured order on the common bottleneck "
+           "agrees (TCP friendliness ↔ |F − 1|, stable transmission rate ↔ CoV, convergence time ↔ last level / stream "
            "change).", "fig15-19", S + LE + ("plm", "rlc", "mlda", "dsg", "irfm"), tables.tables_order_as_measured,
            "Tables 1–2"),
     Claim("B1", "Baseline: Scenario A with TCP only — on each bottleneck (C1–C2, C1–C3, C1–C4; RED) a Tahoe flow from "

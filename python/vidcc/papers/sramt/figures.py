@@ -62,8 +62,8 @@ FIGURES = [
            plots=[_series_plot("throughput-sramt-le", "SRAMT-LE receivers and TCP flows: throughput (1 s bins)",
                                "sramt-le")]),
     Figure("fig11", "Scenario B1: SRAMT-LE on the shared tree", "Fig. 10, 11",
-           "Five receivers on a shared distribution tree with on/off background on C1–C2, C2–C3, C3–C4: each receiver's "
-           "received rate over time.",
+           "Five receivers on a shared distribution tree with on/off background on C1–C2, C2–C3, C3–C4: each "
+           "receiver's received rate over time.",
            parts=[_part("sramt-le", b("sramt-le"))],
            plots=[_series_plot("received", _RECEIVED, "sramt-le")]),
     Figure("fig12", "Scenario B2: SRAMT-S on the shared tree (original capacities)", "Fig. 12",
@@ -79,8 +79,8 @@ FIGURES = [
            parts=[_part("sramt-s", b("sramt-s", 3.0e6, 1.4e6, DROPTAIL))],
            plots=[_series_plot("received", _RECEIVED, "sramt-s")]),
     Figure(COMMON, "The compared schemes (PLM, RLC, MLDA, DSG, IRFM) against TCP", "Fig. 15–19, Tables 1–2",
-           "The paper reproduces figures from the baselines' own papers; here each scheme meets one Tahoe flow on a common "
-           "1 Mbit/s bottleneck (suite): RED, except PLM behind the fair queueing it needs (DRR).",
+           "The paper reproduces figures from the baselines' own papers; here each scheme meets one Tahoe flow on a "
+           "common 1 Mbit/s bottleneck (suite): RED, except PLM behind the fair queueing it needs (DRR).",
            parts=[_part(p, common_bottleneck(p, queue_of(p))) for p in SCHEMES]),
     Figure(SCENARIO_A_BASELINES, "Scenario A with the compared schemes in SRAMT's place",
            "Fig. 3 set-up, schemes of Figs. 15–19",

@@ -167,9 +167,9 @@ def rtt_bias(runs: Sequence[trace.Run], reverse_s: Mapping[str, float], measured
     measured["median estimate / true RTT"] = _r(med, 3)
     measured["median true − estimated RTT ms"] = _r(gap, 2)
     return (f"the estimate runs {abs(1 - med):.0%} {'below' if med < 1 else 'above'} the true RTT in median (ratio "
-            f"{med:.3f}, {abs(gap):.1f} ms): it is calibrated on the RTCP RTT, measured with small SR/RR packets, against "
-            "the one-way delay of full-size data packets, and then scales that calibration with the one-way delay "
-            "(Eq. 16), so a delay the reports do not pay stays in the ratio")
+            f"{med:.3f}, {abs(gap):.1f} ms): it is calibrated on the RTCP RTT, measured with small SR/RR packets, "
+            "against the one-way delay of full-size data packets, and then scales that calibration with the one-way "
+            "delay (Eq. 16), so a delay the reports do not pay stays in the ratio")
 
 
 def rtt_tracks_fig2(d) -> Verdict:

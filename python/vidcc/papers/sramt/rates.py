@@ -80,8 +80,9 @@ def layered_outperforms_simulcast(d) -> Verdict:
         return Verdict("NOT-YET", {}, "no runs of both variants")
     tot_s = float(s.groupby("run_id")["throughput_bps"].sum().mean()) / 1e3
     tot_le = float(le.groupby("run_id")["throughput_bps"].sum().mean()) / 1e3
-    return Verdict("PASS" if tot_le > tot_s else "FAIL", {"LE sum of receivers kbit/s": round(tot_le, 1), "S sum of receivers kbit/s": round(tot_s, 1)},
-                   f"sum of the receivers' mean received rates: LE {tot_le:.0f} kbit/s {'>' if tot_le > tot_s else '≤'} S {tot_s:.0f} kbit/s")
+    measured = {"LE sum of receivers kbit/s": round(tot_le, 1), "S sum of receivers kbit/s": round(tot_s, 1)}
+    return _v(tot_le > tot_s, measured, f"sum of the receivers' mean received rates: LE {tot_le:.0f} kbit/s "
+                                        f"{'>' if tot_le > tot_s else '≤'} S {tot_s:.0f} kbit/s")
 
 
 def layered_outperforms_simulcast_cause(d, measured) -> str:

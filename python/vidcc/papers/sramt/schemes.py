@@ -131,7 +131,8 @@ def figure_data(d, fig: str):
 
 
 def scheme_series(run: trace.Run, nodes: Sequence[str] | None, layered: bool, since: float) -> pd.Series:
-    """Per 1 s bin after ``since`` (and the warm-up): the scheme's traffic towards ``nodes`` (all its receivers if None)."""
+    """Per 1 s bin after ``since`` (and the warm-up): the scheme's traffic towards ``nodes`` (all its receivers
+    if None)."""
     s = run.samples[run.samples["t_s"] > max(run.warmup_s, since)]
     if nodes is not None:
         s = s[s["node"].isin(nodes)]
@@ -147,7 +148,8 @@ def tcp_series(data, run: trace.Run, labels: Sequence[str], since: float) -> pd.
 
 
 def starved_windows(s: pd.DataFrame, capacity: float) -> tuple[int, int]:
-    """10 s windows where the scheme (column ``sramt``) gets < 10 % of the link while TCP gets > 80 %, and the reverse."""
+    """10 s windows where the scheme (column ``sramt``) gets < 10 % of the link while TCP gets > 80 %, and the
+    reverse."""
     if s.empty:
         return 0, 0
     w = s.groupby((s.index // STARVE_WINDOW_S).astype(int)).mean() / capacity
@@ -261,7 +263,8 @@ def expected(proto: str, protocol: dict, scenario_a_expected: dict[str, int]) ->
 
 
 def protocol_config(data, part: str, label: str | None = None) -> dict:
-    """The resolved protocol configuration of the flow labelled ``label`` (default: the part's name) in the part's first run."""
+    """The resolved protocol configuration of the flow labelled ``label`` (default: the part's name) in the
+    part's first run."""
     row = data.runs(part).to_dict("records")[0]
     cfg = next((f for f in json.loads(row.get("resolved_json") or "{}").get("flows", [])
                 if f.get("label") == (label or part)), {})

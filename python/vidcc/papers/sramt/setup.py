@@ -34,7 +34,8 @@ SETUP = [
     SetupKey("scenario.sample_interval", Reconstruction(
         "the paper's figures plot bandwidth over time with no stated bin; 1 s bins")),
     # ---------------------------------------------------------------- topologies
-    SetupKey("topology.kind", Reconstruction("every topology is a graph of named nodes and links (the simulator's form)")),
+    SetupKey("topology.kind", Reconstruction(
+        "every topology is a graph of named nodes and links (the simulator's form)")),
     SetupKey("topology.links[*].monitor", Reconstruction(
         "a simulator switch (which links the run records): no effect on the traffic")),
     SetupKey("topology.nodes", Paper("§8.1", "one sender (S) ... a group of 6 receivers (R1–R6) ... 3 TCP sources "
@@ -105,7 +106,8 @@ SETUP = [
     SetupKey("flows[*].receivers[*].node", Reconstruction(
         "each compared scheme in SRAMT's place with SRAMT's receivers (Scenario A), or one receiver (Fig. 2)")),
     SetupKey("flows[sramt-*].protocol", Paper("§8", "We evaluate both SRAMT-S and SRAMT-LE variations")),
-    SetupKey("flows[sramt-*].src", Paper("§8.1", "one sender (S), which transmits multimedia data with the use of SRAMT")),
+    SetupKey("flows[sramt-*].src", Paper("§8.1", "one sender (S), which transmits multimedia data with the use of "
+                                         "SRAMT")),
     SetupKey("flows[sramt-*].label", Reconstruction("the name the checks read the flow by")),
     SetupKey("flows[sramt-s].bands", Reconstruction(
         "Fig. 2 gives no SRAMT configuration: one stream over 50–1000 kbit/s, the span of Scenario A's three")),
@@ -157,9 +159,10 @@ SETUP = [
     SetupKey("flows[*].start", Reconstruction(
         "Fig. 15's staggered start (§9: PLM at the 20th second) given to every scheme")),
     SetupKey("flows[rlc*].*", Paper("§9", "The simulation scenario includes the transmission of 8 RLC sessions "
-                                    "together with 8 TCP connections over a bottleneck link"), figures=("fig15-19-orig",)),
-    SetupKey("flows[irfm].dst", Paper("§9", "one TCP connection and IRFM traffic (two multicast streams) over a network "
-                                      "link"), figures=("fig15-19-orig",)),
+                                    "together with 8 TCP connections over a bottleneck link"),
+             figures=("fig15-19-orig",)),
+    SetupKey("flows[irfm].dst", Paper("§9", "one TCP connection and IRFM traffic (two multicast streams) over a "
+                                      "network link"), figures=("fig15-19-orig",)),
     SetupKey("flows[*].protocol", Paper("§9", "Comparison of SRAMT with other schemes: PLM, RLC, MLDA, DSG, IRFM")),
     SetupKey("flows[*].*", Reconstruction(
         "§9 copies the baselines' figures without their set-ups: the scheme from S to its receivers, the Tahoe flows "

@@ -57,7 +57,8 @@ def friendliness(data, runs: Sequence[trace.Run], layered: bool) -> Verdict:
 
 
 def alternation(data, runs: Sequence[trace.Run], layered: bool, minimum: int) -> Verdict:
-    """C14: the sign of (SRAMT − TCP) over 10 s bins changes at least ``minimum`` times on each link (mean over runs)."""
+    """C14: the sign of (SRAMT − TCP) over 10 s bins changes at least ``minimum`` times on each link (mean over
+    runs)."""
     if not runs:
         return no_data("Scenario A runs")
     measured: dict = {}
@@ -97,7 +98,8 @@ def similar_links(data_s, runs_s, data_le, runs_le) -> Verdict:
         measured[f"LE/S[{link}]"] = _r(ratio)
         if not (0.7 <= ratio <= 1.3):
             bad.append(f"{link} LE/S = {ratio:.3g}")
-    return _v(not bad, measured, "S and LE per-link SRAMT throughput within ±30 %" + (f"; off: {', '.join(bad)}" if bad else ""))
+    return _v(not bad, measured, "S and LE per-link SRAMT throughput within ±30 %"
+              + (f"; off: {', '.join(bad)}" if bad else ""))
 
 
 def positions_share(runs: Sequence[trace.Run], nodes: Sequence[str], want: int) -> float:
@@ -119,7 +121,8 @@ def link_positions(runs: Sequence[trace.Run], measured: dict) -> str:
         share = positions_share(runs, nodes, want)
         measured[f"time at expected position[{link}]"] = _r(share, 3)
         parts.append(f"{link} {share:.0%}")
-    return "receivers spend only part of the time at their expected stream/level (" + ", ".join(parts) + "); " + cycling(runs, measured)
+    return ("receivers spend only part of the time at their expected stream/level (" + ", ".join(parts) + "); "
+            + cycling(runs, measured))
 
 
 def short_term_alternation(d) -> Verdict:

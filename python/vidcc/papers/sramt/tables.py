@@ -31,7 +31,8 @@ from vidcc.papers.sramt.trace import fmt
 from vidcc.papers.verdicts import no_data
 
 # Ordinal value of each rating (higher is better); "–" (not rated) is None.
-RANK = {"Very good": 3, "Good": 2, "Modest": 1, "Yes": 3, "No": 0, "Very fast": 3, "Relative fast": 2, "Satisfactory": 2}
+RANK = {"Very good": 3, "Good": 2, "Modest": 1, "Yes": 3, "No": 0, "Very fast": 3, "Relative fast": 2,
+        "Satisfactory": 2}
 
 # The checkable rows of Tables 1–2 as the paper prints them.
 TABLE1 = {
