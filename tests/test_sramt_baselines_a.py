@@ -1,4 +1,4 @@
-"""The baselines in Scenario A (vidcc.papers.sramt.baselines_a, figure fig4-9-baselines) on
+"""The baselines in Scenario A (vidcc.papers.sramt.schemes and .comparisons, figure fig4-9-baselines) on
 hand-made runs: per-bottleneck F against that bottleneck's Tahoe flow, the final positions
 against each scheme's expected ones, whether the claim's own test holds there, and the claims'
 verdicts staying their common-bottleneck checks'."""
@@ -13,7 +13,8 @@ import pandas as pd
 from vidcc.papers import load_suite
 from vidcc.papers.measures import FigureData
 from vidcc.papers.model import Verdict
-from vidcc.papers.sramt import baselines_a
+from vidcc.papers.sramt import comparisons, schemes
+from vidcc.papers.sramt.scenarios import BASELINES, SCENARIO_A_BASELINES
 
 N = 100  # seconds; warm-up 10 s
 NODES = ["R1", "R2", "R3", "R4", "R5", "R6"]
@@ -57,7 +58,7 @@ LINK_TCP = {"tcp-c2": 100e3, "tcp-c3": 400e3, "tcp-c4": 750e3}
 
 def _pair(plm_rx: dict, plm_levels: dict, le_rx: dict) -> dict[str, FigureData]:
     le_levels = {"R3": [(5, 2)], "R4": [(5, 2)], "R5": [(5, 3)], "R6": [(5, 3)]}
-    data = {baselines_a.FIGURE: _figure_data(baselines_a.FIGURE, "plm", plm_rx, LINK_TCP, plm_levels, PLM),
+    data = {SCENARIO_A_BASELINES: _figure_data(SCENARIO_A_BASELINES, "plm", plm_rx, LINK_TCP, plm_levels, PLM),
             "fig7-9": _figure_data("fig7-9", "sramt-le", le_rx, LINK_TCP, le_levels, {})}
     for d in data.values():
         d.attach_others(data)
@@ -67,13 +68,13 @@ def _pair(plm_rx: dict, plm_levels: dict, le_rx: dict) -> dict[str, FigureData]:
 def test_expected_positions_follow_each_schemes_layers():
     exp = dict(zip(NODES, (1, 1, 2, 2, 3, 3)))
     # PLM, 20 × 50 kbit/s: the most layers whose sum stays strictly below each half-share (100/400/750).
-    assert baselines_a.expected("plm", PLM, exp) == dict(zip(NODES, (1, 1, 7, 7, 14, 14)))
+    assert schemes.expected("plm", PLM, exp) == dict(zip(NODES, (1, 1, 7, 7, 14, 14)))
     # RLC, 32·2^(L−1) kbit/s cumulative: 64 < 100, 256 < 400, 512 < 750.
     rlc = {"base_rate_bps": 32_000, "layers": 6}
-    assert baselines_a.expected("rlc", rlc, exp) == dict(zip(NODES, (2, 2, 4, 4, 5, 5)))
-    assert baselines_a.expected("dsg", {}, exp) == exp
-    assert baselines_a.expected("irfm", {}, exp) == dict(zip(NODES, (1, 1, None, None, 2, 2)))
-    assert set(baselines_a.expected("mlda", {}, exp).values()) == {None}
+    assert schemes.expected("rlc", rlc, exp) == dict(zip(NODES, (2, 2, 4, 4, 5, 5)))
+    assert schemes.expected("dsg", {}, exp) == exp
+    assert schemes.expected("irfm", {}, exp) == dict(zip(NODES, (1, 1, None, None, 2, 2)))
+    assert set(schemes.expected("mlda", {}, exp).values()) == {None}
 
 
 def test_per_bottleneck_friendliness_and_positions_are_measured():
@@ -81,15 +82,17 @@ def test_per_bottleneck_friendliness_and_positions_are_measured():
     plm_rx = {"R1": 50e3, "R2": 50e3, "R3": 400e3, "R4": 400e3, "R5": 1500e3, "R6": 1500e3}
     levels = {"R3": [(5, 7)], "R4": [(5, 7)], "R5": [(5, 14)], "R6": [(5, 14), (80, 13)]}
     data = _pair(plm_rx, levels, {n: v * 1.0 for n, v in plm_rx.items()})
-    n = baselines_a.numbers(data[baselines_a.FIGURE], "plm")
-    assert n is not None and n["runs"] == 1
-    assert abs(n["F"]["C1-C2"] - 0.5) < 1e-9 and abs(n["F"]["C1-C3"] - 1.0) < 1e-9 and abs(n["F"]["C1-C4"] - 2.0) < 1e-9
-    assert n["final"]["R6"] == "moved" and n["final"]["R5"] == "14" and n["final"]["R1"] == "1"
-    assert n["at expected"] == (5, 6)  # R6 moved in the second half
-    assert n["ordered"]  # 1 < 7 < 14 (R6 skipped)
-    assert n["CoV"] == 0.0  # constant received rates
+    d = data[SCENARIO_A_BASELINES]
+    n = schemes.measure(d, "plm", schemes.scenario_a("plm"))
+    assert n is not None and n.runs == 1
+    assert abs(n.F["C1-C2"] - 0.5) < 1e-9 and abs(n.F["C1-C3"] - 1.0) < 1e-9 and abs(n.F["C1-C4"] - 2.0) < 1e-9
+    pos = schemes.positions(d, "plm", n)
+    assert pos["final"]["R6"] == "moved" and pos["final"]["R5"] == "14" and pos["final"]["R1"] == "1"
+    assert pos["at expected"] == (5, 6)  # R6 moved in the second half
+    assert pos["ordered"]  # 1 < 7 < 14 (R6 skipped)
+    assert n.cov == 0.0  # constant received rates
     # C1–C4 carries 1.5 Mbit/s against 0.75: starvation needs < 10 % vs > 80 % of the link, not reached.
-    assert n["starvation"] == {"C1-C2": 0, "C1-C3": 0, "C1-C4": 0}
+    assert n.starvation == {"C1-C2": 0, "C1-C3": 0, "C1-C4": 0}
 
 
 def _claim(cid: str):
@@ -103,8 +106,8 @@ def test_the_claims_report_scenario_a_and_keep_their_verdict():
     plm_rx = {n: 0.8 * r for n, r in tcp_of.items()}
     le_rx = dict(tcp_of)
     data = _pair(plm_rx, {"R3": [(5, 7)], "R4": [(5, 7)], "R5": [(5, 14)], "R6": [(5, 14)]}, le_rx)
-    wrapped = baselines_a.with_scenario_a(lambda _d: Verdict("FAIL", {"common": 1}, "common verdict"), "plm")
-    v = wrapped(data[baselines_a.FIGURE])
+    wrapped = comparisons.with_other_setups(lambda _d: Verdict("FAIL", {"common": 1}, "common verdict"), "plm")
+    v = wrapped(data[SCENARIO_A_BASELINES])
     assert v.status == "FAIL" and v.measured["common"] == 1, "the verdict stays the common bottleneck's"
     assert v.measured["Scenario A PLM F[C1-C3]"] == 0.8
     assert v.measured["Scenario A SRAMT-LE F[C1-C2]"] == 1.0
@@ -118,14 +121,14 @@ def test_without_scenario_a_runs_the_claim_says_so():
     fig = load_suite("sramt").figure("fig15-19")
     empty = FigureData(fig, {"runs": pd.DataFrame(columns=["part", "run_id", "seed", "resolved_json"])}, ran=[])
     empty.attach_others({})
-    v = baselines_a.with_scenario_a(lambda _d: Verdict("PASS", {"x": 1}, "ok"), "irfm")(empty)
+    v = comparisons.with_other_setups(lambda _d: Verdict("PASS", {"x": 1}, "ok"), "irfm")(empty)
     assert v.status == "PASS" and v.measured["Scenario A IRFM"] == "not run" and "not in the results" in v.explanation
 
 
 def test_the_figure_puts_each_baseline_in_srams_place_in_scenario_a():
     suite = load_suite("sramt")
-    fig = suite.figure(baselines_a.FIGURE)
-    assert [p.name for p in fig.parts] == list(baselines_a.BASELINES)
+    fig = suite.figure(SCENARIO_A_BASELINES)
+    assert [p.name for p in fig.parts] == list(BASELINES)
     sramt = suite.figure("fig7-9").part("sramt-le").scenario("quick")
     for p in fig.parts:
         sc = p.scenario("quick")

@@ -1,4 +1,4 @@
-"""C31 and C32 of the SRAMT suite (vidcc.papers.sramt.layered_checks) on hand-made runs of the
+"""C31 and C32 of the SRAMT suite (vidcc.papers.sramt.comparisons) on hand-made runs of the
 common bottleneck: each check passes on results shaped as the claim says and fails on results
 that contradict it."""
 
@@ -97,13 +97,13 @@ def test_c31_passes_when_rlc_is_slightly_aggressive_and_sramt_friendlier():
     )
     v = c31.check(ok)
     assert v.status == "PASS", v
-    assert v.measured["F_RLC"] == round(560 / 480, 3)
+    assert v.measured["RLC F"] == round(560 / 480, 3)
     # RLC below TCP (as measured in the suite's runs): FAIL, with F in the numbers.
     meek = _data(
         {"sramt-le": [500e3], "rlc": [150e3], "mlda": [500e3]}, {p: [480e3] for p in PARTS}, dict.fromkeys(PARTS, 50.0)
     )
     v = c31.check(meek)
-    assert v.status == "FAIL" and "F_RLC = 0.312" in v.explanation
+    assert v.status == "FAIL" and "F_RLC 0.312" in v.explanation
     # A starvation window (RLC < 10 % while TCP > 80 % over 40–50 s, one of the 10 s windows)
     # fails it even with F > 1.
     starving = _data(
@@ -112,7 +112,7 @@ def test_c31_passes_when_rlc_is_slightly_aggressive_and_sramt_friendlier():
         dict.fromkeys(PARTS, 50.0),
     )
     v = c31.check(starving)
-    assert v.status == "FAIL" and v.measured["starvation windows RLC"] >= 1
+    assert v.status == "FAIL" and v.measured["RLC starvation windows"] >= 1
 
 
 def test_c32_needs_mlda_starvation_and_slower_convergence():
@@ -124,7 +124,7 @@ def test_c32_needs_mlda_starvation_and_slower_convergence():
         _data({"sramt-le": [500e3], "rlc": [500e3], "mlda": mlda}, tcp, {"sramt-le": 20.0, "rlc": 20.0, "mlda": 90.0})
     )
     assert v.status == "PASS", v
-    assert v.measured["windows MLDA starved / TCP starved"] == "1 / 0"
+    assert v.measured["MLDA windows starved / TCP starved"] == "1 / 0"
     # MLDA converging first: FAIL.
     v = c32.check(
         _data({"sramt-le": [500e3], "rlc": [500e3], "mlda": mlda}, tcp, {"sramt-le": 90.0, "rlc": 20.0, "mlda": 20.0})
@@ -134,4 +134,4 @@ def test_c32_needs_mlda_starvation_and_slower_convergence():
     v = c32.check(
         _data({p: [500e3] for p in PARTS}, {p: [480e3] for p in PARTS}, {"sramt-le": 20.0, "rlc": 20.0, "mlda": 90.0})
     )
-    assert v.status == "FAIL" and v.measured["starvation windows MLDA"] == 0
+    assert v.status == "FAIL" and v.measured["MLDA starvation windows"] == 0

@@ -1,7 +1,8 @@
-"""The baselines' original set-ups of the SRAMT suite (vidcc.papers.sramt.original, figure
-fig15-19-orig) on hand-made runs: the numbers C30–C34 report from them are measured where the
-paper's figure measures (PLM: once both TCPs run), starvation is seen, and the claims' verdicts
-stay their common-bottleneck checks'."""
+"""The staggered start and the baselines' own set-ups of the SRAMT suite (vidcc.papers.sramt.schemes
+and .comparisons, figures fig15-19-staggered and fig15-19-orig) on hand-made runs: the numbers
+C30–C34 report from them are measured where the paper's figure measures (PLM: once both TCPs
+run), starvation is seen, PLM's own set-up (the staggered start's PLM part) is reported once,
+and the claims' verdicts stay their common-bottleneck checks'."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import pandas as pd
 from vidcc.papers import load_suite
 from vidcc.papers.measures import FigureData
 from vidcc.papers.model import Verdict
-from vidcc.papers.sramt import original
+from vidcc.papers.sramt import comparisons, schemes
+from vidcc.papers.sramt.scenarios import ORIGINAL, SCHEMES, STAGGERED
 
 N = 100  # seconds; warm-up 10 s
 _made = iter(range(10**6))
@@ -22,7 +24,7 @@ _made = iter(range(10**6))
 def _plm(plm_bps: np.ndarray, tcp_bps: np.ndarray) -> FigureData:
     """One run of Fig. 15's set-up: PLM's receiver gets ``plm_bps``, TCP1 and TCP2 each ``tcp_bps``
     per 1 s bin (TCP2 nothing before 60 s)."""
-    fig = load_suite("sramt").figure(original.FIGURE)
+    fig = load_suite("sramt").figure(STAGGERED)
     run_id = f"orig-{next(_made)}"
     resolved = {
         "duration_ns": N * 10**9,
@@ -78,34 +80,36 @@ def test_plm_numbers_are_measured_once_both_tcps_run():
     t = np.arange(1, N + 1)
     plm = np.where(t > 20, 300e3, 0.0)
     tcp = np.where(t > 60, 350e3, 700e3)  # TCP1 alone before 60 s: excluded
-    n = original.numbers(_plm(plm, tcp), "plm")
-    assert n is not None and n["runs"] == 1
-    assert abs(n["F"] - 300 / 350) < 1e-9
-    assert n["starvation windows"] == 0 and n["CoV"] == 0.0
-    assert n["convergence s"] == 10.0  # its one level change at 30 s, 10 s after PLM's start
+    n = schemes.measure(_plm(plm, tcp), "plm", schemes.original("plm"))
+    assert n is not None and n.runs == 1
+    assert abs(n.F["bottleneck"] - 300 / 350) < 1e-9
+    assert n.starvation == {"bottleneck": 0} and n.cov == 0.0
+    assert n.convergence_s == 10.0  # its one level change at 30 s, 10 s after PLM's start
     # PLM starved (20 kbit/s against 2 × 490) over 71–80 s: one 10 s window.
     plm2 = np.where((t > 70) & (t <= 80), 20e3, plm)
     tcp2 = np.where((t > 70) & (t <= 80), 490e3, tcp)
-    n = original.numbers(_plm(plm2, tcp2), "plm")
-    assert n["starvation windows"] == 1 and n["F"] < 300 / 350 and n["CoV"] > 0
+    n = schemes.measure(_plm(plm2, tcp2), "plm", schemes.original("plm"))
+    assert n.starved == {"bottleneck": (1, 0)} and n.F["bottleneck"] < 300 / 350 and n.cov > 0
 
 
-def test_original_numbers_are_shown_but_the_verdict_stays_the_checks():
+def test_own_set_ups_are_shown_but_the_verdict_stays_the_checks():
     d = _plm(np.full(N, 300e3), np.full(N, 350e3))
+    d.attach_others({})
     for status in ("PASS", "FAIL"):
-        v = original.with_original(lambda _d, s=status: Verdict(s, {"F PLM": 0.9}, "common"), "plm")(d)
-        assert v.status == status
-        assert v.measured["F PLM"] == 0.9 and v.measured["original plm F"] == round(300 / 350, 3)
-        assert v.explanation.startswith("common; in Fig. 15's")
+        v = comparisons.with_other_setups(lambda _d, s=status: Verdict(s, {"F PLM": 0.9}, "common"), "plm")(d)
+        assert v.status == status and v.measured["F PLM"] == 0.9
+        assert v.explanation.startswith("common; ")
+        # PLM's own set-up is the staggered start: its numbers are reported once, under "staggered".
+        assert comparisons.OWN["plm"] in v.explanation and not any(k.startswith("original") for k in v.measured)
     # A set-up whose runs are absent is said so; DSG's has no topology.
-    v = original.with_original(lambda _d: Verdict("PASS", {"x": 1}, "common"), "irfm")(d)
+    v = comparisons.with_other_setups(lambda _d: Verdict("PASS", {"x": 1}, "common"), "irfm")(d)
     assert v.status == "PASS" and v.measured["original scenario irfm"] == "not run"
-    v = original.with_original(lambda _d: Verdict("FAIL", {"x": 1}, "common"), None)(d)
+    v = comparisons.with_other_setups(lambda _d: Verdict("FAIL", {"x": 1}, "common"), "dsg")(d)
     assert v.status == "FAIL" and "no topology" in v.explanation
 
 
 def test_the_original_figure_runs_each_set_up():
-    fig = load_suite("sramt").figure(original.FIGURE)
+    fig = load_suite("sramt").figure(ORIGINAL)
     parts = {p.name: p.base for p in fig.parts}
     assert set(parts) == {"plm", "rlc", "irfm"}
     starts = {f["label"]: f.get("start") for f in parts["plm"]["flows"]}
@@ -126,7 +130,7 @@ def _staggered(part: str, scheme_bps: float, tcp_bps: float, figure: str | None 
     runs["resolved_json"] = json.dumps(resolved)
     flows = d.flows().assign(part=part)
     flows.loc[flows["label"] == "plm", "label"] = part
-    fig = load_suite("sramt").figure(figure or original.STAGGERED)
+    fig = load_suite("sramt").figure(figure or STAGGERED)
     tables = {"runs": runs, "run_flows": flows, "run_aggregate": pd.DataFrame()}
     return FigureData(fig, tables, ran=[part], series=d.series)
 
@@ -143,23 +147,31 @@ def test_staggered_numbers_are_shown_with_whether_the_claims_test_holds():
     merged = FigureData(plm.figure, {"runs": pd.concat([plm.runs(), le.runs()]), "run_flows": pd.concat([plm.flows(),
                         le.flows()]), "run_aggregate": pd.DataFrame()}, ran=["plm", "sramt-le"], series=both)
     merged.attach_others({})
-    v = original.with_staggered(lambda _d: Verdict("PASS", {"x": 1}, "common"), "plm")(merged)
+    v = comparisons.with_other_setups(lambda _d: Verdict("PASS", {"x": 1}, "common"), "plm")(merged)
     assert v.status == "PASS" and v.measured["x"] == 1, "the verdict stays the check's"
     assert abs(v.measured["staggered PLM F"] - 0.9) < 1e-3 and abs(v.measured["staggered SRAMT-LE F"] - 1.05) < 1e-3
     assert v.measured["staggered: the claim's test PLM"] == "does not hold"  # CoV 0 is not < 0
-    assert "F 0.9 vs 1.05" in v.explanation
+    assert "F_PLM 0.9, F_SRAMT-LE 1.05" in v.explanation
     # Runs absent: said so.
-    v = original.with_staggered(lambda _d: Verdict("FAIL", {"x": 1}, "common"), "irfm")(merged)
+    v = comparisons.with_other_setups(lambda _d: Verdict("FAIL", {"x": 1}, "common"), "irfm")(merged)
     assert v.measured["staggered IRFM"] == "not run" and v.status == "FAIL"
 
 
 def test_the_staggered_figure_runs_every_scheme_as_fig15():
-    fig = load_suite("sramt").figure(original.STAGGERED)
-    assert [p.name for p in fig.parts] == list(original.SCHEMES)
+    fig = load_suite("sramt").figure(STAGGERED)
+    assert [p.name for p in fig.parts] == list(SCHEMES)
     for p in fig.parts:
         starts = {f["label"]: f.get("start") for f in p.base["flows"]}
         assert starts == {"tcp1": "0s", p.name: "20s", "tcp2": "60s"}
         assert p.base["topology"]["links"][2]["queue"]["kind"] == ("drr" if p.name == "plm" else "red")
     # Its PLM part is the original figure's: the same scenario, so the same runs.
-    orig = load_suite("sramt").figure(original.FIGURE).part("plm")
+    orig = load_suite("sramt").figure(ORIGINAL).part("plm")
     assert fig.part("plm").scenario("quick") == orig.scenario("quick")
+
+
+def test_convergence_counts_from_the_sessions_start_for_layered_and_simulcast_schemes():
+    # The scheme starts at 20 s and its receiver last moves at 30 s: 10 s to converge, whether the
+    # scheme is layered (PLM) or simulcast (IRFM); counted from the run's start it would be 30 s.
+    for part in ("plm", "irfm"):
+        n = schemes.measure(_staggered(part, 300e3, 350e3), part, schemes.staggered(part))
+        assert n is not None and n.convergence_s == 10.0, (part, n)

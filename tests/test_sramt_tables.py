@@ -1,4 +1,4 @@
-"""C35 of the SRAMT suite (vidcc.papers.sramt.tables_checks) on hand-made runs of the common
+"""C35 of the SRAMT suite (vidcc.papers.sramt.tables) on hand-made runs of the common
 bottleneck: it passes when every checkable row of Tables 1–2 orders the schemes as the
 measurements do and fails, naming the row and the pair, when one row contradicts them."""
 
@@ -11,7 +11,7 @@ import pandas as pd
 
 from vidcc.papers import load_suite
 from vidcc.papers.measures import FigureData
-from vidcc.papers.sramt import tables_checks
+from vidcc.papers.sramt import tables
 
 N = 100  # seconds per hand-made run; warm-up 10 s
 LAYERED = ("sramt-le", "plm", "rlc", "mlda")
@@ -139,9 +139,9 @@ def test_c35_fails_naming_the_row_and_pair_that_disagree():
 
 def test_row_agreement_compares_only_differing_ratings_and_needs_strict_order():
     ratings = {"sramt-le": "Relative fast", "plm": "Very fast", "rlc": "Relative fast"}
-    assert tables_checks.row_agreement(ratings, {"sramt-le": 5.0, "plm": 1.0, "rlc": 50.0}) == (2, [])
-    compared, wrong = tables_checks.row_agreement(ratings, {"sramt-le": 5.0, "plm": 5.0, "rlc": 50.0})
+    assert tables.row_agreement(ratings, {"sramt-le": 5.0, "plm": 1.0, "rlc": 50.0}) == (2, [])
+    compared, wrong = tables.row_agreement(ratings, {"sramt-le": 5.0, "plm": 5.0, "rlc": 50.0})
     assert compared == 2 and wrong == ["PLM (Very fast) vs SRAMT-LE (Relative fast)"]
-    assert tables_checks.row_agreement({"sramt-s": "Very good", "dsg": "–"}, {"sramt-s": 9.0, "dsg": 0.0}) == (0, [])
+    assert tables.row_agreement({"sramt-s": "Very good", "dsg": "–"}, {"sramt-s": 9.0, "dsg": 0.0}) == (0, [])
     # A missing number cannot agree.
-    assert tables_checks.row_agreement({"sramt-s": "Very good", "irfm": "Modest"}, {"sramt-s": 0.1})[1]
+    assert tables.row_agreement({"sramt-s": "Very good", "irfm": "Modest"}, {"sramt-s": 0.1})[1]

@@ -17,10 +17,28 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-# A change reversed within T_change + T_epoch/2 is unsuccessful (digest §1.7, [I]).
+from vidcc.papers.model import Verdict
+
+# A change reversed within T_change + T_epoch/2 is unsuccessful (docs/papers/sramt.md §1.7, [I]).
 REVERSAL_S = 7.5
 T_CHANGE_S = 5.0
 EPOCH_S = 5.0
+
+
+def rounded(x: float, n: int = 4) -> float:
+    """``x`` rounded for ``measured`` (non-finite values and non-numbers as they are)."""
+    return float(round(x, n)) if isinstance(x, (int, float)) and math.isfinite(x) else x
+
+
+def fmt(x) -> str:
+    """A measured number as explanations print it (3 significant digits; n/a when not finite)."""
+    if isinstance(x, float):
+        return f"{x:.3g}" if math.isfinite(x) else "n/a"
+    return str(x)
+
+
+def verdict(ok: bool, measured: dict, text: str) -> Verdict:
+    return Verdict("PASS" if ok else "FAIL", measured, text)
 
 
 @dataclass
@@ -54,7 +72,8 @@ class Run:
     def held(self, node: str, t0: float, t1: float) -> int | None:
         """The position the receiver at ``node`` held over all of [t0, t1], None if it moved."""
         r = self.receiver(node)
-        inside = self.changes[(self.changes["receiver"] == r) & (self.changes["t_s"] > t0) & (self.changes["t_s"] <= t1)]
+        c = self.changes
+        inside = c[(c["receiver"] == r) & (c["t_s"] > t0) & (c["t_s"] <= t1)]
         return None if len(inside) else self.position_at(r, t0)
 
     def receiver(self, node: str) -> int:
@@ -116,7 +135,8 @@ def load(data, runs_row: Mapping[str, Any], label: str, layered: bool) -> Run:
         init[i] = (len(g) if layered else g[0] + 1) if g else default_pos
     ev = data.series(run_id, "events")
     ev = ev[ev["flow"] == flow_id] if not ev.empty else ev
-    ev = ev.assign(t_s=ev["t_ns"] / 1e9) if not ev.empty else pd.DataFrame(columns=["t_s", "kind", "receiver", "value", "group"])
+    ev = (ev.assign(t_s=ev["t_ns"] / 1e9) if not ev.empty
+          else pd.DataFrame(columns=["t_s", "kind", "receiver", "value", "group"]))
     lay = ev[(ev["kind"] == "layers") & (ev["side"] == "receiver")].sort_values("t_s", kind="stable")
     changes = []
     pos = dict(init)
@@ -131,16 +151,18 @@ def load(data, runs_row: Mapping[str, Any], label: str, layered: bool) -> Run:
     fb = ev[ev["kind"] == "feedback"]
     feedback = pd.DataFrame({"t_s": fb["t_s"].to_numpy(), "receiver": fb["value"].to_numpy().astype(int)})
     rt = ev[ev["kind"] == "rtt_estimate"]
-    rtt = pd.DataFrame({"t_s": rt["t_s"].to_numpy(), "receiver": rt["receiver"].to_numpy().astype(int), "rtt_s": rt["value"].to_numpy()})
+    rtt = pd.DataFrame({"t_s": rt["t_s"].to_numpy(), "receiver": rt["receiver"].to_numpy().astype(int),
+                        "rtt_s": rt["value"].to_numpy()})
     fs = data.series(run_id, "flow_samples")
     fs = fs[fs["flow"] == flow_id]
     samples = pd.DataFrame({"t_s": fs["t_ns"].to_numpy() / 1e9, "receiver": fs["receiver"].to_numpy().astype(int),
-                            "throughput_bps": fs["throughput_bps"].to_numpy(), "delay_s": fs["delay_ns"].to_numpy() / 1e9})
+                            "throughput_bps": fs["throughput_bps"].to_numpy(),
+                            "delay_s": fs["delay_ns"].to_numpy() / 1e9})
     samples["node"] = samples["receiver"].map(nodes)
     bands = [(float(lo), float(hi)) for lo, hi in proto.get("bands_bps", [])]
     initial_rates = [float(x) for x in proto.get("initial_rates_bps", [])] or [math.nan] * 5
-    run = Run(run_id, runs_row.get("seed"), duration, warmup, start, nodes, init, changes_df, rates, feedback, rtt, samples,
-              bands=bands, initial_rates=initial_rates)
+    run = Run(run_id, runs_row.get("seed"), duration, warmup, start, nodes, init, changes_df, rates, feedback, rtt,
+              samples, bands=bands, initial_rates=initial_rates)
     return run
 
 
@@ -169,3 +191,13 @@ def series_of(data, run_id: str, labels: list[str]) -> pd.DataFrame:
     m = fs.merge(lab, on=["flow", "receiver"], how="inner")
     m = m[m["label"].isin(labels)]
     return m.assign(t_s=m["t_ns"] / 1e9)
+
+
+def part_runs(d, part: str, layered: bool) -> list[Run]:
+    """The runs of ``part`` of this figure's data, the SRAMT flow labelled as the part."""
+    return runs_of(d, part, part, layered)
+
+
+def other_runs(d, fig: str, part: str, layered: bool) -> list[Run]:
+    """As :func:`part_runs` for another figure of the suite."""
+    return runs_of(d.other(fig), part, part, layered)

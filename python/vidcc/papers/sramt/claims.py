@@ -1,0 +1,132 @@
+"""The SRAMT claims (paper claims C01–C35 and the baseline B1): text, figure, check and cause.
+
+Each check and cause is a function of the figure's data named for what it tests, in the module
+for its topic: :mod:`mechanisms` (the equations, estimator, rate rules, feedback), :mod:`adaptation`
+(where receivers go and when they change), :mod:`sharing` (Scenario A's bottlenecks), :mod:`rates`
+(group rates), :mod:`comparisons` (C30–C34, the compared schemes) and :mod:`tables` (C35).
+"""
+
+from __future__ import annotations
+
+from vidcc.papers.model import Claim
+from vidcc.papers.sramt import adaptation, comparisons, mechanisms, rates, sharing, tables, trace
+from vidcc.papers.sramt.scenarios import EXPECTED_B, LE, NEEDS, TAHOE, S
+
+
+def _s(d) -> list[trace.Run]:
+    return trace.part_runs(d, "sramt-s", False)
+
+
+def _le(d) -> list[trace.Run]:
+    return trace.part_runs(d, "sramt-le", True)
+
+
+def _le_a(d) -> list[trace.Run]:
+    """SRAMT-LE's Scenario A runs (figure fig7-9)."""
+    return trace.other_runs(d, "fig7-9", "sramt-le", True)
+
+
+def _compared(proto):
+    """C30–C34: judged on the common bottleneck, with the other set-ups' numbers beside the verdict."""
+    return comparisons.with_other_setups(comparisons.check(proto), proto)
+
+
+def _claim(cid, text, fig, protos, check, ref, **kw):
+    return Claim(cid, text, fig, protos, check, needs=NEEDS if fig else (), ref=ref, **kw)
+
+
+def _cycling(runs_of):
+    return lambda d, m: adaptation.cycling(runs_of(d), m)
+
+
+CLAIMS = [
+    _claim("C01", "TCP model with D = 1, t_out = 4·RTT gives the §1.2 vectors (rel. error < 1e-9).", None, S,
+           mechanisms.tcp_model_vectors, "Eq. 1"),
+    _claim("C02", "8-tap loss filter with weights (1, 1, 1, 1, .8, .6, .4, .2) gives the §1.3 vectors.", None, S,
+           mechanisms.loss_filter_vectors, "Eq. 10"),
+    _claim("C03", "After a calibration the RTT estimate equals the echoed RTT; afterwards it scales with the one-way "
+           "delay.", None, S, mechanisms.rtt_calibration, "Eqs. 14–16"),
+    _claim("C04", "The one-way-delay-based RTT estimate tracks the true RTT under on/off load (median rel. error "
+           "≤ 0.2, ρ > 0.5).", "fig2", S, mechanisms.rtt_tracks_fig2, "Fig. 2", cause=mechanisms.rtt_bias_fig2),
+    _claim("C05", "Each simulcast stream rate = the minimum preferred rate of its receivers (clamped).", None, S,
+           lambda _d: mechanisms.rate_rule(["c05_c06_s_violations"], "Eq. 5 (S)"), "Eq. 5"),
+    _claim("C06", "The cumulative layered rate of level k = the minimum preferred rate of level-k receivers (clamped).",
+           None, LE, lambda _d: mechanisms.rate_rule(["c05_c06_le_violations"], "Eq. 6 as corrected (LE)"), "Eq. 6"),
+    _claim("C07", "Stream/layer 1's rate never exceeds any of its receivers' preferred rates unless pinned at the band "
+           "minimum.", None, S + LE,
+           lambda _d: mechanisms.rate_rule(["c07_s_violations", "c07_le_violations"],
+                                           "group 1 at most each of its receivers' preferred rates"), "§3.2"),
+    _claim("C08", "Rule 2: no two rule-2 moves of one receiver less than 20 s apart.", "fig13", S,
+           lambda d: adaptation.rule2_spacing(adaptation.scenario_b_runs(d, with_le=False)), "§3.3"),
+    _claim("C09", "Back-off: the k-th consecutive failed retry of a change comes ≥ 2^k·5 s after the previous failure.",
+           "fig13", S + LE, lambda d: adaptation.backoff_spacing(adaptation.scenario_b_runs(d)), "§3.3"),
+    _claim("C10", "All receivers' changes happen at epoch boundaries (± one-way delay).", "fig11", S + LE,
+           lambda d: adaptation.epoch_aligned(adaptation.scenario_b_runs(d)), "§6"),
+    _claim("C11", "Scenario A, S and LE: final assignment R1, R2 → 1; R3, R4 → 2; R5, R6 → 3 (held over [500, 1000] s "
+           "in ≥ 80 % of seeds).", "fig4-6", S + LE, adaptation.final_assignment_a, "Figs. 4–9",
+           cause=_cycling(lambda d: _s(d) + _le_a(d))),
+    _claim("C12", "Scenario A, S: on each bottleneck long-term SRAMT ≈ TCP (0.5 ≤ F ≤ 2), no starvation window.",
+           "fig4-6", S + TAHOE, lambda d: sharing.friendliness(d, _s(d), False), "Figs. 4–6",
+           cause=lambda d, m: sharing.link_positions(_s(d), m)),
+    _claim("C13", "Scenario A, LE: as C12 for the cumulative layer traffic.", "fig7-9", LE + TAHOE,
+           lambda d: sharing.friendliness(d, _le(d), True), "Figs. 7–9",
+           cause=lambda d, m: sharing.link_positions(_le(d), m)),
+    _claim("C14", "Short-term, SRAMT is sometimes above and sometimes below TCP (≥ 5 sign changes in 10 s bins per "
+           "link per 1000 s run).", "fig4-6", S + LE + TAHOE, sharing.short_term_alternation, "Figs. 4–9",
+           cause=lambda d, m: "on a link where it fails one class stays ahead: " + sharing.link_positions(_le_a(d), m)),
+    _claim("C15", "Simulcast stream rates are steadier than layered cumulative rates in Scenario A (mean CoV S < LE).",
+           "fig4-6", S + LE, lambda d: rates.steadier(_s(d), _le_a(d)), "§8.1, §8.3"),
+    _claim("C16", "S and LE give similar per-link SRAMT throughput in Scenario A (within ± 30 %).", "fig4-6", S + LE,
+           lambda d: sharing.similar_links(d, _s(d), d.other("fig7-9"), _le_a(d)), "§8.1",
+           cause=lambda d, m: "LE: " + sharing.link_positions(_le_a(d), m)),
+    _claim("C17", "Scenario B1 (LE): final levels R1 → 3; R2, R4 → 2; R3, R5 → 1.", "fig11", LE,
+           lambda d: adaptation.assignment(_le(d), EXPECTED_B, what="B1 (LE)"), "Fig. 11", cause=_cycling(_le)),
+    _claim("C18", "Scenario B1: the base-layer rate ends well below 200 kbit/s (paper ≈ 120).", "fig11", LE,
+           lambda d: rates.low_base_rate(_le(d), "layer-1", 120), "Fig. 11"),
+    _claim("C19", "Scenario B1: unsuccessful changes concentrated early (≥ 80 % before 200 s), none after 500 s.",
+           "fig11", LE, lambda d: adaptation.unsuccessful_timing(_le(d), early_share=0.2, late_share=0.5), "Fig. 11",
+           cause=_cycling(_le)),
+    _claim("C20", "Scenario B2 (S): R1, R2, R4 → stream 2; R3, R5 → stream 1; R1's attempts at stream 3 fail quickly.",
+           "fig12", S, adaptation.b2_assignment_and_stream3, "Fig. 12", cause=_cycling(_s)),
+    _claim("C21", "Scenario B with the original capacities: LE outperforms S (sum of receivers' mean rates).", "fig12",
+           S + LE, rates.layered_outperforms_simulcast, "Figs. 11 vs 12",
+           cause=rates.layered_outperforms_simulcast_cause),
+    _claim("C22", "Scenario B3 (S, 3.0/1.4 Mbit/s): R1 → 3; R2, R4 → 2; R3, R5 → 1.", "fig13", S,
+           lambda d: adaptation.assignment(_s(d), EXPECTED_B, what="B3 (S)"), "Fig. 13", cause=_cycling(_s)),
+    _claim("C23", "Scenario B3: the stream-1 rate ends well below 200 kbit/s (paper ≈ 100).", "fig13", S,
+           lambda d: rates.low_base_rate(_s(d), "stream-1", 100), "Fig. 13"),
+    _claim("C24", "Scenario B3: unsuccessful changes only early (none after 500 s).", "fig13", S,
+           lambda d: adaptation.unsuccessful_timing(_s(d), early_share=None, late_share=0.5), "Fig. 13",
+           cause=_cycling(_s)),
+    _claim("C25", "Scenario B4 (droptail): the same final assignment as C22, stable to the end.", "fig14", S,
+           lambda d: adaptation.assignment(_s(d), EXPECTED_B, what="B4 (S, droptail)"), "Fig. 14",
+           cause=_cycling(_s)),
+    _claim("C26", "Droptail lowers SRAMT throughput compared with RED, most for the low-rate streams.", "fig14", S,
+           rates.droptail_lowers_rates, "Figs. 13 vs 14", cause=rates.droptail_lowers_rates_cause),
+    _claim("C27", "Synchronised changes keep one receiver's change from disturbing others (others' 5 s mean rate drops "
+           "< 20 %).", "fig11", S + LE, adaptation.changes_undisturbing, "§6, §8.2"),
+    _claim("C28", "With ≤ 6 receivers the sender hears from every receiver (each updated at least every 2 RTCP "
+           "intervals).", "fig4-6", S, lambda d: mechanisms.feedback_gaps(_s(d)), "§7"),
+    _claim("C29", "Partial suppression keeps feedback small: N = 10 000, λ = 10, T_rand = 6c → mean reports per round "
+           "< 10 (≈ 7.2).", None, S, mechanisms.suppression_bound, "§7, [17]"),
+    _claim("C30", "PLM (behind DRR fair queueing) has a steadier, step-wise rate than SRAMT-LE (behind RED) on the "
+           "common 1 Mbit/s bottleneck with one Tahoe flow; TCP gets more than PLM (F_PLM < 1); SRAMT-LE ≈ TCP "
+           "(|F_SRAMT − 1| < |F_PLM − 1|).", "fig15-19", LE + ("plm",) + TAHOE, _compared("plm"), "§9, Fig. 15",
+           cause=comparisons.plm_cause),
+    _claim("C31", "RLC slightly more aggressive than TCP; SRAMT-LE friendlier than RLC; no starvation.", "fig15-19",
+           LE + ("rlc",), _compared("rlc"), "§9, Fig. 16", cause=comparisons.rlc_cause),
+    _claim("C32", "MLDA occasionally starves TCP (or is starved) and converges slower than SRAMT-LE.", "fig15-19",
+           LE + ("mlda",), _compared("mlda"), "§9, Fig. 17", cause=comparisons.mlda_cause),
+    _claim("C33", "DSG steadier than SRAMT-S (mean CoV of the held streams' rates, common bottleneck); similar "
+           "convergence.", "fig15-19", S + ("dsg",), _compared("dsg"), "§9, Fig. 18", cause=comparisons.dsg_cause),
+    _claim("C34", "SRAMT-S friendlier than IRFM (|F − 1| smaller) and converges faster (last stream change earlier).",
+           "fig15-19", S + ("irfm",), _compared("irfm"), "§9, Fig. 19", cause=comparisons.irfm_cause),
+    _claim("C35", "Tables 1–2: wherever two schemes' ratings differ, the measured order on the common bottleneck "
+           "agrees (TCP friendliness ↔ |F − 1|, stable transmission rate ↔ CoV, convergence time ↔ last level / stream "
+           "change).", "fig15-19", S + LE + ("plm", "rlc", "mlda", "dsg", "irfm"), tables.tables_order_as_measured,
+           "Tables 1–2"),
+    Claim("B1", "Baseline: Scenario A with TCP only — on each bottleneck (C1–C2, C1–C3, C1–C4; RED) a Tahoe flow from "
+          "S's side and the Tahoe flow from TCPi, same 60 ms RTT, get friendliness ratio F = 1 within [0.5, 2] (C12's "
+          "test, Tahoe standing in for SRAMT).", "fig4-6", TAHOE, sharing.tcp_standin_friendliness, kind="baseline",
+          parts=("tcp-only",)),
+]
