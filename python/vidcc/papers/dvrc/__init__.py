@@ -21,7 +21,9 @@ Reconstruction notes (the digest's [P]/[I]/[D] tags; ours are marked "suite"):
   and plain UDP [P/I]). TCPW+ carries it through the ``video-over-tcp`` feature (a
   ``tcp-westwood-plus`` flow with a ``video``: every frame into an unbounded send buffer, frames
   dated by in-order delivery, docs/protocols/tcp.md); its drop rate is the network drops of its
-  segments (digest §4 [I]). DVRC, TFRC and RTCP/UDP run with their digest defaults.
+  segments (digest §4 [I]). DVRC and RTCP/UDP run with their digest defaults; TFRC, whose
+  parameters the paper leaves to its tool, with ns-2 2.35's Agent/TFRC defaults
+  (``vidcc.protocols.tfrc.NS2_AGENT``; docs/protocols/tfrc.md lists where they differ from RFC 5348).
 * Every MPEG flow starts at a time drawn in U[0, 480 ms] (suite: one GOP), except S5's DVRC
   flow, which joins at 10 s [P]. Equal start times with equal access delays synchronised the
   frames of all flows at the bottleneck (a phase effect the paper's randomisation avoids).
@@ -51,6 +53,7 @@ from vidcc.papers.model import (
     with_alternatives_named,
 )
 from vidcc.papers.verdicts import all_of, bound, direction, ordering, within
+from vidcc.protocols.tfrc import NS2_AGENT
 
 MPEG = ("dvrc", "tfrc", "tcpw+", "rtcp-udp")
 PROTOCOL = {"dvrc": "dvrc", "tfrc": "tfrc", "tcpw+": "tcp-westwood-plus", "rtcp-udp": "rtcp-udp", "udp": "udp"}
@@ -78,6 +81,12 @@ MPEG_START = ["0s", "480ms"]
 def mpeg(name: str, count=1, label: str | None = None, video: dict | None = None, **keys) -> dict:
     """An MPEG flow of protocol ``name`` (label = name) carrying the layered video."""
     keys.setdefault("start", MPEG_START)
+    if name == "tfrc":
+        # The paper ran ns-2 2.35's Agent/TFRC and sets none of its parameters: its defaults,
+        # NS2_AGENT = tfrc.cc's rate rules with InitRate_ 300, rate_init_option_ 2, df_ 0.95,
+        # ca_ 1 (sqrtrtt_ smoothed by df_), tzero_ at tcp_tick_ 0.1, no-feedback timer 2·rtt_,
+        # sink numPkts_ 1, discount_ 1, minDiscountRatio_ 0.5.
+        keys = {**NS2_AGENT, **keys}
     return flow(PROTOCOL[name], label=label or name, count=count, video=video or VIDEO, **keys)
 
 
