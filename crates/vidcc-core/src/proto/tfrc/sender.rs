@@ -33,6 +33,10 @@
 //! is queued behind it; the interval a feedback covers (previous echoed send time, this one] is
 //! data-limited when no such send happened in it.
 //!
+//! Options (ns-2 2.35's Agent/TFRC, [`super::ns2`]): `rules = ns2` replaces step 4 and §4.4 by
+//! ns-2's rules (and X starts at 300 B/s); `t_rto = tcp` puts TCP's RTO in ticks in the
+//! equation instead of 4R; `q2` weights R_sqmean.
+//!
 //! Application: Bulk fills every packet (`packet_size − 20` payload bytes); Video sends every
 //! layer of every frame (full quality, the DVRC digest's TFRC baseline; the top stream of a
 //! simulcast) through a [`SenderBuffer`]: unbounded FIFO by default (digest \[D\]), or bounded
