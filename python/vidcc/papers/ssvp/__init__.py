@@ -726,7 +726,7 @@ CLAIMS = [
           needs=("video-over-tcp",), ref="Fig. 12c"),
     Claim("C15", "Mean R2 queue (40 MPEG + 10 FTP): TFRC 27.8 > UDP 23.6 > SSVP 15.3 > TCPW+ 12.2; SSVP/TFRC ≈ 0.55 (± 0.15, suite tolerance).",
           "fig13", ("ssvp", "tfrc", "tcp-westwood-plus"), c15, needs=("video-over-tcp",), ref="Table 2",
-          cause="the R2 queue sits near its 50-packet limit whatever the MPEG protocol (mean 44–50 packets: TFRC 46.2, "
+          cause="the R2 queue sits near its 50-packet limit whatever the MPEG protocol (mean 44–50 packets: TFRC 46.8, "
                 "UDP 49.7, SSVP 48.1, TCPW+ 43.8 at quick scale, re-measured after the TCP fix): the 10 Reno FTP flows keep it full, so its mean cannot "
                 "order the MPEG protocols; TCPW+ is the lowest, as in Table 2"),
     Claim("C16", "UDP's queue grows fast and overflows; SSVP's shows repeated draining phases: time near full UDP > SSVP; ≥ 2 full→low excursions per SSVP run.",
