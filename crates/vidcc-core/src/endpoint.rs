@@ -11,6 +11,7 @@
 //!       while let Some(t) = ep.poll_transmit(now) { send(t) }
 //!       while let Some(e) = ep.poll_event() { record(e) }
 //!       while let Some(m) = ep.poll_membership() { join_or_leave(m) }   // multicast receivers
+//!       while let Some(r) = ep.poll_media() { judge(r) }   // video senders, once enabled
 //!   }
 //! ```
 //!
@@ -22,6 +23,7 @@
 //! A datagram is header bytes that are really encoded and parsed, plus a payload that may be
 //! virtual: the simulator never materialises payload bytes, it only carries their length.
 
+use crate::media::report::MediaReport;
 use crate::time::{Duration, Instant};
 use crate::units::{DataRate, DataSize};
 use crate::wire::WireError;
@@ -266,6 +268,14 @@ pub trait Endpoint {
     }
     /// Drains one pending group join or leave (receivers of multicast protocols).
     fn poll_membership(&mut self) -> Option<Membership> {
+        None
+    }
+    /// Asks a video sender to keep [`MediaReport`]s (what its application produced, what its
+    /// buffer dropped: `media/report.rs`) for [`Endpoint::poll_media`]. Off by default, so a
+    /// driver that does not judge production keeps nothing; other endpoints ignore it.
+    fn enable_media_reports(&mut self) {}
+    /// Drains one media report (video senders, once enabled).
+    fn poll_media(&mut self) -> Option<MediaReport> {
         None
     }
     fn stats(&self) -> EndpointStats;

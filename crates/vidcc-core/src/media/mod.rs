@@ -13,6 +13,7 @@ pub mod packetizer;
 pub mod playout;
 pub mod quality;
 pub mod record;
+pub mod report;
 pub mod sender_buffer;
 pub mod source;
 pub mod stream;

@@ -82,6 +82,15 @@ impl PacedVideo {
     pub fn buffered_bytes(&self) -> u64 {
         self.buffer.bytes()
     }
+    /// Reports of the frames produced and the packets the buffer dropped (`media/report.rs`).
+    pub fn enable_media_reports(&mut self) {
+        self.feeder.enable_media_reports();
+        self.buffer.enable_media_reports();
+    }
+    /// Productions first: a frame's report precedes its packets' drops.
+    pub fn poll_media(&mut self) -> Option<super::report::MediaReport> {
+        self.feeder.poll_media().or_else(|| self.buffer.poll_media())
+    }
 }
 
 #[cfg(test)]

@@ -41,6 +41,7 @@
 use std::collections::VecDeque;
 
 use crate::media::frame::MediaTag;
+use crate::media::report::{MediaLog, MediaReport};
 use crate::time::{Duration, Instant};
 
 /// Which packet to drop when the buffer is full.
@@ -148,11 +149,21 @@ pub struct SenderBuffer {
     len: usize,
     bytes: u64,
     stats: SenderBufferStats,
+    /// Every dropped packet, once enabled (`media/report.rs`).
+    log: MediaLog,
 }
 
 impl SenderBuffer {
     pub fn new(cfg: SenderBufferConfig) -> Self {
-        SenderBuffer { cfg, layers: Vec::new(), next_seq: 0, len: 0, bytes: 0, stats: SenderBufferStats::default() }
+        SenderBuffer {
+            cfg,
+            layers: Vec::new(),
+            next_seq: 0,
+            len: 0,
+            bytes: 0,
+            stats: SenderBufferStats::default(),
+            log: MediaLog::default(),
+        }
     }
 
     pub fn config(&self) -> &SenderBufferConfig {
@@ -175,6 +186,14 @@ impl SenderBuffer {
 
     pub fn stats(&self) -> &SenderBufferStats {
         &self.stats
+    }
+
+    /// From now on, keep a [`MediaReport::Discarded`] per dropped packet for [`Self::poll_media`].
+    pub fn enable_media_reports(&mut self) {
+        self.log.enable();
+    }
+    pub fn poll_media(&mut self) -> Option<MediaReport> {
+        self.log.pop()
     }
 
     /// Enqueues a packet of a frame that became ready at `ready_at`; drops expired packets
@@ -306,6 +325,7 @@ impl SenderBuffer {
     }
 
     fn count_drop(&mut self, p: &BufferedPacket, reason: DropReason) {
+        self.log.push(MediaReport::Discarded(p.tag));
         let layer = p.tag.layer as usize;
         if self.stats.per_layer.len() <= layer {
             self.stats.per_layer.resize(layer + 1, LayerDrops::default());

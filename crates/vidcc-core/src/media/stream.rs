@@ -299,6 +299,8 @@ pub struct FrameFeeder {
     stop: Option<Instant>,
     /// Frames skipped because a part needed more than 65 535 packets.
     oversized_frames: u64,
+    /// Every frame produced, once enabled (`media/report.rs`).
+    log: super::report::MediaLog,
 }
 
 impl FrameFeeder {
@@ -306,7 +308,7 @@ impl FrameFeeder {
     pub fn new(mut stream: VideoStream, max_payload: u32, stop: Option<Instant>) -> Result<Self, String> {
         let packetizer = super::packetizer::Packetizer::new(max_payload).map_err(|e| e.to_string())?;
         let next = stream.next_frame();
-        Ok(FrameFeeder { stream, packetizer, next, stop, oversized_frames: 0 })
+        Ok(FrameFeeder { stream, packetizer, next, stop, oversized_frames: 0, log: Default::default() })
     }
 
     fn stopped(&self, t: Instant) -> bool {
@@ -349,6 +351,8 @@ impl FrameFeeder {
                 }
             }
             if fits {
+                let produced = super::report::ProducedFrame::from_packets(&f, packets.iter().map(|(_, tag)| tag));
+                self.log.push(super::report::MediaReport::Produced(produced));
                 for (len, tag) in packets {
                     emit(&f, len, tag);
                 }
@@ -361,6 +365,15 @@ impl FrameFeeder {
 
     pub fn stream(&self) -> &VideoStream {
         &self.stream
+    }
+
+    /// From now on, keep a [`super::report::MediaReport::Produced`] per frame for
+    /// [`Self::poll_media`].
+    pub fn enable_media_reports(&mut self) {
+        self.log.enable();
+    }
+    pub fn poll_media(&mut self) -> Option<super::report::MediaReport> {
+        self.log.pop()
     }
 
     /// The rate a rate-adaptive stream should fit from its next GOP on (other streams ignore it).

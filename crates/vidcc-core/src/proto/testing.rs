@@ -80,6 +80,12 @@ impl<E: Endpoint + ?Sized> Endpoint for Box<E> {
     fn poll_membership(&mut self) -> Option<crate::endpoint::Membership> {
         (**self).poll_membership()
     }
+    fn enable_media_reports(&mut self) {
+        (**self).enable_media_reports()
+    }
+    fn poll_media(&mut self) -> Option<crate::media::report::MediaReport> {
+        (**self).poll_media()
+    }
     fn stats(&self) -> EndpointStats {
         (**self).stats()
     }

@@ -133,10 +133,17 @@ impl Simulation {
 
     fn from_built(config: SimConfig, built: Built) -> Self {
         let Built { net, fabric, flows, endpoints, receivers, receiver_endpoints, data_paths, monitored, end } = built;
-        let video = VideoRecorders::new(&receivers, &|flow| {
-            config.flows[net.flows[flow as usize].group as usize].video.clone()
-        });
+        let video = VideoRecorders::new(
+            &receivers,
+            &|flow| config.flows[net.flows[flow as usize].group as usize].video.clone(),
+            &|flow| flows[flow as usize].multicast,
+        );
         let recorders = Recorders::new(&config, &receivers, video);
+        let mut endpoints = endpoints;
+        for slot in endpoints.iter_mut().filter(|s| s.side == Side::Sender && recorders.video.carries(s.flow)) {
+            // The judge counts what the application produced, not only what left (media/report.rs).
+            slot.endpoint.enable_media_reports();
+        }
         let senders = flows.iter().map(|f| f.src).collect();
         Simulation {
             world: World { config, net, receivers, receiver_endpoints, senders, monitored, end },
@@ -266,6 +273,10 @@ impl Simulation {
         }
         while let Some(m) = self.endpoints[ep as usize].endpoint.poll_membership() {
             self.request_membership(ep, m, now);
+        }
+        let slot = &mut self.endpoints[ep as usize];
+        while let Some(r) = slot.endpoint.poll_media() {
+            self.recorders.on_media(now, slot.flow, &r);
         }
         let slot = &mut self.endpoints[ep as usize];
         if let Some(t) = slot.endpoint.poll_timeout() {

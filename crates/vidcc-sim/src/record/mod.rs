@@ -18,6 +18,7 @@ pub mod links;
 pub mod packets;
 pub mod video;
 
+use vidcc_core::media::report::MediaReport;
 use vidcc_core::{Duration, Event, Instant};
 
 use crate::config::SimConfig;
@@ -77,6 +78,9 @@ pub trait Recorder {
     }
     /// A receiver's measurement window opens.
     fn on_measure_start(&mut self, _receiver: ReceiverRow, _run: &RunView<'_>) {}
+    /// The sender of `flow` reported what its application produced or its buffer dropped
+    /// (`vidcc_core::media::report`; video flows only, kept out of the `events` table).
+    fn on_media(&mut self, _now: Instant, _flow: u32, _report: &MediaReport) {}
     /// The per-flow sampling instant (every `interval`).
     fn on_flow_sample(&mut self, _now: Instant, _interval: Duration, _run: &RunView<'_>) {}
     /// The queue sampling instant of monitored links.
@@ -134,6 +138,10 @@ impl Recorder for Recorders {
     }
     fn on_membership(&mut self, now: Instant, flow: u32, receiver: u32, group: u32, join: bool, effective: bool) {
         self.events.on_membership(now, flow, receiver, group, join, effective);
+        self.video.on_membership(now, flow, receiver, group, join, effective);
+    }
+    fn on_media(&mut self, now: Instant, flow: u32, report: &MediaReport) {
+        self.video.on_media(now, flow, report);
     }
     fn on_measure_start(&mut self, receiver: ReceiverRow, run: &RunView<'_>) {
         self.flows.on_measure_start(receiver, run);

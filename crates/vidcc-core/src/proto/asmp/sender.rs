@@ -351,6 +351,19 @@ impl Endpoint for AsmpSender {
         self.events.pop_front()
     }
 
+    fn enable_media_reports(&mut self) {
+        if let Source::Video(v) = &mut self.source {
+            v.enable_media_reports();
+        }
+    }
+
+    fn poll_media(&mut self) -> Option<crate::media::report::MediaReport> {
+        match &mut self.source {
+            Source::Video(v) => v.poll_media(),
+            _ => None,
+        }
+    }
+
     fn stats(&self) -> EndpointStats {
         self.stats
     }

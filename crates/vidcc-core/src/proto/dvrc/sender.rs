@@ -178,6 +178,15 @@ impl Endpoint for DvrcSender {
         self.events.pop_front()
     }
 
+    fn enable_media_reports(&mut self) {
+        self.feeder.enable_media_reports();
+        self.buffer.enable_media_reports();
+    }
+
+    fn poll_media(&mut self) -> Option<crate::media::report::MediaReport> {
+        self.feeder.poll_media().or_else(|| self.buffer.poll_media())
+    }
+
     fn stats(&self) -> EndpointStats {
         EndpointStats::default()
     }

@@ -609,6 +609,20 @@ impl Endpoint for QosAimdSender {
         self.events.pop_front()
     }
 
+    fn enable_media_reports(&mut self) {
+        if let Source::Video(v) = &mut self.source {
+            v.feeder.enable_media_reports();
+            v.buffer.enable_media_reports();
+        }
+    }
+
+    fn poll_media(&mut self) -> Option<crate::media::report::MediaReport> {
+        match &mut self.source {
+            Source::Video(v) => v.feeder.poll_media().or_else(|| v.buffer.poll_media()),
+            _ => None,
+        }
+    }
+
     fn stats(&self) -> EndpointStats {
         self.stats
     }

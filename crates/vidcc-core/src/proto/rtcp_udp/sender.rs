@@ -201,6 +201,14 @@ impl Endpoint for RtcpUdpSender {
         self.events.pop_front()
     }
 
+    fn enable_media_reports(&mut self) {
+        self.feeder.enable_media_reports();
+    }
+
+    fn poll_media(&mut self) -> Option<crate::media::report::MediaReport> {
+        self.feeder.poll_media()
+    }
+
     fn stats(&self) -> EndpointStats {
         EndpointStats::default()
     }

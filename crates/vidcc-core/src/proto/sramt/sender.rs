@@ -16,6 +16,7 @@ use super::wire::{
 };
 use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, GroupId, PacketMeta, Transmit};
 use crate::media::packetizer::Packetizer;
+use crate::media::report::{MediaLog, MediaReport, ProducedFrame};
 use crate::media::sender_buffer::{DropPolicy, SenderBuffer, SenderBufferConfig};
 use crate::media::stream::{PartKind, StreamFrame, VideoStream};
 use crate::media::MediaTag;
@@ -36,6 +37,8 @@ struct VideoFeed {
     packetizer: Packetizer,
     next: StreamFrame,
     buffers: Vec<SenderBuffer>,
+    /// Every frame produced, all its groups' parts (`media/report.rs`), once enabled.
+    log: MediaLog,
 }
 
 pub struct SramtSender {
@@ -123,7 +126,7 @@ impl SramtSender {
                         })
                     })
                     .collect();
-                Some(VideoFeed { stream, packetizer, next, buffers })
+                Some(VideoFeed { stream, packetizer, next, buffers, log: MediaLog::default() })
             }
         };
         let epoch = Duration::from_nanos(cfg.epoch_ns);
@@ -214,12 +217,17 @@ impl SramtSender {
         let Some(v) = self.video.as_mut() else { return };
         while v.next.frame.ready_at <= now && stop.is_none_or(|s| v.next.frame.ready_at < s) {
             let f = v.next.frame;
+            let mut tags = Vec::new();
             for (j, &size) in v.next.parts.iter().enumerate() {
                 if let Ok(frags) = v.packetizer.fragments(f.id, f.frame_type, j as u8, size) {
                     for (len, tag) in frags {
                         v.buffers[j].push(now, tag, len, f.ready_at);
+                        tags.push(tag);
                     }
                 }
+            }
+            if v.log.is_enabled() {
+                v.log.push(MediaReport::Produced(ProducedFrame::from_packets(&f, &tags)));
             }
             v.next = v.stream.next_frame();
         }
@@ -411,6 +419,18 @@ impl Endpoint for SramtSender {
 
     fn poll_event(&mut self) -> Option<Event> {
         self.events.pop_front()
+    }
+
+    fn enable_media_reports(&mut self) {
+        if let Some(v) = self.video.as_mut() {
+            v.log.enable();
+            v.buffers.iter_mut().for_each(SenderBuffer::enable_media_reports);
+        }
+    }
+
+    fn poll_media(&mut self) -> Option<MediaReport> {
+        let v = self.video.as_mut()?;
+        v.log.pop().or_else(|| v.buffers.iter_mut().find_map(SenderBuffer::poll_media))
     }
 
     fn poll_timeout(&self) -> Option<Instant> {

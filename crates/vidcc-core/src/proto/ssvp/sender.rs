@@ -44,6 +44,7 @@ use super::layered::LayerAdaptation;
 use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::rtt::{PaperEwma, PaperEwmaConfig};
 use crate::media::packetizer::Packetizer;
+use crate::media::report::{MediaLog, MediaReport, ProducedFrame};
 use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig};
 use crate::media::stream::{PartKind, StreamFrame, VideoStream};
 use crate::media::MediaTag;
@@ -248,6 +249,8 @@ struct VideoSource {
     layers: Option<LayerAdaptation>,
     /// Deadline drops of the top active layer at the last layer check.
     top_deadline_drops: u64,
+    /// Every frame read (`media/report.rs`), once enabled.
+    log: MediaLog,
 }
 
 enum Source {
@@ -337,6 +340,7 @@ impl SsvpSender {
                     flow_control: layered.is_some(),
                     layers,
                     top_deadline_drops: 0,
+                    log: MediaLog::default(),
                 };
                 (Source::Video(Box::new(v)), wire_of(mean) * config.app_rate_factor)
             }
@@ -440,12 +444,17 @@ impl SsvpSender {
                     return;
                 }
             }
+            let mut tags = Vec::new();
             for (i, &size) in parts.iter().enumerate() {
                 let layer = first + i as u8;
                 let Ok(frags) = v.packetizer.fragments(f.id, f.frame_type, layer, size) else { continue };
                 for (len, tag) in frags {
                     v.buffer.push(now, tag, len, f.ready_at);
+                    tags.push(tag);
                 }
+            }
+            if v.log.is_enabled() {
+                v.log.push(MediaReport::Produced(ProducedFrame::from_packets(&f, &tags)));
             }
             v.next = v.stream.next_frame();
         }
@@ -650,6 +659,20 @@ impl Endpoint for SsvpSender {
 
     fn poll_event(&mut self) -> Option<Event> {
         self.events.pop_front()
+    }
+
+    fn enable_media_reports(&mut self) {
+        if let Source::Video(v) = &mut self.source {
+            v.log.enable();
+            v.buffer.enable_media_reports();
+        }
+    }
+
+    fn poll_media(&mut self) -> Option<MediaReport> {
+        match &mut self.source {
+            Source::Video(v) => v.log.pop().or_else(|| v.buffer.poll_media()),
+            Source::Bulk => None,
+        }
     }
 
     fn stats(&self) -> EndpointStats {

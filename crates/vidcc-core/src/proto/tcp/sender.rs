@@ -664,6 +664,16 @@ impl<C: CongestionControl> Endpoint for TcpSender<C> {
         self.events.pop_front()
     }
 
+    fn enable_media_reports(&mut self) {
+        if let Some(v) = self.video.as_mut() {
+            v.enable_media_reports();
+        }
+    }
+
+    fn poll_media(&mut self) -> Option<crate::media::report::MediaReport> {
+        self.video.as_mut().and_then(|v| v.poll_media())
+    }
+
     fn stats(&self) -> EndpointStats {
         self.stats
     }

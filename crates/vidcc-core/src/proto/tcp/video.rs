@@ -32,6 +32,7 @@
 
 use std::collections::VecDeque;
 
+use crate::media::report::{MediaLog, MediaReport, ProducedFrame};
 use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig};
 use crate::media::stream::{FrameFeeder, PartSelection, VideoStream};
 use crate::media::{Frame, MediaTag};
@@ -47,6 +48,8 @@ pub struct TcpVideoSource {
     base: u64,
     /// Payload bytes of a full segment.
     payload_bytes: u32,
+    /// Every frame written, as segments (`media/report.rs`), once enabled.
+    log: MediaLog,
 }
 
 impl TcpVideoSource {
@@ -59,7 +62,7 @@ impl TcpVideoSource {
             max_packets: usize::MAX,
             ..SenderBufferConfig::default()
         });
-        Ok(TcpVideoSource { feeder, buffer, sent: VecDeque::new(), base: 0, payload_bytes })
+        Ok(TcpVideoSource { feeder, buffer, sent: VecDeque::new(), base: 0, payload_bytes, log: MediaLog::default() })
     }
 
     /// Writes every frame ready by `now` into the send buffer.
@@ -98,11 +101,23 @@ impl TcpVideoSource {
             per_layer[l as usize] = per_layer[l as usize].saturating_add(1);
         }
         let mut index = [0u16; 256];
+        let mut tags = Vec::with_capacity(segments.len());
         for (len, l) in segments {
             let tag = MediaTag { layer: l, index: index[l as usize], count: per_layer[l as usize], ..first };
             index[l as usize] += 1;
             self.buffer.push(now, tag, len, frame.ready_at);
+            tags.push(tag);
         }
+        // What the application produced is these segments: the judge counts them.
+        self.log.push(MediaReport::Produced(ProducedFrame::from_packets(&frame, &tags)));
+    }
+
+    /// Reports of the frames written (the buffer never drops: nothing else to report).
+    pub fn enable_media_reports(&mut self) {
+        self.log.enable();
+    }
+    pub fn poll_media(&mut self) -> Option<MediaReport> {
+        self.log.pop()
     }
 
     /// One past the highest segment number given out.

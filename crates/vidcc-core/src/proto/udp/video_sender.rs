@@ -70,6 +70,14 @@ impl Endpoint for UdpVideoSender {
         self.feeder.next_ready()
     }
 
+    fn enable_media_reports(&mut self) {
+        self.feeder.enable_media_reports();
+    }
+
+    fn poll_media(&mut self) -> Option<crate::media::report::MediaReport> {
+        self.feeder.poll_media()
+    }
+
     fn stats(&self) -> EndpointStats {
         EndpointStats::default()
     }
