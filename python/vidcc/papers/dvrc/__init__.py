@@ -4,12 +4,15 @@ Software 81(12), 2008. Scenarios S0–S6 and claims C1–C26 of ``specs/000-dvrc
 Reconstruction notes (the digest's [P]/[I]/[D] tags; ours are marked "suite"):
 
 * All links DropTail with a BDP buffer [P] (capacity × nominal propagation RTT, ≥ 10 packets
-  [D]); 1000 B packets [P]; TCP Reno FTP with a 64 kB window, min RTO 0.2 s, no delayed ACK
-  [P/X] (the scenario defaults); 2 s warm-up [P]; 200 s runs, 5 seeds, N ∈ {1, 5, 10, …, 50} [D].
-* Reno flows of equal RTT get up to one bottleneck packet time of ``send_jitter`` (suite: the
-  paper randomises RTTs to avoid synchronisation; where our topology cannot, this does).
-* S2/S3 (cross- and reverse-traffic topologies, Fig. 5a/b) are graphs R1–R2–R3 with R1–R2 and
-  R2–R3 of 10 Mbit/s, 10 ms [D]; MPEG flows go R1→R2→R3, TCP (and the Pareto UDP) R2→R3 [D].
+  [D]); 1000 B packets [P]; TCP Reno FTP with a 64 kB window [P], and ns-2 2.35's Agent/TCP
+  otherwise (papers/ns2.py): min RTO 0.2 s, initial RTO 3 s, IW 2, no delayed ACK, no send
+  jitter (overhead_ 0). ns-2's limited transmit (singledup_ 1) has no vidcc counterpart: a
+  departure (docs/protocols/tcp.md). 2 s warm-up [P]; 200 s runs, 5 seeds, N ∈ {1, 5, 10, …,
+  50} [D].
+* S2/S3 (cross- and reverse-traffic topologies, Fig. 5a/b) are the graph R1–R2–R3 shared with
+  the SSVP suite (papers/cross_traffic.py): R1–R2 5 Mbit/s, R2–R3 10 Mbit/s, 10 ms (suite), so
+  that R1 is the MPEG flows' bottleneck and R2 the one they share with the cross traffic, as
+  §4.1 says; MPEG flows go R1→R2→R3, TCP (and the Pareto UDP) R2→R3 [D].
   Every flow has its own access links [P]: sources and TCP sinks U[2, 10] Mbit/s, U[5, 15] ms
   [I]; MPEG sinks 2 Mbit/s [P], U[5, 15] ms [D], with the Gilbert errors (correlated Bernoulli
   p = 0.01, q = 0.15, A11) in both directions [P].
@@ -33,6 +36,7 @@ Reconstruction notes (the digest's [P]/[I]/[D] tags; ours are marked "suite"):
 
 from __future__ import annotations
 
+from vidcc.papers import cross_traffic, ns2
 from vidcc.papers.building import chain, droptail, dumbbell, flow, glink, graph, scenario
 from vidcc.papers.measures import queue_stats, video_flows, warmup_ns
 from vidcc.papers.model import (
@@ -78,6 +82,8 @@ MPEG_START = ["0s", "480ms"]
 def mpeg(name: str, count=1, label: str | None = None, video: dict | None = None, **keys) -> dict:
     """An MPEG flow of protocol ``name`` (label = name) carrying the layered video."""
     keys.setdefault("start", MPEG_START)
+    if name == "tcpw+":
+        keys = {**TCP_KEYS, **keys}
     return flow(PROTOCOL[name], label=label or name, count=count, video=video or VIDEO, **keys)
 
 
@@ -85,8 +91,15 @@ def needs(name: str) -> tuple:
     return NEEDS.get(name, ())
 
 
+# ns-2 2.35's Agent/TCP where the paper is silent (papers/ns2.py): rtxcur_init_ 3 s, minrto_ 0.2 s,
+# windowInit_ 2, an ACK per segment, overhead_ 0 (no send jitter); the 64 kB window is the paper's
+# (§4.1 "maximum congestion window to 64 kB"), the scenario default. ns-2's limited transmit
+# (singledup_ 1) has no vidcc counterpart (docs/protocols/tcp.md): a departure.
+TCP_KEYS = {k: v for k, v in ns2.tcp_keys(1000).items() if k != "max_window"}
+
+
 def reno(count, label="reno", **keys) -> dict:
-    return flow("tcp-reno", label=label, count=count, **keys)
+    return flow("tcp-reno", label=label, count=count, **{**TCP_KEYS, **keys})
 
 
 # ---- topologies -----------------------------------------------------------------------------
@@ -110,18 +123,18 @@ def s0_topo() -> dict:
     )
 
 
-S2_TOPO = graph(["R1", "R2", "R3"], [glink("R1", "R2", "10Mbps", "10ms"), glink("R2", "R3", "10Mbps", "10ms")])
-ACCESS = {"bandwidth": ["2Mbps", "10Mbps"], "delay": ["5ms", "15ms"]}  # per flow instance [P ranges, I uniform]
+S2_TOPO = cross_traffic.topology()  # shared with the SSVP suite (papers/cross_traffic.py)
+ACCESS = cross_traffic.ACCESS  # per flow instance [P ranges, I uniform]
 MPEG_SINK = {"bandwidth": "2Mbps", "delay": ["5ms", "15ms"], "loss": CORR_LOSS, "reverse_loss": CORR_LOSS}
 
 
 def s2_mpeg(name: str, count=1, **keys) -> dict:
     """An MPEG flow of Fig. 5a: R1→R2→R3 with its own access links, errors on the sink's."""
-    return mpeg(name, count, src="R1", dst="R3", source_access=ACCESS, sink_access=MPEG_SINK, **keys)
+    return mpeg(name, count, **cross_traffic.mpeg_placement(MPEG_SINK), **keys)
 
 
 def s2_tcp(count, label="reno", src="R2", dst="R3") -> dict:
-    return reno(count, label=label, src=src, dst=dst, source_access=ACCESS, sink_access=ACCESS)
+    return reno(count, label=label, **cross_traffic.ftp_placement(src, dst))
 
 
 S2C_TOPO = dumbbell(
@@ -199,7 +212,7 @@ FIGURES = [
         "fig6", "DVRC against two Reno flows on a 1 Mbit/s dumbbell (S1)", "Fig. 6, Fig. 7, §5.1 CoV",
         "Sending rate (150 ms bins) of one MPEG flow over DVRC, then over TFRC, sharing a 1 Mbit/s, 70 ms "
         "dumbbell with two FTP/Reno flows; CoV of the MPEG flow.",
-        parts=[Part(n, scenario(Q("30s", "200s"), S1_TOPO, [mpeg(n), reno(2, send_jitter="8ms")], packet_log=True), seeds=SEEDS)
+        parts=[Part(n, scenario(Q("30s", "200s"), S1_TOPO, [mpeg(n), reno(2)], packet_log=True), seeds=SEEDS)
                for n in ("dvrc", "tfrc")],
         plots=[rate_plot("dvrc"), rate_plot("tfrc")],
     ),
@@ -242,10 +255,10 @@ FIGURES = [
         "10 Mbit/s, 70 ms dumbbell: 1–50 MPEG flows of DVRC or TFRC against 20 (a) or 40 (b) Reno flows; "
         "normalized throughput = throughput / (B / all flows). Baseline part reno-only: the Reno flows alone.",
         parts=[
-            *[Part(f"{n}-{r}", scenario(DURATION, S4_TOPO, [mpeg(n), reno(r, send_jitter="800us")]), axes=[n_axis()],
+            *[Part(f"{n}-{r}", scenario(DURATION, S4_TOPO, [mpeg(n), reno(r)]), axes=[n_axis()],
                    seeds=SEEDS, tags={"reno_flows": r})
               for n in ("dvrc", "tfrc") for r in (20, 40)],
-            Part("reno-only", scenario(DURATION, S4_TOPO, [reno(20, send_jitter="800us")]),
+            Part("reno-only", scenario(DURATION, S4_TOPO, [reno(20)]),
                  axes=[Axis("flows[0].count", [20, 40], "reno_flows")], seeds=SEEDS, kind="baseline"),
         ],
         plots=[
@@ -277,8 +290,8 @@ FIGURES = [
         "flows of DVRC, TFRC or RTCP/UDP.",
         parts=mpeg_parts(lambda n: scenario(DURATION, multihop(5, "10Mbps"), [
             mpeg(n),
-            reno(1, label="reno-forward", span="per-hop", send_jitter="800us"),
-            reno(1, label="reno-backward", span="per-hop", direction="reverse", send_jitter="800us"),
+            reno(1, label="reno-forward", span="per-hop"),
+            reno(1, label="reno-backward", span="per-hop", direction="reverse"),
         ]), ("dvrc", "tfrc", "rtcp-udp")),
         plots=[S2_PLOTS[0], S2_PLOTS[2], S2_PLOTS[3], S2_PLOTS[4]],
     ),

@@ -6,9 +6,11 @@ Reconstruction notes (digest tags [P]/[I]/[U]; ours are marked "suite"):
 
 * Dumbbell (Fig. 6a): 1 Mbit/s bottleneck, 20 ms one way, access 10 Mbit/s / 1 ms (RTT 44 ms)
   [P/U]; drop-tail buffer = BDP = 6 packets [I]. 60 s runs, 2 s warm-up [P]; 5 seeds [U].
-* Cross-traffic topology (Fig. 6b) [U]: chain R1–R2–R3–R4, R1–R2 10 Mbit/s, R2–R3 5 Mbit/s (the
-  main bottleneck; R2's queue is measured, 50 packets [I]), R3–R4 10 Mbit/s, all 10 ms; 10 FTP
-  flows, 5 from R1 to R4 and 5 entering at R2 and leaving at R3. Every flow has its own access
+* Cross-traffic topology (Fig. 6b): the graph R1–R2–R3 shared with the DVRC suite
+  (papers/cross_traffic.py): R1–R2 5 Mbit/s, R2–R3 10 Mbit/s, 10 ms (suite), so that R1 is the
+  MPEG flows' bottleneck and R2 the one they share with the 10 FTP flows (R2→R3), as the DVRC
+  paper (§4.1) says of the same figure; drop-tail queues of one bandwidth-delay product [P]
+  (R2's queue is measured). Every flow has its own access
   links [P]: U[5, 15] ms, U[2, 10] Mbit/s [P ranges, U uniform]; MPEG sinks 2 Mbit/s with 1 %
   Bernoulli packet errors, data direction [P/U]; start times U[0, 1] s [U].
 * MPEG flows carry the TES MPEG-4 video at 380 kbit/s mean [U] (GOP IBBPBBPBBPBB, 25 fps);
@@ -16,8 +18,9 @@ Reconstruction notes (digest tags [P]/[I]/[U]; ours are marked "suite"):
   unbounded send buffer, frames dated by in-order delivery, docs/protocols/tcp.md);
   SSVP-LA's n = 4 equal layers (95 kbit/s each [U]) and SSVP's own keys are added by the SSVP
   issue.
-* TCP Reno FTP, 1000 B, 64 kB window [P] (scenario defaults); Reno flows of equal RTT get
-  one bottleneck packet time of send jitter (suite).
+* TCP Reno FTP, 1000 B, 64 kB window [P] (scenario default), ns-2 2.35's Agent/TCP otherwise
+  (papers/ns2.py): initial RTO 3 s, min RTO 0.2 s, IW 2, no delayed ACK, no send jitter
+  (overhead_ 0). ns-2's limited transmit (singledup_ 1) has no vidcc counterpart: a departure.
 * Runs today: every part; as a baseline the D2 dumbbell with
   a plain UDP 380 kbit/s video in place of SSVP. D1 samples throughput every 100 ms (C7's CoV
   bins [I]). Suite additions: a ``startup`` figure (bulk SSVP alone on the free dumbbell, with and
@@ -35,7 +38,8 @@ from __future__ import annotations
 
 import math
 
-from vidcc.papers.building import droptail, dumbbell, flow, glink, graph, scenario
+from vidcc.papers import cross_traffic, ns2
+from vidcc.papers.building import droptail, dumbbell, flow, scenario
 from vidcc.papers.measures import per_run, queue_stats, video_flows
 from vidcc.papers.model import (
     FAIL,
@@ -72,6 +76,8 @@ DUMBBELL = dumbbell("1Mbps", "20ms", access={"bandwidth": "10Mbps", "delay": "1m
 
 def mpeg(name: str, count=1, *, video: dict | None = None, **keys) -> dict:
     video = video or (LAYERED if name == "ssvp-la" else VIDEO)
+    if name == "tcpw+":
+        keys = {**TCP_KEYS, **keys}
     return flow(PROTOCOL[name], label=name, count=count, video=video, **keys)
 
 
@@ -79,16 +85,18 @@ def needs(name: str) -> tuple:
     return NEEDS.get(name, ())
 
 
+# ns-2 2.35's Agent/TCP where the paper is silent (papers/ns2.py): rtxcur_init_ 3 s, minrto_ 0.2 s,
+# windowInit_ 2, an ACK per segment, overhead_ 0 (no send jitter); the 64 kB window is the paper's
+# (§5 "maximum congestion window to 64 KB"), the scenario default. ns-2's limited transmit
+# (singledup_ 1) has no vidcc counterpart (docs/protocols/tcp.md): a departure.
+TCP_KEYS = {k: v for k, v in ns2.tcp_keys(1000).items() if k != "max_window"}
+
+
 def ftp(count, label="ftp", **keys) -> dict:
-    return flow("tcp-reno", label=label, count=count, **keys)
+    return flow("tcp-reno", label=label, count=count, **{**TCP_KEYS, **keys})
 
 
-CROSS_TOPO = graph(["R1", "R2", "R3", "R4"], [
-    glink("R1", "R2", "10Mbps", "10ms"),
-    glink("R2", "R3", "5Mbps", "10ms", queue=droptail(50)),
-    glink("R3", "R4", "10Mbps", "10ms"),
-])
-ACCESS = {"bandwidth": ["2Mbps", "10Mbps"], "delay": ["5ms", "15ms"]}
+CROSS_TOPO = cross_traffic.topology()  # shared with the DVRC suite (papers/cross_traffic.py)
 
 
 def cross(name: str, count=1, *, errors: bool = True, **keys) -> dict:
@@ -96,9 +104,8 @@ def cross(name: str, count=1, *, errors: bool = True, **keys) -> dict:
     if errors:
         sink["loss"] = {"kind": "bernoulli", "p": 0.01}
     return scenario(DURATION, CROSS_TOPO, [
-        mpeg(name, count, src="R1", dst="R4", source_access=ACCESS, sink_access=sink, start=["0s", "1s"]),
-        ftp(5, label="ftp", src="R1", dst="R4", source_access=ACCESS, sink_access=ACCESS, start=["0s", "1s"]),
-        ftp(5, label="ftp-r2r3", src="R2", dst="R3", source_access=ACCESS, sink_access=ACCESS, start=["0s", "1s"]),
+        mpeg(name, count, **cross_traffic.mpeg_placement(sink), start=["0s", "1s"]),
+        ftp(10, label="ftp", **cross_traffic.ftp_placement(), start=["0s", "1s"]),
     ], **keys)
 
 
@@ -107,7 +114,7 @@ def m_axis() -> Axis:
 
 
 def d2(name: str) -> dict:
-    return scenario(DURATION, DUMBBELL, [mpeg(name), ftp(1, send_jitter="8ms")])
+    return scenario(DURATION, DUMBBELL, [mpeg(name), ftp(1)])
 
 
 # ---- derived columns ------------------------------------------------------------------------
@@ -149,7 +156,7 @@ FIGURES = [
         "fig7-9", "SSVP against two FTP flows on the 1 Mbit/s dumbbell (D1)", "Fig. 7, 8, 9",
         "One SSVP flow carrying MPEG-4 (380 kbit/s target) and two FTP/Reno flows: sending rates, packet jitter "
         "and per-frame PSNR.",
-        parts=[Part("ssvp", scenario(DURATION, DUMBBELL, [mpeg("ssvp"), ftp(2, send_jitter="8ms")], sample_interval="100ms"),
+        parts=[Part("ssvp", scenario(DURATION, DUMBBELL, [mpeg("ssvp"), ftp(2)], sample_interval="100ms"),
                     seeds=SEEDS)],
         plots=[rate_plot("ssvp", title="Throughput, 100 ms samples"),
                Plot("jitter-ssvp", "Packet jitter (RFC 3550 estimate)", "jitter_ns", kind="series", table="flow_samples",
@@ -198,8 +205,8 @@ FIGURES = [
     Figure(
         "fig14", "Layered SSVP: rate and active layers (D4)", "Fig. 14",
         "One SSVP-LA flow (n = 4 layers) and two FTP flows on the dumbbell: rate and layer count over time.",
-        parts=[Part("ssvp-la", scenario(DURATION, DUMBBELL, [mpeg("ssvp-la"), ftp(2, send_jitter="8ms")]), seeds=SEEDS),
-               Part("immediate", scenario(DURATION, DUMBBELL, [mpeg("ssvp-la", layer_policy="immediate"), ftp(2, send_jitter="8ms")]),
+        parts=[Part("ssvp-la", scenario(DURATION, DUMBBELL, [mpeg("ssvp-la"), ftp(2)]), seeds=SEEDS),
+               Part("immediate", scenario(DURATION, DUMBBELL, [mpeg("ssvp-la", layer_policy="immediate"), ftp(2)]),
                     seeds=SEEDS, note="§6.3's immediate adaptation (the most layers that fit the rate) on the same scenario")],
         plots=[rate_plot("ssvp-la")],
     ),
@@ -313,7 +320,7 @@ def x2_cause(d, m):
 
     f = d.flows("ssvp")
     ss = f[f["label"] == "ssvp"]
-    ft = f[f["label"].isin(["ftp", "ftp-r2r3"])]
+    ft = f[f["label"] == "ftp"]
     q = queue_stats(d, "ssvp", "R2->R3")
     lows = []
     for r in q["run_id"]:
@@ -736,7 +743,7 @@ CLAIMS = [
           units.c22, ref="§2, [9]"),
     Claim("B1", "Baseline: with plain UDP sending the 380 kbit/s video in place of SSVP and N = 1..30 FTP flows, the 6-packet-buffer dumbbell stays > 80 % utilised (C10's utilisation half, with unresponsive video).",
           "fig10", ("udp", "tcp-reno"), b_util, kind="baseline", parts=("udp",), cause=b_util_cause),
-    Claim("B2", "Baseline (the UDP half of C16): 40 plain UDP flows sending the 380 kbit/s video (15.2 Mbit/s offered to the 5 Mbit/s R2–R3 link) keep R2's 50-packet queue ≥ 90 % full ≥ 90 % of the time.",
+    Claim("B2", "Baseline (the UDP half of C16): 40 plain UDP flows sending the 380 kbit/s video (15.2 Mbit/s offered to the 5 Mbit/s R1–R2 link, then 10 FTP flows at R2) keep R2's BDP queue ≥ 90 % full ≥ 90 % of the time.",
           "fig13", ("udp", "tcp-reno"), b_udp_queue, kind="baseline", parts=("udp",)),
 ]
 
