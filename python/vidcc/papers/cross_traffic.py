@@ -48,3 +48,20 @@ def mpeg_placement(sink_access: dict) -> dict:
 def ftp_placement(src: str = FTP_SRC, dst: str = FTP_DST) -> dict:
     """The keys placing an FTP flow: R2→R3 (reverse flows R3→R2), own access links at both ends."""
     return {"src": src, "dst": dst, "source_access": ACCESS, "sink_access": ACCESS}
+
+
+def draining_phases(d, run_id: str, limit: float, link: str = SHARED_BOTTLENECK) -> int:
+    """Full → low excursions of ``link``'s queue in one run (both papers' Fig. 11/13 "buffer
+    draining phase"): the queue reaches ≥ 90 % of its buffer, then falls to ≤ 20 % (suite
+    thresholds)."""
+    links = d.series(run_id, "links")
+    lid = links[links["name"] == link]["link"].iloc[0]
+    q = d.series(run_id, "queue_samples")
+    q = q[q["link"] == lid]["packets"].to_numpy()
+    count, high = 0, False
+    for x in q:
+        if x >= 0.9 * limit:
+            high = True
+        elif x <= 0.2 * limit and high:
+            count, high = count + 1, False
+    return count
