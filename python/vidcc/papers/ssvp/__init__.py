@@ -332,7 +332,8 @@ def x2_cause(d, m):
         lid = links[links["name"] == "R2->R3"]["link"].iloc[0]
         s = d.series(r, "queue_samples")
         s = s[(s["link"] == lid) & (s["t_ns"] >= 2_000_000_000)]["packets"]
-        lows.append(float(np.percentile(s, 1)))
+        if not s.empty:  # no sample after the warm-up: no percentile
+            lows.append(float(np.percentile(s, 1)))
     alpha, beta = _ssvp_defaults()
     sst, ftt = ss["throughput_bps"].mean(), ft["throughput_bps"].mean()
     m.update({"SSVP per-flow throughput (kbit/s)": round(sst / 1e3, 1), "FTP per-flow throughput (kbit/s)": round(ftt / 1e3, 1),
