@@ -788,9 +788,9 @@ CLAIMS = [
           "fig18-20", ("dvrc",), c25, ref="§5.5", cause=c25_cause),
     Claim("C26", "4–5 layers suffice: the VDI with k = 4 is at every N within or above the 95 % interval of the VDI with k = 5 (goodput reported).", "fig8-10", ("dvrc",),
           c26, parts=("dvrc-k4",), ref="§5.2", cause=CAUSES["C26"]),
-    Claim("B1", "Baseline: in the S4 dumbbell (10 Mbit/s, 70 ms, 88-packet buffer) 20 and 40 Reno flows alone share fairly: mean normalized throughput within 1 ± 0.1 and Jain ≥ 0.9.",
+    Claim("B1", "Baseline: in the S4 dumbbell (10 Mbit/s, 70 ms, 88-packet buffer) 20 and 40 Reno flows alone share fairly: mean normalized throughput within [0.9, 1.1] and Jain ≥ 0.9.",
           "fig15-16", ("tcp-reno",), b_reno_s4, kind="baseline", parts=("reno-only",)),
-    Claim("B2", "Baseline (the plain-UDP half of C13): 40 plain UDP flows sending the full-quality video (≈ 41 Mbit/s offered to the 10 Mbit/s path) keep R2's queue full: ≥ 90 % of the time at ≥ 90 % of the buffer, and more than half of the UDP packets dropped.",
+    Claim("B2", "Baseline (the plain-UDP half of C13): 40 plain UDP flows sending the full-quality video (≈ 41 Mbit/s offered to the 5 Mbit/s R1–R2 link) keep R2's queue full: a share ≥ 0.9 of the time at ≥ 90 % of the buffer, and a drop rate > 0.5 of the UDP packets.",
           "fig11", ("udp", "tcp-reno"), b_udp_queue, kind="baseline", parts=("udp",)),
 ]
 
