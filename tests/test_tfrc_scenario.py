@@ -21,6 +21,10 @@ DEFAULT = {
     "history_discounting": False,
     "discount_threshold": 0.5,
     "oscillation_prevention": False,
+    "rules": "rfc5348",
+    "t_rto": "4r",
+    "tcp_tick_ns": 100_000_000,
+    "q2": 0.9,
     "sender_buffer_packets": None,
     "sender_buffer_max_age_ns": None,
 }
@@ -42,6 +46,7 @@ def test_keys_in_user_units():
     p = protocol(
         'protocol = "tfrc"\nq = 0.5\nb = 2\nt_mbi = "32s"\nnofeedback_rtts = 2\ninitial_rate = "rfc5348"\n'
         'ndupack = 1\nhistory_discounting = true\ndiscount_threshold = 0.25\noscillation_prevention = true\n'
+        'rules = "ns2"\nt_rto = "tcp"\ntcp_tick = "10ms"\nq2 = 0.95\n'
         f'sender_buffer_packets = 200\nsender_buffer_max_age = "2s"\n{VIDEO}'
     )
     assert p == {
@@ -55,6 +60,10 @@ def test_keys_in_user_units():
         "history_discounting": True,
         "discount_threshold": 0.25,
         "oscillation_prevention": True,
+        "rules": "ns2",
+        "t_rto": "tcp",
+        "tcp_tick_ns": 10_000_000,
+        "q2": 0.95,
         "sender_buffer_packets": 200,
         "sender_buffer_max_age_ns": 2_000_000_000,
     }
@@ -77,11 +86,27 @@ def test_keys_in_user_units():
         ('protocol = "tfrc"\ndiscount_threshold = 1.5', "flows[0].discount_threshold", "at most 1"),
         ('protocol = "tfrc"\nsender_buffer_packets = 0', "flows[0].sender_buffer_packets", "at least 1"),
         ('protocol = "tfrc"\nsender_buffer_max_age = "0s"', "flows[0].sender_buffer_max_age", "positive"),
+        ('protocol = "tfrc"\nrules = "rfc3448"', "flows[0].rules", "expected one of"),
+        ('protocol = "tfrc"\nt_rto = "4R"', "flows[0].t_rto", "expected one of"),
+        ('protocol = "tfrc"\ntcp_tick = "0s"', "flows[0].tcp_tick", "positive"),
+        ('protocol = "tfrc"\nq2 = 1', "flows[0].q2", "less than 1"),
         ('protocol = "tfrc"\nalpha = 1', "flows[0].alpha", "unknown key"),
     ],
 )
 def test_bad_keys_name_the_path(flow, path, gist):
     assert_error_at(doc(flow), path, gist)
+
+
+def test_ns2_agent_keys_resolve_to_ns2s_defaults():
+    """NS2_AGENT (what the DVRC and SSVP suites run) is ns-2 2.35's Agent/TFRC: df_ 0.95 for both
+    smoothings, ca_ 1, tzero_ at tcp_tick_ 0.1, no-feedback 2·rtt_, numPkts_ 1, discount_ 1."""
+    from vidcc.protocols.tfrc import NS2_AGENT
+
+    lines = "\n".join(f"{k} = {v!r}".replace("'", '"').replace("True", "true") for k, v in NS2_AGENT.items())
+    p = protocol(f'protocol = "tfrc"\n{lines}')
+    assert p == {**{"kind": "tfrc"}, **DEFAULT, "rules": "ns2", "initial_rate": "rfc5348", "q": 0.95, "q2": 0.95,
+                 "oscillation_prevention": True, "t_rto": "tcp", "tcp_tick_ns": 100_000_000, "nofeedback_rtts": 2.0,
+                 "ndupack": 1, "history_discounting": True, "discount_threshold": 0.5}
 
 
 def test_every_key_is_documented():

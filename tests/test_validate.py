@@ -70,6 +70,31 @@ def test_tcl_refuses_what_it_cannot_translate():
         tcl.generate(small_layout(transfer_bytes=1000))
 
 
+def tfrc_layout(**keys) -> layout.Layout:
+    """A TFRC flow resolved from vidcc.protocols.tfrc.NS2_AGENT (ns-2 2.35's Agent/TFRC)."""
+    from scenario_testing import dumbbell, first_protocol
+    from vidcc.protocols.tfrc import NS2_AGENT
+
+    keys = {**NS2_AGENT, **keys}
+    lines = "\n".join(f"{k} = {v!r}".replace("'", '"').replace("True", "true") for k, v in keys.items())
+    params = first_protocol(dumbbell(f'protocol = "tfrc"\n{lines}'))
+    return small_layout(**params)
+
+
+def test_tcl_runs_tfrc_as_ns2s_agent_and_refuses_other_rules():
+    text = tcl.generate(tfrc_layout(tcp_tick="50ms"))
+    for line in ("[new Agent/TFRC]", "$agent(0) set df_ 0.95", "$agent(0) set ca_ 1", "$agent(0) set tcp_tick_ 0.05",
+                 "$sink(0) set numPkts_ 1", "$sink(0) set discount_ 1"):
+        assert line in text, line
+    # ns-2 has only its own rate rules and TCP's RTO in the equation, and one df_ for q and q2.
+    with pytest.raises(layout.LayoutError, match="flow 0: tfrc rules = 'rfc5348'; ns-2 2.35 has only 'ns2'"):
+        tcl.generate(tfrc_layout(rules="rfc5348"))
+    with pytest.raises(layout.LayoutError, match="t_rto = '4r'"):
+        tcl.generate(tfrc_layout(t_rto="4r"))
+    with pytest.raises(layout.LayoutError, match="q2 = 0.9 differs from q = 0.95"):
+        tcl.generate(tfrc_layout(q2=0.9))
+
+
 def test_layout_comes_from_the_run_with_drawn_values():
     import vidcc
 

@@ -4,12 +4,28 @@
 mod common;
 use common::*;
 use vidcc_core::estimate::tcp_model::rfc5348_rate;
-use vidcc_core::proto::tfrc::TfrcConfig;
+use vidcc_core::proto::tfrc::{InitialRate, RateRules, RtoRule, TfrcConfig};
 use vidcc_sim::config::*;
 use vidcc_sim::{run_config, SimOutput};
 
 fn tfrc() -> ProtocolConfig {
     ProtocolConfig::Tfrc(TfrcConfig::default())
+}
+
+/// ns-2 2.35's Agent/TFRC (python/vidcc/protocols/tfrc.py `NS2_AGENT`).
+fn tfrc_ns2() -> ProtocolConfig {
+    ProtocolConfig::Tfrc(TfrcConfig {
+        rules: RateRules::Ns2,
+        initial_rate: InitialRate::Rfc5348,
+        q: 0.95,
+        q2: 0.95,
+        oscillation_prevention: true,
+        t_rto: RtoRule::Tcp,
+        nofeedback_rtts: 2.0,
+        ndupack: 1,
+        history_discounting: true,
+        ..TfrcConfig::default()
+    })
 }
 
 /// Receiver-side loss events of flow 0 at or after `from_ns`.
@@ -20,9 +36,13 @@ fn receiver_loss_events(out: &SimOutput, from_ns: u64) -> u64 {
 /// 100 Mbps / 100 ms RTT, a queue that never fills, Bernoulli loss on the data direction only.
 /// Returns (sending rate B/s, loss event rate per packet sent, path RTT s).
 fn lossy_run(p: f64, seed: u64) -> (f64, f64, f64) {
+    lossy_run_of(tfrc(), p, seed)
+}
+
+fn lossy_run_of(proto: ProtocolConfig, p: f64, seed: u64) -> (f64, f64, f64) {
     let duration_s = 400;
     let mut cfg =
-        dumbbell(100_000_000, 48 * MS, droptail(QueueLimit::Packets(100_000)), vec![flow(tfrc(), 1)], duration_s);
+        dumbbell(100_000_000, 48 * MS, droptail(QueueLimit::Packets(100_000)), vec![flow(proto, 1)], duration_s);
     cfg.seed = seed;
     cfg.warmup_ns = 20 * S;
     bottleneck(&mut cfg).loss = Some(LossConfig::Bernoulli { p });
@@ -58,6 +78,20 @@ fn long_run_rate_follows_the_throughput_equation_under_bernoulli_loss() {
         );
         assert!(p_event > 0.5 * p && p_event <= p, "loss event rate {p_event} vs packet loss rate {p}");
         assert!((0.8..=1.2).contains(&ratio), "p={p}: rate {rate:.0} B/s vs Eq. (1) {eq:.0} B/s (ratio {ratio:.3})");
+    }
+}
+
+/// The same with ns-2's agent: its rate rules aim at formula.h's equation with t_RTO = TCP's RTO
+/// in 0.1 s ticks, 0.3 s at a steady 100 ms RTT (one tick: srtt 1 + 4·rttvar 0.5), against
+/// 4R = 0.4 s; at these p the cap on 3·√(3bp/8) is not reached. Band ±20 %.
+#[test]
+fn ns2_agent_long_run_rate_follows_its_equation_under_bernoulli_loss() {
+    for p in [0.01, 0.03] {
+        let (rate, p_event, rtt) = lossy_run_of(tfrc_ns2(), p, 1);
+        let eq = rfc5348_rate(1000.0, rtt, p_event, 0.3, 1.0);
+        let ratio = rate / eq;
+        eprintln!("tfrc ns2 p={p}: rate {rate:.0} B/s, loss event rate {p_event:.5}, R {rtt:.4} s, Eq. {eq:.0} B/s, ratio {ratio:.3}");
+        assert!((0.8..=1.2).contains(&ratio), "p={p}: rate {rate:.0} B/s vs Eq. {eq:.0} B/s (ratio {ratio:.3})");
     }
 }
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from vidcc.protocols.tfrc import NS2_AGENT
 from vidcc.validate.compare import Band, Expect
 
 BDP = 88  # packets: 10 Mbps x 70 ms / 8000 bit
@@ -259,16 +260,9 @@ def _two_receivers(scenario: dict) -> dict:
     return s
 
 
-# vidcc's TFRC keys set to ns-2 2.35's behaviour, so that the case compares the same protocol
+# vidcc's TFRC set to ns-2 2.35's Agent/TFRC, so that the case compares the same protocol
 # (each value is ns-2's default; the generator maps them, docs/protocols/tfrc.md lists them).
-TFRC_NS2 = {
-    "q": 0.95,  # df_
-    "ndupack": 1,  # numPkts_
-    "history_discounting": True,  # discount_
-    "oscillation_prevention": True,  # ca_
-    "initial_rate": "rfc5348",  # rate_init_option_ 2
-    "nofeedback_rtts": 2,  # ns-2's no-feedback timer: 2 RTTs
-}
+TFRC_NS2 = NS2_AGENT
 
 CASES: list[Case] = _cases()
 

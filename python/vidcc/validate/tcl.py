@@ -17,9 +17,11 @@ Translation of vidcc's keys (vidcc's resolved configuration -> ns-2 variable), a
   ``windowInit_``, ``minrto_``, ``rtxcur_init_`` (initial RTO), ``maxrto_ 60`` (vidcc's maximum),
   ``overhead_ = send_jitter``; delayed ACKs: ``TCPSink/DelAck`` with ``interval_ 0.1`` (vidcc's
   100 ms). ``tcpTick_`` stays at ns-2's 0.01 s, which is vidcc's RTO granularity.
-- TFRC: ``df_ = q``, ``bval_ = b``, ``ca_ = oscillation_prevention``, sink ``numPkts_ =
-  ndupack``, ``discount_ = history_discounting``, ``minDiscountRatio_ = discount_threshold``.
-  vidcc keys with no ns-2 counterpart must have the value ns-2 hard-codes (else an error).
+- TFRC: ``df_ = q`` (= ``q2``: ns-2 smooths both with ``df_``), ``bval_ = b``, ``ca_ =
+  oscillation_prevention``, ``tcp_tick_ = tcp_tick``, sink ``numPkts_ = ndupack``, ``discount_ =
+  history_discounting``, ``minDiscountRatio_ = discount_threshold``. vidcc keys with no ns-2
+  counterpart must have the value ns-2 hard-codes (else an error): ``rules = "ns2"``,
+  ``t_rto = "tcp"``, ``initial_rate = "rfc5348"``, ``nofeedback_rtts = 2``, ``t_mbi = 64s``.
 - Loss: Bernoulli is ``ErrorModel`` (per packet, uniform draw) placed after the queue
   (``link-lossmodel``), as vidcc drops after the queue. Gilbert-Elliott is
   ``ErrorModel/TwoState`` in packet units with *integer* sojourns drawn from discrete
@@ -269,10 +271,14 @@ def _pareto(f: FlowSpec) -> list[str]:
 def _tfrc(f: FlowSpec) -> list[str]:
     p = f.params
     # vidcc keys whose value ns-2 2.35 hard-codes: a different value would compare two protocols.
-    fixed = {"nofeedback_rtts": 2.0, "t_mbi_ns": 64_000_000_000, "initial_rate": "rfc5348"}
+    fixed = {"nofeedback_rtts": 2.0, "t_mbi_ns": 64_000_000_000, "initial_rate": "rfc5348", "rules": "ns2",
+             "t_rto": "tcp"}
     for key, want in fixed.items():
         if p[key] != want:
             raise LayoutError(f"flow {f.index}: tfrc {key} = {p[key]!r}; ns-2 2.35 has only {want!r}")
+    if p["q2"] != p["q"]:
+        raise LayoutError(f"flow {f.index}: tfrc q2 = {p['q2']!r} differs from q = {p['q']!r}; "
+                          "ns-2 2.35 smooths both with df_")
     if p.get("sender_buffer_packets") is not None or p.get("sender_buffer_max_age_ns") is not None:
         raise LayoutError(f"flow {f.index}: tfrc sender buffer keys apply to video only")
     i = f.index
@@ -283,6 +289,7 @@ def _tfrc(f: FlowSpec) -> list[str]:
         f"$agent({i}) set df_ {p['q']!r}",
         f"$agent({i}) set bval_ {p['b']!r}",
         f"$agent({i}) set ca_ {int(bool(p['oscillation_prevention']))}",
+        f"$agent({i}) set tcp_tick_ {_s(p['tcp_tick_ns'])}",
         f"$agent({i}) set overhead_ {_s(f.send_jitter_ns)}",
         f"set sink({i}) [new Agent/TFRCSink]",
         f"$sink({i}) set numPkts_ {p['ndupack']}",

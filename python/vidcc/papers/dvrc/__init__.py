@@ -24,7 +24,9 @@ Reconstruction notes (the digest's [P]/[I]/[D] tags; ours are marked "suite"):
   and plain UDP [P/I]). TCPW+ carries it through the ``video-over-tcp`` feature (a
   ``tcp-westwood-plus`` flow with a ``video``: every frame into an unbounded send buffer, frames
   dated by in-order delivery, docs/protocols/tcp.md); its drop rate is the network drops of its
-  segments (digest §4 [I]). DVRC, TFRC and RTCP/UDP run with their digest defaults.
+  segments (digest §4 [I]). DVRC and RTCP/UDP run with their digest defaults; TFRC, whose
+  parameters the paper leaves to its tool, with ns-2 2.35's Agent/TFRC defaults
+  (``vidcc.protocols.tfrc.NS2_AGENT``; docs/protocols/tfrc.md lists where they differ from RFC 5348).
 * Every MPEG flow starts at a time drawn in U[0, 480 ms] (suite: one GOP), except S5's DVRC
   flow, which joins at 10 s [P]. Equal start times with equal access delays synchronised the
   frames of all flows at the bottleneck (a phase effect the paper's randomisation avoids).
@@ -55,6 +57,7 @@ from vidcc.papers.model import (
     with_alternatives_named,
 )
 from vidcc.papers.verdicts import all_of, bound, direction, ordering, within
+from vidcc.protocols.tfrc import NS2_AGENT
 
 MPEG = ("dvrc", "tfrc", "tcpw+", "rtcp-udp")
 PROTOCOL = {"dvrc": "dvrc", "tfrc": "tfrc", "tcpw+": "tcp-westwood-plus", "rtcp-udp": "rtcp-udp", "udp": "udp"}
@@ -84,6 +87,12 @@ def mpeg(name: str, count=1, label: str | None = None, video: dict | None = None
     keys.setdefault("start", MPEG_START)
     if name == "tcpw+":
         keys = {**TCP_KEYS, **keys}
+    if name == "tfrc":
+        # The paper ran ns-2 2.35's Agent/TFRC and sets none of its parameters: its defaults,
+        # NS2_AGENT = tfrc.cc's rate rules with InitRate_ 300, rate_init_option_ 2, df_ 0.95,
+        # ca_ 1 (sqrtrtt_ smoothed by df_), tzero_ at tcp_tick_ 0.1, no-feedback timer 2·rtt_,
+        # sink numPkts_ 1, discount_ 1, minDiscountRatio_ 0.5.
+        keys = {**NS2_AGENT, **keys}
     return flow(PROTOCOL[name], label=label or name, count=count, video=video or VIDEO, **keys)
 
 
@@ -700,7 +709,15 @@ def c3_cause(d, m):
     return (f"DVRC sends each frame's packets back to back at the frame's instant and loses "
             f"{m.get('network drop ratio (dvrc)', float('nan')):.3f} of them in the network, TFRC paces its equation "
             f"rate out of an unbounded sender buffer (drop ratio {m.get('network drop ratio (tfrc)', float('nan')):.3f}), "
-            f"which smooths the VBR source; our TFRC has the RFC's defaults, not ns-2's Agent/TFRC's")
+            f"which smooths the VBR source")
+
+
+def c12_cause(d, m):
+    drops = {k: v for k, v in m.items() if k.startswith("Jain drop Fig10a→10c")}
+    cells = ", ".join(f"{k.rsplit('(', 1)[-1].rstrip(')')} {v:.3f}" for k, v in drops.items())
+    return (f"with ns-2's Agent/TFRC defaults TFRC's Jain index across the strongly varying RTTs of S2c falls "
+            f"no more than DVRC's from Fig. 10a (drops: {cells}); docs/protocols/tfrc.md compares these defaults "
+            f"with the RFC's")
 
 
 def c26_cause(d, m):
@@ -721,8 +738,8 @@ CAUSES = {
     "C16": ad_cause(then="DVRC keeps loading the bottleneck like an AIAD control and drops more"),
     "C17": ad_cause(then=_UNFAIR + ", and the layer steps freeze the differences"),
     "C18": ad_cause(("dvrc-20", "dvrc-40"), then="the DVRC flows take more than their share from Reno"),
-    "C19": ad_cause(("dvrc-20", "dvrc-40"), lead="our TFRC has the RFC's defaults, not ns-2's Agent/TFRC's; ",
-                    then="DVRC, too, pushes Reno away from its share"),
+    "C12": c12_cause,
+    "C19": ad_cause(("dvrc-20", "dvrc-40"), then="DVRC, too, pushes Reno away from its share"),
     "C20": ad_cause(then="at one hop DVRC takes more than its share; across several congested hops the end-to-end "
                          "flow meets every hop's losses while each hop's Reno meets one"),
     "C22": ad_cause(then="DVRC loses more of its video than the other protocols"),
@@ -756,7 +773,7 @@ CLAIMS = [
     Claim("C11", "Worst-case fairness: DVRC stays high; TFRC and TCPW+ trend down with N, ending below DVRC.", "fig8-10",
           ("dvrc", "tfrc", "tcp-westwood-plus"), c11, needs=("video-over-tcp",), ref="§5.2, Fig. 10b", cause=CAUSES["C11"]),
     Claim("C12", "Varying RTTs (S2c): DVRC stays adequate; TFRC shows the largest Jain drop relative to Fig. 10a, ending below DVRC.",
-          "fig10c", ("dvrc", "tfrc"), c12, ref="§5.2, Fig. 10c"),
+          "fig10c", ("dvrc", "tfrc"), c12, ref="§5.2, Fig. 10c", cause=CAUSES["C12"]),
     Claim("C13", "R2 queue: with plain UDP it stays full, with DVRC it varies with occasional draining phases: time at ≥ 90 % of the buffer higher for UDP; ≥ 1 full → low draining phase per DVRC run.",
           "fig11", ("dvrc",), c13, parts=("dvrc", "udp"), ref="§5.2, Fig. 11", cause=CAUSES["C13"]),
     Claim("C14", "S3 goodput: DVRC ≈ TFRC > RTCP/UDP; DVRC stays high at large N.", "fig12-14", ("dvrc", "tfrc", "rtcp-udp"), c14,

@@ -14,7 +14,8 @@ Reconstruction notes (digest tags [P]/[I]/[U]; ours are marked "suite"):
   links [P]: U[5, 15] ms, U[2, 10] Mbit/s [P ranges, U uniform]; MPEG sinks 2 Mbit/s with 1 %
   Bernoulli packet errors, data direction [P/U]; start times U[0, 1] s [U].
 * MPEG flows carry the TES MPEG-4 video at 380 kbit/s mean [U] (GOP IBBPBBPBBPBB, 25 fps);
-  plain UDP sends it as it comes; TCPW+ carries it through the ``video-over-tcp`` feature (an
+  plain UDP sends it as it comes; TFRC runs with ns-2 2.35's Agent/TFRC defaults (suite: the
+  paper leaves them to its tool; ``vidcc.protocols.tfrc.NS2_AGENT``); TCPW+ carries it through the ``video-over-tcp`` feature (an
   unbounded send buffer, frames dated by in-order delivery, docs/protocols/tcp.md);
   SSVP-LA's n = 4 equal layers (95 kbit/s each [U]) and SSVP's own keys are added by the SSVP
   issue.
@@ -58,6 +59,7 @@ from vidcc.papers.model import (
 )
 from vidcc.papers.ssvp import units
 from vidcc.papers.verdicts import all_of, bound, direction, number, ordering, within
+from vidcc.protocols.tfrc import NS2_AGENT
 
 SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
 DURATION = Q("30s", "60s")
@@ -78,6 +80,12 @@ def mpeg(name: str, count=1, *, video: dict | None = None, **keys) -> dict:
     video = video or (LAYERED if name == "ssvp-la" else VIDEO)
     if name == "tcpw+":
         keys = {**TCP_KEYS, **keys}
+    if name == "tfrc":
+        # The paper ran ns-2 2.35's Agent/TFRC and sets none of its parameters: its defaults,
+        # NS2_AGENT = tfrc.cc's rate rules with InitRate_ 300, rate_init_option_ 2, df_ 0.95,
+        # ca_ 1 (sqrtrtt_ smoothed by df_), tzero_ at tcp_tick_ 0.1, no-feedback timer 2·rtt_,
+        # sink numPkts_ 1, discount_ 1, minDiscountRatio_ 0.5.
+        keys = {**NS2_AGENT, **keys}
     return flow(PROTOCOL[name], label=name, count=count, video=video, **keys)
 
 

@@ -1,5 +1,5 @@
 //! [`TfrcConfig`]: every TFRC parameter, defaulting to RFC 5348 and to the DVRC digest's
-//! choices (`specs/000-dvrc.md` §1.3 "TFRC"); the ns-2 values the digest names are options.
+//! choices (docs/papers/dvrc.md §1.3 "TFRC"); ns-2 2.35's Agent/TFRC behaviour is options.
 
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +15,35 @@ pub enum InitialRate {
     /// W_init = min(4s, max(2s, 4380 B)): 4 packets per RTT for 1000-byte packets, which is also
     /// what ns-2 starts slow start from (`rate_init_option_ 2`, RFC 3390).
     Rfc5348,
+}
+
+/// The sender's rate rules: what a feedback packet and a no-feedback expiry do to X.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RateRules {
+    /// RFC 5348 §4.3/§4.4: X = max(min(X_Bps, recv_limit), s/t_mbi) with X_recv_set.
+    #[default]
+    Rfc5348,
+    /// ns-2 2.35's Agent/TFRC (tcp/tfrc.cc, `super::ns2`): InitRate_ 300 B/s until the first
+    /// feedback, slow start held at the initial rate for two reports and cut to X_recv when above
+    /// 2·X_recv, left at X_Bps (uncapped) on the first loss, then at most 1–2 packets per RTT of
+    /// increase towards min(X_Bps, 2·X_recv) and an immediate decrease to it; the no-feedback
+    /// timer halves X; `slow_increase_` ramps the pacing rate over a slow-start RTT; ns-2's
+    /// equation caps 3·√(3bp/8) at 1.
+    Ns2,
+}
+
+/// t_RTO in the throughput equation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub enum RtoRule {
+    /// RFC 5348 §4.3: t_RTO = 4R.
+    #[default]
+    #[serde(rename = "4r")]
+    FourR,
+    /// ns-2 2.35 (`tzero_`): TCP's retransmission timeout, srtt + 4·rttvar in whole ticks of
+    /// `tcp_tick` (TCP's integer estimator over the feedback RTT samples; ns-2 `minrto_` 0).
+    #[serde(rename = "tcp")]
+    Tcp,
 }
 
 /// TFRC parameters. Raw numbers carry their unit.
@@ -41,6 +70,14 @@ pub struct TfrcConfig {
     /// RFC 5348 §4.5 oscillation prevention (inter-packet interval scaled by
     /// R_sqmean/√R_sample): off (ns-2 `ca_` 1 turns it on).
     pub oscillation_prevention: bool,
+    /// Rate rules \[D\] `rfc5348` (ns-2's Agent/TFRC: `ns2`).
+    pub rules: RateRules,
+    /// t_RTO of the equation: `4r` (RFC 5348) or `tcp` (ns-2's `tzero_`).
+    pub t_rto: RtoRule,
+    /// Clock granularity of `t_rto = tcp`: 100 ms (ns-2 `tcp_tick_` 0.1).
+    pub tcp_tick_ns: u64,
+    /// q2, weight of the old value in R_sqmean (RFC 5348 §4.5): 0.9 (ns-2 uses `df_`, 0.95).
+    pub q2: f64,
     /// Video only: most packets in the sender buffer (`None`: unbounded, the digest's \[D\]).
     pub sender_buffer_packets: Option<u64>,
     /// Video only: a packet older than its frame's ready time plus this is dropped instead of
@@ -60,6 +97,10 @@ impl Default for TfrcConfig {
             history_discounting: false,
             discount_threshold: 0.5,
             oscillation_prevention: false,
+            rules: RateRules::Rfc5348,
+            t_rto: RtoRule::FourR,
+            tcp_tick_ns: 100_000_000,
+            q2: 0.9,
             sender_buffer_packets: None,
             sender_buffer_max_age_ns: None,
         }
@@ -85,6 +126,12 @@ impl TfrcConfig {
         }
         if !(self.discount_threshold > 0.0 && self.discount_threshold <= 1.0) {
             return Err(format!("tfrc: discount_threshold must lie in (0, 1], got {}", self.discount_threshold));
+        }
+        if !(0.0..1.0).contains(&self.q2) {
+            return Err(format!("tfrc: q2 must lie in [0, 1), got {}", self.q2));
+        }
+        if self.tcp_tick_ns == 0 {
+            return Err("tfrc: tcp_tick_ns must be positive".into());
         }
         if self.sender_buffer_packets == Some(0) {
             return Err("tfrc: sender_buffer_packets must be at least 1".into());

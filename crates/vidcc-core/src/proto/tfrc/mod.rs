@@ -21,7 +21,9 @@
 //! `history_discounting`, threshold 0.5); §4.5 oscillation prevention off (ns-2 `ca_` 1:
 //! `oscillation_prevention`); video through an unbounded FIFO sender buffer \[D, digest §1.3
 //! "Application coupling"\] (bounds: `sender_buffer_packets`, `sender_buffer_max_age_ns`).
-//! s is the flow's packet size on the wire.
+//! s is the flow's packet size on the wire. ns-2 2.35's Agent/TFRC ([`ns2`]): its rate rules
+//! (`rules = ns2`), TCP's RTO in ticks in the equation (`t_rto = tcp`, `tcp_tick_ns`), q2 of
+//! R_sqmean (`q2`, 0.9; ns-2 uses `df_`).
 //!
 //! Application: Bulk (every packet full) or Video at full quality (every layer, or the top
 //! simulcast stream); TFRC never changes the video, so it emits no `LayersChanged`.
@@ -30,15 +32,18 @@
 //!
 //! Deviations are listed in each module's docs and in `docs/protocols/tfrc.md`; the main ones:
 //! no ECN; the receiver answers every packet until the sender's header carries an RTT; ns-2's
-//! 300 B/s `InitRate_` before the first feedback is not modelled (1 packet/s in both modes).
+//! 300 B/s `InitRate_` before the first feedback only with `rules = ns2`.
 
 mod config;
+mod ns2;
+#[cfg(test)]
+mod ns2_tests;
 pub mod receiver;
 pub mod sender;
 #[cfg(test)]
 mod tests;
 
-pub use config::{InitialRate, TfrcConfig};
+pub use config::{InitialRate, RateRules, RtoRule, TfrcConfig};
 pub use receiver::{TfrcReceiver, TfrcReceiverCounters};
 pub use sender::{TfrcSender, TfrcSenderCounters};
 

@@ -33,6 +33,10 @@
 //! is queued behind it; the interval a feedback covers (previous echoed send time, this one] is
 //! data-limited when no such send happened in it.
 //!
+//! Options (ns-2 2.35's Agent/TFRC, [`super::ns2`]): `rules = ns2` replaces step 4 and §4.4 by
+//! ns-2's rules (and X starts at 300 B/s); `t_rto = tcp` puts TCP's RTO in ticks in the
+//! equation instead of 4R; `q2` weights R_sqmean.
+//!
 //! Application: Bulk fills every packet (`packet_size − 20` payload bytes); Video sends every
 //! layer of every frame (full quality, the DVRC digest's TFRC baseline; the top stream of a
 //! simulcast) through a [`SenderBuffer`]: unbounded FIFO by default (digest \[D\]), or bounded
@@ -40,7 +44,8 @@
 
 use std::collections::VecDeque;
 
-use super::config::{InitialRate, TfrcConfig};
+use super::config::{InitialRate, RateRules, RtoRule, TfrcConfig};
+use super::ns2::{ns2_rate, Ns2Rules, Report, TcpRto, INIT_RATE};
 use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::ewma::Ewma;
 use crate::estimate::tcp_model::rfc5348_rate;
@@ -56,8 +61,6 @@ use crate::wire::WireError;
 
 /// X_recv values kept (a feedback per RTT over 2 RTTs needs 3; early feedbacks add a few).
 const X_RECV_SET_CAPACITY: usize = 8;
-/// Weight of the old value in R_sqmean (§4.5: q2 = 0.9).
-const Q2: f64 = 0.9;
 
 /// Counters for tests and logs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -101,6 +104,12 @@ pub struct TfrcSender {
     r_sqmean: Ewma,
     p: f64,
     tld: Option<Instant>,
+    /// `rules = "ns2"`: ns-2's rate rules (`super::ns2`).
+    ns2: Option<Ns2Rules>,
+    /// `t_rto = "tcp"`: ns-2's TCP RTO estimator.
+    tcp_rto: Option<TcpRto>,
+    /// Video: the last send of a packet that had not waited for its slot (ns-2 `lastlimited_`).
+    last_limited: Option<Instant>,
     nofeedback_at: Option<Instant>,
     idle_since_timer: bool,
     t_ndl: Option<Instant>,
@@ -149,16 +158,19 @@ impl TfrcSender {
             start,
             stop,
             source,
-            // §4.2: one packet per second.
-            x: s,
+            // §4.2: one packet per second (ns-2: `InitRate_`).
+            x: if cfg.rules == RateRules::Ns2 { INIT_RATE } else { s },
             x_calc: None,
             x_recv: 0.0,
             x_recv_set,
             rtt: Ewma::new(1.0 - cfg.q),
             r_sample: None,
-            r_sqmean: Ewma::new(1.0 - Q2),
+            r_sqmean: Ewma::new(1.0 - cfg.q2),
             p: 0.0,
             tld: None,
+            ns2: (cfg.rules == RateRules::Ns2).then(Ns2Rules::new),
+            tcp_rto: (cfg.t_rto == RtoRule::Tcp).then(|| TcpRto::new(Duration::from_nanos(cfg.tcp_tick_ns))),
+            last_limited: None,
             nofeedback_at: None,
             idle_since_timer: true,
             t_ndl: None,
@@ -282,6 +294,7 @@ impl TfrcSender {
         self.rtt.update(r_sample);
         let r_dur = self.rtt().unwrap_or(Duration::from_micros(1)).max(Duration::from_nanos(1));
         let r = r_dur.as_secs_f64();
+        let t_rto = self.tcp_rto.as_mut().map_or(4.0 * r, |t| t.update(r_sample));
         // (3) RTO = max(k·R, 2s/X), with the X in force before this feedback.
         let rto = self.nofeedback_interval();
         // (4) The allowed rate.
@@ -292,7 +305,9 @@ impl TfrcSender {
             Some(t) => self.prev_echo.is_some_and(|pe| t <= pe),
         };
         self.prev_echo = Some(self.prev_echo.map_or(echo, |pe| pe.max(echo)));
-        let recv_limit = if data_limited {
+        let recv_limit = if self.ns2.is_some() {
+            f64::INFINITY
+        } else if data_limited {
             self.counters.data_limited_feedbacks += 1;
             if p > self.p {
                 for e in self.x_recv_set.iter_mut() {
@@ -310,9 +325,16 @@ impl TfrcSender {
         };
         self.x_recv = x_recv;
         self.p = p;
-        if p > 0.0 {
-            // Eq. (1), RFC 5348 §3.1, with t_RTO = 4R.
-            let x_calc = rfc5348_rate(self.s, r, p, 4.0 * r, self.cfg.b);
+        if self.ns2.is_some() {
+            let x_calc = ns2_rate(self.s, r, p, t_rto, self.cfg.b);
+            self.x_calc = (p > 0.0).then_some(x_calc);
+            let limited = self.data_limited_within(now, r_dur.mul_f64(1.5));
+            let rep = Report { now, r: r_dur, s: self.s, x_recv, p, x_calc, init_rate: self.initial_rate(r), limited };
+            let x = self.ns2.as_mut().map_or(self.x, |n| n.on_feedback(self.x, &rep));
+            self.x = x.max(self.min_rate());
+        } else if p > 0.0 {
+            // Eq. (1), RFC 5348 §3.1, with t_RTO = 4R (or TCP's RTO).
+            let x_calc = rfc5348_rate(self.s, r, p, t_rto, self.cfg.b);
             self.x_calc = Some(x_calc);
             self.x = x_calc.min(recv_limit).max(self.min_rate());
         } else if self.tld.is_none_or(|t| now.saturating_since(t) >= r_dur) {
@@ -334,6 +356,21 @@ impl TfrcSender {
         self.counters.nofeedback_expiries += 1;
         self.events.push(Event::Timeout);
         let min = self.min_rate();
+        if self.ns2.is_some() {
+            let init = self.r_secs().map(|r| self.initial_rate(r));
+            let (limited, w_init) = (!self.has_data(), self.cfg.initial_rate == InitialRate::Rfc5348);
+            let x = self.ns2.as_mut().map_or(self.x, |n| n.on_nofeedback(self.x, limited, init, w_init));
+            self.x = x.max(min);
+        } else {
+            self.rfc5348_nofeedback(now, min);
+        }
+        self.nofeedback_at = Some(now + self.nofeedback_interval());
+        self.idle_since_timer = true;
+        self.rate_event();
+    }
+
+    /// §4.4's rules on a no-feedback expiry.
+    fn rfc5348_nofeedback(&mut self, now: Instant, min: f64) {
         match self.r_secs() {
             None => {
                 // No RTT sample, no feedback yet: halve unless idle all along.
@@ -359,9 +396,6 @@ impl TfrcSender {
                 }
             }
         }
-        self.nofeedback_at = Some(now + self.nofeedback_interval());
-        self.idle_since_timer = true;
-        self.rate_event();
     }
 
     /// Update_Limits(timer_limit) of §4.4.
@@ -375,17 +409,35 @@ impl TfrcSender {
         self.x = x_calc.min(2.0 * self.x_recv_max()).max(min);
     }
 
-    /// X_inst: X, or X·R_sqmean/√R_sample with §4.5 oscillation prevention.
+    /// Data-limited now or within `window` (ns-2 `datalimited_ || lastlimited_ > now − 1.5R`).
+    fn data_limited_within(&self, now: Instant, window: Duration) -> bool {
+        match &self.source {
+            Source::Bulk => false,
+            Source::Video(v) => {
+                v.buffer.is_empty() || self.last_limited.is_some_and(|t| now.saturating_since(t) < window)
+            }
+        }
+    }
+
+    /// X_inst: X, or X·R_sqmean/√R_sample with §4.5 oscillation prevention (ns-2: the
+    /// slow-start ramp instead while it runs).
     fn x_inst(&self) -> f64 {
+        if let Some(ramp) = self.ns2.as_ref().and_then(Ns2Rules::ramp_rate) {
+            return ramp.max(self.min_rate());
+        }
         match (self.cfg.oscillation_prevention, self.r_sqmean.value(), self.r_sample) {
             (true, Some(sq), Some(rs)) if rs > 0.0 => (self.x * sq / rs.sqrt()).max(self.min_rate()),
             _ => self.x,
         }
     }
 
-    /// When the next packet may leave.
+    /// When the next packet may leave (ns-2: at once after `nextpkt()` outside the timer).
     fn next_send(&self) -> Instant {
-        self.pacer.next_send(self.x_inst())
+        let paced = self.pacer.next_send(self.x_inst());
+        match &self.ns2 {
+            Some(n) if n.kicked() => paced.min(self.now),
+            _ => paced,
+        }
     }
 
     fn has_data(&self) -> bool {
@@ -468,6 +520,13 @@ impl Endpoint for TfrcSender {
         };
         if waited || self.has_data() {
             self.t_ndl = Some(now);
+        }
+        if !waited {
+            self.last_limited = Some(now);
+        }
+        let x = self.x;
+        if let Some(n) = self.ns2.as_mut() {
+            n.on_sent(x);
         }
         let rtt_us = self.rtt().map_or(0, |r| u32::try_from(r.as_nanos() / 1000).unwrap_or(u32::MAX).max(1));
         let seq = self.pacer.seq();

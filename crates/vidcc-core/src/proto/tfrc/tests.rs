@@ -17,11 +17,11 @@ use crate::wire::tfrc::{TfrcData, TfrcFeedback, TfrcHeader, DATA_BYTES};
 
 const S: u32 = 1000;
 
-fn close(a: f64, b: f64, rel: f64) -> bool {
+pub(super) fn close(a: f64, b: f64, rel: f64) -> bool {
     (a - b).abs() <= rel * b.abs()
 }
 
-fn bulk(cfg: &TfrcConfig) -> TfrcSender {
+pub(super) fn bulk(cfg: &TfrcConfig) -> TfrcSender {
     TfrcSender::new(cfg, Application::Bulk, S, Instant::ZERO, None).unwrap()
 }
 
@@ -40,7 +40,7 @@ fn feedback_of(t: &Transmit) -> TfrcFeedback {
 }
 
 /// Feeds the sender a feedback packet at `now` that echoes a packet sent at `echo`.
-fn feedback(s: &mut TfrcSender, now: Instant, echo: Instant, x_recv_bps: u64, p: f64) {
+pub(super) fn feedback(s: &mut TfrcSender, now: Instant, echo: Instant, x_recv_bps: u64, p: f64) {
     let fb = TfrcFeedback {
         echo_seq: 0,
         timestamp_echo_ns: echo.as_nanos(),
@@ -52,7 +52,7 @@ fn feedback(s: &mut TfrcSender, now: Instant, echo: Instant, x_recv_bps: u64, p:
 }
 
 /// Sends what is due at `now - 100 ms` and answers at `now` (R_sample = 100 ms).
-fn round(s: &mut TfrcSender, now: Instant, x_recv_bps: u64, p: f64) {
+pub(super) fn round(s: &mut TfrcSender, now: Instant, x_recv_bps: u64, p: f64) {
     let sent_at = Instant::from_nanos(now.as_nanos() - 100_000_000);
     drain(s, sent_at);
     feedback(s, now, sent_at, x_recv_bps, p);
@@ -541,17 +541,26 @@ fn pair_rejects_bad_configs_and_tiny_packets() {
 // Arbitrary network behaviour
 
 fn config() -> impl Strategy<Value = TfrcConfig> {
-    (1u32..5, any::<bool>(), any::<bool>(), any::<bool>(), 1.0f64..6.0, proptest::option::of(1u64..50)).prop_map(
-        |(ndupack, hd, osc, init, k, buf)| TfrcConfig {
+    (
+        1u32..5,
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        1.0f64..6.0,
+        proptest::option::of(1u64..50),
+        any::<(bool, bool)>(),
+    )
+        .prop_map(|(ndupack, hd, osc, init, k, buf, (ns2, tcp))| TfrcConfig {
             ndupack,
+            rules: if ns2 { RateRules::Ns2 } else { RateRules::Rfc5348 },
+            t_rto: if tcp { RtoRule::Tcp } else { RtoRule::FourR },
             history_discounting: hd,
             oscillation_prevention: osc,
             initial_rate: if init { InitialRate::Rfc5348 } else { InitialRate::Rfc3448 },
             nofeedback_rtts: k,
             sender_buffer_packets: buf,
             ..TfrcConfig::default()
-        },
-    )
+        })
 }
 
 /// What must hold for a TFRC sender and receiver whatever the network does.
