@@ -72,28 +72,33 @@ def test_c5_checks_that_startup_ends_at_the_first_decrease():
     # With startup the flow is faster to 800 kbit/s, but after its first decrease it keeps raising
     # the rate every 5 ms with a 50 ms RTT: startup did not end. Before the fix: PASS.
     rows_s = [(0.01 * i, 0, "rate", 100e3 * (i + 1)) for i in range(9)] + [(0.1, 0, "rate", 700e3)]
-    rows_s += [(0.1 + 0.005 * i, 0, "rate", 700e3 + 1e3 * i) for i in range(1, 10)] + [(0.0, 0, "rtt_estimate", 0.05)]
+    rows_s += [(0.1 + 0.005 * i, 0, "rate", 700e3 + 1e3 * i) for i in range(1, 10)]
+    rtt = samples(0, [(0.0, 1e5)]).assign(delay_ns=30e6)  # 30 ms forward + 20 ms back: RTT 50 ms
     rows_n = [(0.1 * i, 0, "rate", 100e3 * (i + 1)) for i in range(10)]
     d = figure_data(FIG["startup"], [run("s", "ssvp", startup=True), run("n", "ssvp", startup=False)],
-                    [{"run_id": "s", "flow": 0, "label": "ssvp"}, {"run_id": "n", "flow": 0, "label": "ssvp"}],
-                    {("s", "events"): events(rows_s), ("n", "events"): events(rows_n)})
+                    [{"run_id": "s", "flow": 0, "label": "ssvp", "path_rtt_ns": 40e6},
+                     {"run_id": "n", "flow": 0, "label": "ssvp", "path_rtt_ns": 40e6}],
+                    {("s", "events"): events(rows_s), ("n", "events"): events(rows_n), ("s", "flow_samples"): rtt})
     out = ssvp.c5(d)
     assert out.measured["of which closer than half an RTT to the previous one"] == 8
     assert out.status == FAIL
 
 
-def test_c7_measures_the_gain_at_the_rtt_the_sender_estimated():
+def test_c7_measures_the_gain_at_the_measured_rtt():
     # Increases of 60 kbit/s per adjustment at a 200 ms RTT: 1.5 packets per RTT, not gentler than
     # TCP. At the fixed 92 ms of the earlier check: 0.69 (PASS).
     rate = [(0.0, 300e3), (0.2, 262.5e3)] + [(0.2 + 0.2 * i, 262.5e3 + 60e3 * i) for i in range(1, 8)]
-    ev = events([(t, 0, "rate", r) for t, r in rate] + [(0.0, 0, "rtt_estimate", 0.2)])
-    fs = pd.concat([samples(0, [(t / 10, 300e3 + 10e3 * (t % 2)) for t in range(20, 60)]),
-                    samples(1, [(t / 10, 300e3 * (t % 3)) for t in range(20, 60)])], ignore_index=True)
+    ev = events([(t, 0, "rate", r) for t, r in rate])
+    # SSVP's packets meet 150 ms one way, its control packets 50 ms back: a measured RTT of 200 ms.
+    fs = pd.concat([samples(0, [(t / 10, 300e3 + 10e3 * (t % 2)) for t in range(0, 60)]).assign(delay_ns=150e6),
+                    samples(1, [(t / 10, 300e3 * (t % 3)) for t in range(0, 60)]).assign(delay_ns=10e6)],
+                   ignore_index=True)
     d = figure_data(FIG["fig7-9"], [run("r", "ssvp")],
-                    [{"run_id": "r", "flow": 0, "label": "ssvp"}, {"run_id": "r", "flow": 1, "label": "ftp"}],
+                    [{"run_id": "r", "flow": 0, "label": "ssvp", "path_rtt_ns": 100e6},
+                     {"run_id": "r", "flow": 1, "label": "ftp", "path_rtt_ns": 100e6}],
                     {("r", "events"): ev, ("r", "flow_samples"): fs})
     out = ssvp.c7(d)
-    assert abs(out.measured["SSVP median increase per RTT (packets, at each adjustment's RTT estimate)"] - 1.5) < 1e-9
+    assert abs(out.measured["SSVP median increase per RTT (packets, at each adjustment's measured RTT)"] - 1.5) < 1e-9
     assert out.status == FAIL and "not less than TCP's 1" in out.explanation
 
 

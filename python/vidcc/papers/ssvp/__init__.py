@@ -545,8 +545,26 @@ def _first_at(ev, level):
     return float(hit["t_ns"].min()) / 1e9 if not hit.empty else math.nan
 
 
+def _rtt_series(d, part, run_id, label="ssvp"):
+    """The flow's measured round-trip time over its run (s, per throughput sample): the one-way delay
+    its packets met in that sample interval (``flow_samples.delay_ns``, queueing included) plus the
+    return path's propagation delay (half of ``run_flows.path_rtt_ns``; the control packets
+    return on an uncongested path). SSVP records no RTT estimate of its own."""
+    import pandas as pd
+
+    f = d.flows(part, {"label": label})
+    f = f[f["run_id"] == run_id]
+    s = d.series(run_id, "flow_samples")
+    if f.empty or s.empty or "delay_ns" not in s:
+        return pd.DataFrame({"t_ns": [], "value": []})
+    s = s[s["flow"].isin(f["flow"])].sort_values("t_ns")
+    back = float(f["path_rtt_ns"].iloc[0]) / 2 if "path_rtt_ns" in f else 0.0
+    s = s[s["delay_ns"] > 0]
+    return pd.DataFrame({"t_ns": s["t_ns"].to_numpy(), "value": (s["delay_ns"].to_numpy() + back) / 1e9})
+
+
 def _rtt_before(rtt, t):
-    """The latest RTT estimate (s) at or before ``t`` (ns) from a flow's ``rtt_estimate`` events, else the first."""
+    """The latest measured RTT (s) at or before ``t`` (ns), else the first."""
     before = rtt[rtt["t_ns"] <= t]
     return float((before if not before.empty else rtt)["value"].iloc[-1 if not before.empty else 0])
 
@@ -555,15 +573,15 @@ def c5(d):
     """§3.2: during startup the rate increases per control packet "until the occurrence of
     congestion". Two halves: the flow with startup reaches 800 kbit/s sooner than without; and
     startup ends at the first congestion signal (the first decrease): after it, rate increases
-    follow the per-RTT rule — no two increases closer than half the RTT estimate of the moment."""
-    ev = _events(d, "ssvp", ("rate", "rtt_estimate"), "ssvp")
+    follow the per-RTT rule — no two increases closer than half the flow's measured RTT of the moment."""
+    ev = _events(d, "ssvp", "rate", "ssvp")
     runs = d.runs("ssvp")[["run_id", "startup"]]
     ev = ev.merge(runs, on="run_id")
     t, fast_after, rises_after = {}, 0, 0
     for (st, run_id), g in ev.groupby(["startup", "run_id"]):
-        rate = g[g["kind"] == "rate"].sort_values("t_ns")
+        rate = g.sort_values("t_ns")
         t.setdefault(bool(st), []).append(_first_at(rate, 0.8 * CAPACITY))
-        rtt = g[g["kind"] == "rtt_estimate"].sort_values("t_ns")
+        rtt = _rtt_series(d, "ssvp", run_id)
         if not st or rate.empty or rtt.empty:
             continue
         v, ts = rate["value"].to_numpy(), rate["t_ns"].to_numpy()
@@ -598,10 +616,10 @@ def _series_of(d, part, label, run_id):
 def c7(d):
     import numpy as np
 
-    allev = _events(d, "ssvp", ("rate", "rtt_estimate"), "ssvp").sort_values(["run_id", "t_ns"])
+    allev = _events(d, "ssvp", "rate", "ssvp").sort_values(["run_id", "t_ns"])
     steps, gains = [], []
-    for _, a in allev.groupby("run_id"):
-        g, rtt = a[a["kind"] == "rate"], a[a["kind"] == "rtt_estimate"]
+    for run_id, g in allev.groupby("run_id"):
+        rtt = _rtt_series(d, "ssvp", run_id)
         v, ts = g["value"].to_numpy(), g["t_ns"].to_numpy()
         if len(v) < 2:
             continue
@@ -609,7 +627,7 @@ def c7(d):
         steps.extend(r[r < 1].tolist())
         dec = np.nonzero(r < 1)[0]
         if len(dec) and not rtt.empty:  # after startup: increases of the per-RTT rule, in packets per
-            # RTT at the RTT the sender estimated at that adjustment (Δrate · RTT / S)
+            # RTT at the flow's measured RTT at that adjustment (Δrate · RTT / S)
             for i in range(dec[0] + 1, len(r)):
                 if v[i + 1] > v[i]:
                     gains.append((v[i + 1] - v[i]) * _rtt_before(rtt, ts[i + 1]) / S_BITS)
@@ -630,7 +648,7 @@ def c7(d):
     gain_ok = gain < 1.0
     measured = {"smallest decrease step (new/old rate)": worst, "decreases": len(steps),
                 **{f"CoV of throughput, 100 ms bins [{k}]": v for k, v in cov.items()},
-                "SSVP median increase per RTT (packets, at each adjustment's RTT estimate)": gain,
+                "SSVP median increase per RTT (packets, at each adjustment's measured RTT)": gain,
                 "TCP Reno's increase per RTT in congestion avoidance (packets)": 1}
     fails = [t for ok, t in ((dec_ok, f"a decrease step of {worst:.3f} < 0.85"),
                              (cov_ok, "SSVP's CoV is not below every FTP flow's"),
