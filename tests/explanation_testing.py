@@ -18,7 +18,7 @@ from vidcc.papers.verdicts import state_cause
 
 # A number in running text: not part of a name (R1, C1-C2, fig15-19, T_rand, 2^k, Eq. 5, §8.1).
 _NUMBER = re.compile(r"(?<![\w§^.\-−/])(\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w^])")
-_NAMED = re.compile(r"(?:Eqs?\.|Figs?\.|Tables?|§|seed|stream|level|layer|rule|C|R|B)\s*$")
+_NAMED = re.compile(r"(?:Eqs?\.|Algs?\.|Figs?\.|Tables?|§|seed|stream|level|layer|rule|C|R|B)\s*$")
 ALWAYS = {0.0, 1.0, 100.0}  # "0 of 3", "per 1 s bin", "per 100 s"
 _SCALES = (1.0, 100.0, 1e-3, 1e3, 1e-6, 1e6)
 

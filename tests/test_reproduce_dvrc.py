@@ -95,3 +95,37 @@ def test_every_stated_cause_belongs_to_a_claim_with_a_check():
 def test_a_cause_is_stated_only_on_a_fail():
     ok = Claim("T", "t", None, ("tcp-reno",), lambda d: Verdict(PASS, {"x": 1}, "fine"), cause="never")
     assert check_claim(ok, None).explanation == "fine"
+
+
+def _drop_figure(figure, cells):
+    """A FigureData of ``figure`` with one flow per run: ``cells`` maps (label, n) to (network drop
+    ratio of run_flows, the video's packet_drop_rate of video_summary)."""
+    runs, flows, video = [], [], {}
+    for (label, n), (network, pdr) in cells.items():
+        rid = f"{label}-{n}"
+        runs.append({"run_id": rid, "part": label, "seed": 1, "n": n})
+        flows.append({"run_id": rid, "part": label, "seed": 1, "n": n, "flow": 0, "receiver": 0, "label": label,
+                      "drop_rate": network})
+        video[rid] = pd.DataFrame({"flow": [0], "receiver": [0], "packet_drop_rate": [pdr]})
+    return FigureData(SUITE.figure(figure), {"runs": pd.DataFrame(runs), "run_flows": pd.DataFrame(flows),
+                                             "run_aggregate": pd.DataFrame()}, ran=sorted({k[0] for k in cells}),
+                      series=lambda rid, table: video[rid] if table == "video_summary" else pd.DataFrame())
+
+
+def test_drop_rate_claims_read_the_papers_packet_drop_rate():
+    """§4.2: "Packet Drop Rate, as the ratio of the number of lost packets over the number of packets
+    sent by the application". Fails before the fix: C8, C16, C23 read the network drop ratio of
+    run_flows, which here orders the protocols the other way."""
+    from vidcc.papers.dvrc import c8, c16, c23
+
+    # The network drops little of TFRC's packets, but most of its video never arrives (unsent).
+    s2 = {("dvrc", 10): (0.05, 0.05), ("tfrc", 10): (0.01, 0.30), ("tcpw+", 10): (0.08, 0.0)}
+    v = c8(_drop_figure("fig8-10", s2))
+    assert v.status == PASS, v.explanation
+    assert v.measured["packet drop rate[tfrc,n=10]"] == 0.3
+    assert v.measured["packet drop rate[tcpw+,n=10]"] == 0.08  # TCPW+: network drops of its segments
+    for check, fig in ((c16, "fig12-14"), (c23, "fig18-20")):
+        cells = {("dvrc", 10): (0.05, 0.05), ("tfrc", 10): (0.01, 0.30), ("rtcp-udp", 10): (0.02, 0.10)}
+        assert check(_drop_figure(fig, cells)).status == PASS
+        cells[("tfrc", 10)] = (0.30, 0.01)
+        assert check(_drop_figure(fig, cells)).status == FAIL

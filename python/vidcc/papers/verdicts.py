@@ -106,6 +106,14 @@ def _first_bad(bad: list) -> tuple[str, float, str]:
     return cell, v, f" (and {len(bad) - 1} more cells)" if len(bad) > 1 else ""
 
 
+def _counted(measured: dict[str, Any], name: str, bad: list, unit: str = "cells") -> dict[str, Any]:
+    """``measured`` with the number of failing cells when the explanation counts them ("and 2
+    more"): every number an explanation shows is a measured one."""
+    if len(bad) > 1:
+        measured[f"{name}: {unit} failing"] = len(bad)
+    return measured
+
+
 def no_data(what: str) -> Verdict:
     return Verdict(FAIL, {}, f"no results for {what} (did its runs fail?)")
 
@@ -118,9 +126,10 @@ def bound(summary: pd.DataFrame, op: str, threshold: float, *, name: str, value:
     measured, bad = _cells(summary, name, value, lambda v: check(v, threshold))
     if bad:
         cell, v, more = _first_bad(bad)
-        return Verdict(FAIL, measured, f"{name} = {_fmt(v)} at {cell}, not {op} {_fmt(threshold)}{more}")
+        return Verdict(FAIL, _counted(measured, name, bad), f"{name} = {_fmt(v)} at {cell}, not {op} {_fmt(threshold)}{more}")
     vals = [float(r[value]) for r in summary.to_dict("records")]
     worst = min(vals) if op in (">", ">=") else max(vals)
+    measured[f"{name}: cells"] = len(vals)
     return Verdict(PASS, measured, f"{name} {op} {_fmt(threshold)} in all {len(vals)} cells (worst {_fmt(worst)})")
 
 
@@ -131,7 +140,8 @@ def within(summary: pd.DataFrame, lo: float, hi: float, *, name: str, value: str
     measured, bad = _cells(summary, name, value, lambda v: lo <= v <= hi)
     if bad:
         cell, v, more = _first_bad(bad)
-        return Verdict(FAIL, measured, f"{name} = {_fmt(v)} at {cell}, outside [{_fmt(lo)}, {_fmt(hi)}]{more}")
+        return Verdict(FAIL, _counted(measured, name, bad), f"{name} = {_fmt(v)} at {cell}, outside [{_fmt(lo)}, {_fmt(hi)}]{more}")
+    measured[f"{name}: cells"] = len(summary)
     return Verdict(PASS, measured, f"{name} within [{_fmt(lo)}, {_fmt(hi)}] in all {len(summary)} cells")
 
 
@@ -180,13 +190,18 @@ def ordering(summary: pd.DataFrame, higher: str, lower: str, *, group: str = "la
         need = margin * abs(vb) if relative else margin
         if math.isnan(va) or math.isnan(vb) or not va - vb > need:
             bad.append((cell, va, vb))
+    if most:
+        measured[f"{name}: points"] = len(pairs)
     if most and len(bad) < len(pairs) / 2:
+        measured[f"{name}: points holding"] = len(pairs) - len(bad)
         return Verdict(PASS, measured, f"{name}: {higher} > {lower} at {len(pairs) - len(bad)} of {len(pairs)} points")
     if bad:
         cell, va, vb = bad[0]
         more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
         of = f" (must hold at more than half of the {len(pairs)} points)" if most else ""
-        return Verdict(FAIL, measured, f"{name}: {higher} {_fmt(va)} is not above {lower} {_fmt(vb)} at {cell}{more}{of}")
+        return Verdict(FAIL, _counted(measured, name, bad, "points"),
+                       f"{name}: {higher} {_fmt(va)} is not above {lower} {_fmt(vb)} at {cell}{more}{of}")
+    measured[f"{name}: points"] = len(pairs)
     return Verdict(PASS, measured, f"{name}: {higher} > {lower} at all {len(pairs)} points")
 
 

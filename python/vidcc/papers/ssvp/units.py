@@ -54,9 +54,9 @@ def c3(_d) -> Verdict:
     ratio = m["c3_example_literal_bytes"] / m["c3_deficit_130k_bytes"]
     measured["P(2·deficit) / P(deficit)"] = round(ratio, 4)
     if abs(packets - 17) > 0.5:
-        bad.append(f"worked example {packets:.2f} packets, paper ≈ 17")
-    what = ("the layer rule's add threshold (Eq. 15 through LayerAdaptation): worked example ≈ 17 packets as printed "
-            "(≈ 100 B in the physical reading), 0 when the post-loss rate covers k+1 layers, quadratic in the deficit")
+        bad.append(f"worked example {packets:.2f} packets, Eq. 17 as printed gives ≈ 17")
+    what = ("the layer rule's add threshold (Eq. 15 through LayerAdaptation): worked example ≈ 17 packets from Eq. 17 "
+            "as printed (the paper prints the equation, not this example; ≈ 100 B in the physical reading), 0 when the post-loss rate covers k+1 layers, quadratic in the deficit")
     return Verdict(FAIL if bad else PASS, measured, f"{what}: " + ("; ".join(bad) if bad else f"{packets:.2f} packets, ratio {ratio:.3f}"))
 
 

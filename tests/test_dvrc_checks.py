@@ -1,0 +1,62 @@
+"""DVRC's checks read each claim as the paper words it (audit of issue 20, D5): each test is built so
+that the earlier reading and the paper's give different verdicts, and fails before the fix."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from figure_testing import figure_data, run
+from vidcc.papers import dvrc
+from vidcc.papers.model import FAIL, PASS
+
+FIG = {f.id: f for f in dvrc.SUITE.figures}
+
+
+def test_c4_reads_the_jitter_maximum_the_paper_bounds():
+    # Inter-arrival times of 10 ms (p99 10 ms: the earlier check passed), but the jitter J of
+    # Eq. 13 peaked at 80 ms: "delay jitter does not exceed ... 75 ms" fails.
+    sent = pd.Series(range(500)) * 10_000_000 + 2_000_000_000
+    pk = pd.DataFrame({"flow": 0, "seq": range(500), "sent_ns": sent, "arrival_ns": sent + 30_000_000,
+                       "fate": "delivered"})
+    v = pd.DataFrame({"flow": [0], "receiver": [0], "jitter_max_ns": [80e6]})
+    d = figure_data(FIG["fig6"], [run("r", "dvrc")], [{"run_id": "r", "flow": 0, "receiver": 0, "label": "dvrc"}],
+                    {("r", "packets"): pk, ("r", "video_summary"): v})
+    out = dvrc.c4(d)
+    assert out.status == FAIL and out.measured["jitter J (Eq. 13) max over runs (ms)"] == 80.0
+
+
+def _queue(rid, values, drops):
+    links = pd.DataFrame({"link": [0], "name": ["R2->R3"], "queue_limit_packets": [100.0], "delivered_packets": [1000],
+                          "dropped_queue": [drops], "dropped_loss": [0]})
+    t = [3_000_000_000 + i * 10_000_000 for i in range(len(values))]
+    q = pd.DataFrame({"t_ns": t, "link": 0, "packets": values})
+    return {(rid, "links"): links, (rid, "queue_samples"): q}
+
+
+def test_c13_tests_the_draining_phases_not_the_drops_at_r2():
+    # UDP full all the time but dropping fewer packets at R2 (its excess is dropped at R1 first);
+    # DVRC's queue drains twice. The earlier check also wanted more drops at R2 with UDP: FAIL.
+    series = {**_queue("u", [100] * 40, 10), **_queue("v", ([95] * 10 + [10] * 10) * 2, 500)}
+    d = figure_data(FIG["fig11"], [run("u", "udp"), run("v", "dvrc")], [], series)
+    out = dvrc.c13(d)
+    assert out.status == PASS, out.explanation
+    assert out.measured["draining phases of R2's queue per DVRC run"] == 2
+    series = {**_queue("u", [100] * 40, 10), **_queue("v", [95] * 20 + [60] * 20, 500)}  # never drains
+    assert dvrc.c13(figure_data(FIG["fig11"], [run("u", "udp"), run("v", "dvrc")], [], series)).status == FAIL
+
+
+def test_c26_judges_the_video_delivery_not_a_goodput_band():
+    # Same VDI with 4 and 5 layers, 20 % less goodput with 4 (a coarser vector sends less): the
+    # earlier check's invented ±10 % goodput band failed it.
+    runs, flows, series = [], [], {}
+    for part, seed, vdi, good in (("dvrc", 1, 0.90, 1e6), ("dvrc", 2, 0.92, 1e6), ("dvrc-k4", 1, 0.91, 0.8e6),
+                                  ("dvrc-k4", 2, 0.91, 0.8e6)):
+        rid = f"{part}-{seed}"
+        runs.append(run(rid, part, seed, n=10))
+        flows.append({"run_id": rid, "flow": 0, "receiver": 0, "label": part, "goodput_bps": good})
+        series[(rid, "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "vdi": [vdi]})
+    out = dvrc.c26(figure_data(FIG["fig8-10"], runs, flows, series))
+    assert out.status == PASS, out.explanation
+    series[("dvrc-k4-1", "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "vdi": [0.2]})
+    series[("dvrc-k4-2", "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "vdi": [0.2]})
+    assert dvrc.c26(figure_data(FIG["fig8-10"], runs, flows, series)).status == FAIL
