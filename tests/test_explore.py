@@ -149,7 +149,7 @@ def test_dvrc_names_its_alternatives():
     assert "pacing" in next(c for c in suite.claims if c.id == "C24").alternatives
 
 
-@pytest.mark.parametrize("paper", ["dvrc", "ssvp", "qos-aimd"])
+@pytest.mark.parametrize("paper", ["dvrc", "ssvp", "qos-aimd", "sramt"])
 def test_every_alternative_makes_valid_scenarios(paper):
     """An alternative's keys are keys of its protocol with valid values: every part that carries
     the protocol still expands to valid runs with the alternative applied."""
