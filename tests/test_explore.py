@@ -3,13 +3,15 @@ readings they name, one at a time and in the suggested combination; gains and co
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
 from vidcc import report
 from vidcc.papers import load_suite
-from vidcc.papers.building import dumbbell, flow, part_spec, scenario
+from vidcc.papers.building import dumbbell, flow, glink, graph, part_spec, red, scenario
+from vidcc.papers.categories import UnrecordedReading, problems
 from vidcc.papers.explore import explorable, explore, suggested, with_alternatives
 from vidcc.papers.model import (
     FAIL,
@@ -21,9 +23,11 @@ from vidcc.papers.model import (
     ClaimResult,
     Figure,
     Part,
+    Q,
     Suite,
     SuiteRun,
 )
+from vidcc.papers.provenance import key_paths
 from vidcc.papers.running import run_suite
 from vidcc.papers.verdicts import bound
 
@@ -145,7 +149,7 @@ def test_dvrc_names_its_alternatives():
     assert "pacing" in next(c for c in suite.claims if c.id == "C24").alternatives
 
 
-@pytest.mark.parametrize("paper", ["dvrc", "ssvp", "qos-aimd"])
+@pytest.mark.parametrize("paper", ["dvrc", "ssvp", "qos-aimd", "sramt"])
 def test_every_alternative_makes_valid_scenarios(paper):
     """An alternative's keys are keys of its protocol with valid values: every part that carries
     the protocol still expands to valid runs with the alternative applied."""
@@ -155,9 +159,113 @@ def test_every_alternative_makes_valid_scenarios(paper):
         used = 0
         for fig in variant.figures:
             for part in fig.parts:
-                if part.missing() or alt.protocol not in part.protocols():
+                if part.missing() or not alt.applies_to(part):
                     continue
                 used += 1
                 bad = [p.error for p in part_spec(variant, fig, part, "quick").points() if p.error]
                 assert not bad, f"{paper} ~{alt.name}: {fig.id}/{part.name}: {bad[0]}"
         assert used, f"{paper}: alternative {alt.name} applies to no part"
+
+
+# ------------------------------------------------------------------------------------------------
+# Set-up readings: an Alternative that sets values at key paths of the scenario
+
+NARROW = Alternative("narrow-link", setup={"topology.bottleneck.bandwidth": "2Mbps"}, ref="test set-up row",
+                     note="a bottleneck a fifth as wide")
+CLASSIC_RED = {"kind": "red", "min_thresh": 5, "max_thresh": 15, "weight": 0.002, "max_p": 0.1, "gentle": False,
+               "limit": 50}
+
+
+def tree_part() -> Part:
+    """A graph whose links C1-C2 and C1-C3 carry RED, C2-R a default queue, A-C1 a DropTail."""
+    queue = red(min_thresh=20, max_thresh=60, weight=0.001, max_p=0.1, gentle=True, limit=100)
+    topo = graph(["A", "C1", "C2", "C3", "R"], [
+        glink("A", "C1", "10Mbps", "1ms", queue={"kind": "droptail", "limit": 30}),
+        glink("C1", "C2", "1Mbps", "10ms", queue=queue), glink("C1", "C3", "2Mbps", "10ms", queue=queue),
+        glink("C2", "R", "10Mbps", "1ms")])
+    flows = [flow("tcp-reno", label="reno", src="A", dst="R", max_window="64KB"),
+             flow("udp-cbr", label="cbr", src="A", dst="R", rate="100kbps")]
+    return Part("tree", scenario("3s", topo, flows), seeds=[1])
+
+
+def _changed(before: dict, after: dict) -> set[str]:
+    b, a = dict(key_paths(before)), dict(key_paths(after))
+    return {p for p in b.keys() | a.keys() if b.get(p, "<absent>") != a.get(p, "<absent>")}
+
+
+def test_a_setup_alternative_changes_exactly_the_matched_keys_of_every_part_that_has_them():
+    # C2-R matches the link pattern but has no queue key; A-C1 has a queue but does not match.
+    reading = Alternative("classic-red", setup={"topology.links[C*].queue": CLASSIC_RED,
+                                                "flows[reno].max_window": Q("8KB", "16KB")}, ref="test")
+    suite = reno_suite()
+    suite.figures = [*suite.figures, Figure("f3", "Tree", "Fig. 3", "a tree", parts=[tree_part()])]
+    suite.alternatives = [*suite.alternatives, reading]
+    suite.validate()
+    variant = with_alternatives(suite, [reading])
+    for scale, window in (("quick", "8KB"), ("full", "16KB")):
+        before, after = suite.figure("f3").parts[0].scenario(scale), variant.figure("f3").parts[0].scenario(scale)
+        changed = _changed(before, after)
+        assert {p for p in changed if not p.startswith(("topology.links[C1-C2].queue.",
+                                                        "topology.links[C1-C3].queue."))} == {"flows[reno].max_window"}
+        for link in ("C1-C2", "C1-C3"):  # the whole queue replaced: gentle off, thresholds 5/15, no key merged
+            prefix = f"topology.links[{link}].queue."
+            queue = {p.rsplit(".", 1)[1]: v for p, v in key_paths(after) if p.startswith(prefix)}
+            assert queue == CLASSIC_RED
+        assert dict(key_paths(after))["flows[reno].max_window"] == window
+        # a key the scenario does not set is not added: C2-R keeps its default queue
+        assert not any(p.startswith("topology.links[C2-R].queue") for p in dict(key_paths(after)))
+        # parts without the matched keys are left exactly as they were
+        for fid in ("f1", "f2"):
+            assert variant.figure(fid).parts[0].scenario(scale) == suite.figure(fid).parts[0].scenario(scale)
+    assert reading.applies_to(tree_part()) and not reading.applies_to(suite.figure("f2").parts[0])
+
+
+def test_a_setup_alternative_keeps_the_protocol_constructor_and_is_checked():
+    old = Alternative("window", "tcp-reno", {"max_window": "4KB"}, "ref", "note")  # the positional form still works
+    assert (old.protocol, dict(old.keys), old.ref, old.note, dict(old.setup)) == ("tcp-reno", {"max_window": "4KB"},
+                                                                                  "ref", "note", {})
+    with pytest.raises(ValueError, match="neither a protocol"):
+        Alternative("nothing", ref="ref")
+    suite = reno_suite()
+    suite.alternatives = [*suite.alternatives, Alternative("typo", setup={"topology.bottleneck.qeue": {}}, ref="t")]
+    with pytest.raises(ValueError, match="'topology.bottleneck.qeue' matches no key"):
+        suite.validate()
+
+
+def test_an_unrecorded_reading_may_name_a_setup_alternative():
+    suite = reno_suite()
+    suite.alternatives = [*suite.alternatives, NARROW]
+    claim = dataclasses.replace(suite.claims[0], category=UnrecordedReading("the paper gives no capacity",
+                                                                            ("narrow-link",)))
+    assert problems(claim, suite) == []
+    wrong = dataclasses.replace(claim, category=UnrecordedReading("the paper gives no capacity", ("narrow-lnk",)))
+    assert problems(wrong, suite) == ["suite renos: claim S1: unrecorded reading: reading 'narrow-lnk' is not an "
+                                      "alternative of the suite"]
+
+
+def test_explore_runs_a_setup_alternative_and_reports_gains_and_costs(tmp_path):
+    db = tmp_path / "db.duckdb"
+    runs: dict[str, SuiteRun] = {}
+
+    def run(s: Suite) -> SuiteRun:
+        runs[s.name] = run_suite(s, "quick", db=db, out_dir=tmp_path / s.name, jobs=1, progress=False,
+                                 log=lambda _: None)
+        return runs[s.name]
+
+    suite = reno_suite()
+    suite.alternatives = [NARROW]
+    suite.claims = [dataclasses.replace(c, alternatives=("narrow-link",) if c.id == "S1" else ()) for c in suite.claims]
+    default = run(suite)
+    assert {c.claim.id: c.status for c in default.claims} == {"S1": FAIL, "S2": PASS}
+    trials = explore(default, run, log=lambda _: None)
+    assert [t.name for t in trials] == ["narrow-link"]
+    narrow = trials[0]
+    assert [c.claim for c in narrow.gains] == ["S1"] and [c.claim for c in narrow.costs] == ["S2"]
+    # Both figures set the bottleneck's bandwidth, so both ran again under the reading.
+    assert [(f.parts[0].ran, f.parts[0].skipped) for f in runs["renos~narrow-link"].figures] == [(1, 0), (1, 0)]
+    default.explored = trials
+    page, claims = report.write_suite(default, tmp_path / "report")
+    doc = json.loads(claims.read_text())
+    assert doc["explore"][0]["gains"] == ["S1"] and doc["explore"][0]["costs"] == ["S2"]
+    html = page.read_text()
+    assert "topology.bottleneck.bandwidth = 2Mbps (test set-up row)" in html and "a bottleneck a fifth as wide" in html

@@ -450,7 +450,7 @@ def _add_reproduce_command(sub) -> None:
     where.add_argument("--cluster", metavar="ADDRESS", help="run on a Dask scheduler, e.g. tcp://HOST:8786")
     p.add_argument("--reuse-stale", action="store_true", help=REUSE_STALE_HELP)
     p.add_argument("--explore", action="store_true",
-                   help="then re-run the suite under each alternative reading (digest [I]/[D]) that a FAIL or UNSTABLE "
+                   help="then re-run the suite under each alternative reading (of a protocol or of the set-up) that a FAIL or UNSTABLE "
                    "claim names, one at a time and in the combination the results suggest, and report which claims each "
                    "turns to PASS and which it costs (the verdicts stay the defaults')")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors and the final summary")

@@ -377,14 +377,13 @@ def _explore_html(run: SuiteRun, level: int) -> list[str]:
         return []
     s = run.suite
     out = [f"<h{level}>Which reading reproduces the paper (--explore)</h{level}>",
-           "<p class='meta'>Each row re-runs the suite with one alternative reading the digest names (or the combination "
-           "the single rows suggest). The verdicts above stay the defaults'. Gained: FAIL/UNSTABLE → PASS; lost: "
+           "<p class='meta'>Each row re-runs the suite with one alternative reading the paper leaves open, of a protocol "
+           "or of the set-up (or the combination the single rows suggest). The verdicts above stay the defaults'. Gained: FAIL/UNSTABLE → PASS; lost: "
            "PASS → FAIL/UNSTABLE.</p>",
            "<table><tr><th>alternative</th><th>reading</th><th>explored for</th><th>gained</th><th>lost</th>"
            "<th>other changes</th><th>claims</th></tr>"]
     for t in run.explored:
-        reading = "; ".join(f"{a.protocol}: {', '.join(f'{k} = {v}' for k, v in a.keys.items())} ({a.ref})"
-                            for a in (s.alternative(n) for n in t.alternatives))
+        reading = "; ".join(s.alternative(n).describe() for n in t.alternatives)
         other = [c for c in t.changes if not c.gain and not c.cost]
 
         def cell(changes) -> str:

@@ -1,13 +1,14 @@
 """Which reading reproduces the paper: ``vidcc reproduce PAPER --explore``.
 
-A suite names the readings its digest left open and its code exposes (:class:`Alternative`:
-protocol keys that select the other interpretation [I] or default [D]) and, per claim, which of
-them may bear on it (``Claim.alternatives``). After the suite has run with its defaults, every
-claim that is FAIL or UNSTABLE and names alternatives is explored:
+A suite names the readings the paper leaves open (:class:`Alternative`: protocol keys that
+select another interpretation or default, or values at key paths of the scenarios for another
+reading of the set-up) and, per claim, which of them may bear on it (``Claim.alternatives``).
+After the suite has run with its defaults, every claim that is FAIL or UNSTABLE and names
+alternatives is explored:
 
-1. each of its alternatives alone: the whole suite re-run with the alternative's keys set on
-   every flow of its protocol. Runs are keyed by their scenario, so only the figures that carry
-   that protocol run again; the others are reused from the database;
+1. each of its alternatives alone: the whole suite re-run with the alternative applied to every
+   part (``Part.scenario``). Runs are keyed by their scenario, so only the figures the reading
+   changes run again; the others are reused from the database;
 2. then the combination the evidence suggests: every alternative that turned at least one of
    these claims to PASS on its own, together (when there are two or more).
 
@@ -86,7 +87,8 @@ def with_alternatives(suite: Suite, alternatives: Sequence[Alternative]) -> Suit
     """A copy of ``suite`` whose parts apply ``alternatives`` to their flows. Its name (and so
     its sweeps' names) says which, so the defaults' sweeps are left as they are."""
     tag = "+".join(a.name for a in alternatives)
-    figures = [dataclasses.replace(f, parts=[dataclasses.replace(p, alternatives=tuple(alternatives)) for p in f.parts])
+    figures = [dataclasses.replace(f, parts=[dataclasses.replace(p, alternatives=tuple(a for a in alternatives if a.in_figure(f.id)))
+                                             for p in f.parts])
                for f in suite.figures]
     return dataclasses.replace(suite, name=f"{suite.name}~{tag}", figures=figures)
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 from vidcc.papers.categories import Category, Classification, Finding, problems
 from vidcc.papers.existence import missing
-from vidcc.papers.provenance import SetupKey
+from vidcc.papers.provenance import SetupKey, set_at
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -115,7 +115,7 @@ class Part:
     needs: Sequence[str] = ()
     tags: Mapping[str, Any] = field(default_factory=dict)
     note: str = ""
-    alternatives: Sequence[Alternative] = ()  # readings applied to this part's flows (``vidcc reproduce --explore``)
+    alternatives: Sequence[Alternative] = ()  # readings applied to this part's scenario (``vidcc reproduce --explore``)
 
     def protocols(self) -> list[str]:
         found: list[str] = []
@@ -137,9 +137,7 @@ class Part:
     def scenario(self, scale: str) -> dict:
         scenario = copy.deepcopy(at_scale(self.base, scale))
         for alt in self.alternatives:
-            for flow in scenario.get("flows", []):
-                if flow.get("protocol") == alt.protocol:
-                    flow.update(copy.deepcopy(dict(alt.keys)))
+            alt.apply(scenario, scale)
         return scenario
 
     def axis_values(self, scale: str) -> dict[str, list]:
@@ -268,17 +266,79 @@ class Claim:
 
 @dataclass(frozen=True)
 class Alternative:
-    """Another reading of the paper that the code already exposes: where the digest chose an
-    interpretation [I] or default [D] and names the alternative, the protocol keys that select
-    it. ``vidcc reproduce PAPER --explore`` re-runs the suite with these keys set on every
-    flow of ``protocol`` (:mod:`vidcc.papers.explore`). ``ref`` points at the digest's entry;
-    ``note`` says what the reading is and what evidence suggests it."""
+    """Another reading of the paper, runnable with ``vidcc reproduce PAPER --explore``
+    (:mod:`vidcc.papers.explore`). Two kinds, which one alternative may combine:
+
+    * a protocol reading: where the paper leaves an interpretation or default open and the code
+      exposes the other one, the protocol keys that select it (``keys``, set on every flow of
+      ``protocol``): ``Alternative("pacing", "dvrc", {"pacing": True}, ref)``;
+    * a set-up reading: a reconstruction or interpretation of the scenario named in the suite's
+      set-up tables (:mod:`vidcc.papers.provenance`): ``setup`` maps key-path patterns (as
+      :class:`~vidcc.papers.provenance.SetupKey` writes them, ``*`` matching anything) to the
+      value every matching node of every part's scenario takes instead
+      (:func:`~vidcc.papers.provenance.set_at`: only nodes the scenario has, a matched mapping
+      replaced whole; values may be ``Q(quick, full)`` or a function of the node's current
+      value): ``Alternative("classic-red", setup={"topology.links[C1-*].queue": {...}}, ref=...)``;
+      ``figures`` limits it to those figures' parts (a pattern that would also match elsewhere).
+
+    ``ref`` points at the paper's text (or the set-up row) the reading comes from; ``note`` says
+    what the reading is and what evidence suggests it."""
 
     name: str
-    protocol: str
-    keys: Mapping[str, Any]
-    ref: str
+    protocol: str = ""
+    keys: Mapping[str, Any] = field(default_factory=dict)
+    ref: str = ""
     note: str = ""
+    setup: Mapping[str, Any] = field(default_factory=dict)
+    figures: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        if not self.protocol and not self.setup:
+            raise ValueError(f"alternative {self.name!r}: neither a protocol (with its keys) nor set-up patterns")
+        if self.keys and not self.protocol:
+            raise ValueError(f"alternative {self.name!r}: protocol keys {sorted(self.keys)} without a protocol")
+        empty = [p for p in self.setup if not isinstance(p, str) or not p.strip()]
+        if empty:
+            raise ValueError(f"alternative {self.name!r}: set-up pattern {empty[0]!r} is not a key path")
+
+    def apply(self, scenario: dict, scale: str) -> list[str]:
+        """Apply this reading to ``scenario`` (changed in place): the protocol keys on every flow of
+        ``protocol``, then the set-up values. Returns the key paths the set-up patterns matched."""
+        if self.protocol:
+            for flow in scenario.get("flows", []):
+                if flow.get("protocol") == self.protocol:
+                    flow.update(copy.deepcopy(dict(self.keys)))
+        return set_at(scenario, at_scale(dict(self.setup), scale)) if self.setup else []
+
+    def applies_to(self, part: Part) -> bool:
+        """Whether this reading changes anything in ``part`` at some scale: it carries the protocol,
+        or a set-up pattern matches a node of its scenario."""
+        if self.protocol and self.protocol in part.protocols():
+            return True
+        return bool(self.setup) and any(set_at(copy.deepcopy(at_scale(part.base, s)), at_scale(dict(self.setup), s))
+                                        for s in SCALES)
+
+    def describe(self) -> str:
+        """The reading in one line: its keys and set-up values (for the report)."""
+        out = []
+        if self.protocol:
+            out.append(f"{self.protocol}: " + ", ".join(f"{k} = {v}" for k, v in self.keys.items()))
+        out += [f"{p} = {_short(v)}" for p, v in self.setup.items()]
+        where = f"; in {', '.join(self.figures)}" if self.figures else ""
+        return "; ".join(out) + where + (f" ({self.ref})" if self.ref else "")
+
+    def in_figure(self, figure: str) -> bool:
+        return not self.figures or figure in self.figures
+
+
+def _short(value: Any) -> str:
+    if callable(value):  # a function of the current value: its docstring says what it does
+        return (value.__doc__ or value.__name__).strip().split("\n")[0]
+    if isinstance(value, Q):
+        return f"Q({_short(value.quick)}, {_short(value.full)})"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {_short(v)}" for k, v in value.items()) + "}"
+    return str(value)
 
 
 def with_alternatives_named(claims: Sequence[Claim], bearing: Mapping[str, Sequence[str]]) -> list[Claim]:
@@ -335,6 +395,18 @@ class Suite:
         anames = [a.name for a in self.alternatives]
         if len(set(anames)) != len(anames):
             raise ValueError(f"suite {self.name}: duplicate alternative names")
+        for alt in self.alternatives:
+            for fid in alt.figures:
+                self.figure(fid)
+            for pattern in alt.setup:
+                if not any(_matches(pattern, part, scale) for f in self.figures if alt.in_figure(f.id)
+                           for part in f.parts for scale in SCALES):
+                    raise ValueError(f"suite {self.name}: alternative {alt.name!r}: set-up pattern {pattern!r} matches "
+                                     "no key of any part's scenario")
+
+
+def _matches(pattern: str, part: Part, scale: str) -> bool:
+    return bool(set_at(copy.deepcopy(at_scale(part.base, scale)), {pattern: 0}))
 
 
 def reconstruction_notes(doc: str) -> list[str]:

@@ -20,6 +20,7 @@ lists the keys with none, which the report marks "no source declared".
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from vidcc.papers.model import Figure, Suite
 
 __all__ = ["Paper", "Ns2", "Reconstruction", "Source", "SetupKey", "SetupRow", "key_paths", "setup_rows", "unsourced",
-           "ns2_script", "ns2_declared"]
+           "ns2_script", "ns2_declared", "set_at"]
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,50 @@ def key_paths(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
             yield from key_paths(item, f"{prefix}[{label if label is not None else i}]")
         return
     yield prefix, value
+
+
+def _nodes(value: Any, prefix: str = "") -> Iterator[tuple[str, Any, Any]]:
+    """Every node of a scenario document below the root, leaves and inner nodes alike, as ``(path,
+    container, key)`` (``container[key]`` is the node), named as :func:`key_paths` names leaves."""
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            path = f"{prefix}.{k}" if prefix else str(k)
+            yield path, value, k
+            yield from _nodes(v, path)
+        return
+    if isinstance(value, list) and value and all(isinstance(x, Mapping) for x in value):
+        name = _ITEM_NAMES.get(prefix.rsplit(".", 1)[-1])
+        for i, item in enumerate(value):
+            label = name(item) if name else None
+            path = f"{prefix}[{label if label is not None else i}]"
+            yield path, value, i
+            yield from _nodes(item, path)
+
+
+def set_at(scenario: dict, values: Mapping[str, Any]) -> list[str]:
+    """Set, in ``scenario`` (changed in place), every node whose key path matches a pattern of
+    ``values`` (``*`` as in :class:`SetupKey`) to that pattern's value, a deep copy of it, or, when
+    the value is callable, to what it returns given the node's current value (a reading that
+    scales what the scenario has, e.g. a period stated in packets of another size); the patterns
+    apply in their order. A pattern sets only nodes that exist (it never adds a key): a set-up
+    reading changes what the scenario already states. A match replaces the whole node (a mapping
+    included: a queue given as a reading is that queue, not a merge), and nothing inside a matched
+    node is matched again. Returns the matched paths, in order."""
+    matched: list[str] = []
+    for pattern, new in values.items():
+        regex = _pattern(pattern)
+        hits: list[tuple[str, Any, Any]] = []
+        inside: str | None = None  # the last matched path: its descendants are not matched again
+        for path, container, key in _nodes(scenario):
+            if inside is not None and (path.startswith(inside + ".") or path.startswith(inside + "[")):
+                continue
+            if regex.fullmatch(path):
+                hits.append((path, container, key))
+                inside = path
+        for path, container, key in hits:
+            container[key] = new(copy.deepcopy(container[key])) if callable(new) else copy.deepcopy(new)
+            matched.append(path)
+    return matched
 
 
 def _fmt(v: Any) -> str:

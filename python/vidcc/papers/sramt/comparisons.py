@@ -30,7 +30,7 @@ from vidcc.papers.sramt.schemes import STARVE_WINDOW_S, Numbers
 from vidcc.papers.sramt.trace import fmt
 from vidcc.papers.verdicts import no_data
 
-QUEUES = {"plm": "DRR (ns-2 Queue/DRR defaults)", "sramt-le": "RED (min_th 5, max_th 15, limit 50)"}
+QUEUES = {"plm": "DRR (ns-2 Queue/DRR defaults)", "sramt-le": "RED (ns-2 2.35's defaults on the link)"}
 
 
 def _rounded(x, n: int = 3):

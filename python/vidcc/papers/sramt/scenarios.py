@@ -7,9 +7,18 @@ Reconstruction notes (tags [P] paper, [I] interpretation, [R] reconstruction; ou
   ``dsg``, ``irfm``, issue 11). Multicast flows are graph flows with a ``receivers`` list
   (node, start, and for Scenario A's simulcast the stream each receiver starts on [P]); the bands
   and initial rates are the protocol's defaults, which are the paper's [P].
-* Common [R]: 1000 B packets, RED with min_th 5, max_th 15, w_q 0.002, max_p 0.1, gentle off,
-  limit 50 packets (droptail 50 in B4); 1000 s runs (quick: 500 s), statistics after a 100 s
-  warm-up (quick: 50 s); 1 s bins; 10 seeds (quick: 2). The paper's times for 1000 s runs
+* Where the paper is silent, ns-2 2.35's default (the authors ran ns-2, §8; ``vidcc.papers.ns2``),
+  the suite's earlier reconstructions kept as set-up readings for ``--explore`` (``readings.py``):
+  every RED queue is ns-2's ``Queue/RED`` as ``duplex-link ... RED`` configures it on that link
+  (byte mode, mean_pktsize_ 500, thresholds and weight set automatically from the link, gentle,
+  limit 25 000 B; reading ``classic-red``: min_th 5, max_th 15, w_q 0.002, gentle off, packet mode,
+  50 packets); droptail is ns-2's 50 packets (B4); the Tahoe flows are ``Agent/TCP`` with its
+  defaults (1000 B payload + 40 B header, window_ 20 packets, rtxcur_init_ 3 s; reading
+  ``vidcc-tahoe``: vidcc's 1000 B, 64 000 B, 1 s); the background generators send ns-2's 210 B
+  packets (``Application/Traffic/Pareto`` and ``Exponential`` packetSize_; readings
+  ``background-1000B`` for Scenario B, ``fig2-background-1000B``). SRAMT's own packets are 1000 B [R] (its agent is the authors', not ns-2's).
+  1000 s runs (quick: 500 s), statistics after a 100 s warm-up (quick: 50 s); 1 s bins; 10 seeds
+  (quick: 2). The paper's times for 1000 s runs
   ("held over [500, 1000] s", "before 200 s", "none after 500 s") are read as shares of the run
   (0.5·D, 0.2·D, 0.5·D; suite), so quick scale asks the same questions of shorter runs.
 * Traces (suite): stream / level changes are the receivers' ``layers`` events (1-based stream or
@@ -25,7 +34,9 @@ Reconstruction notes (tags [P] paper, [I] interpretation, [R] reconstruction; ou
   suite computes independently (Eq. 1 in Python) or the paper states.
 * Scenario A [R]: S and TCP1–3 behind C1 (10 Mbit/s); bottlenecks C1–C2 0.2, C1–C3 0.8, C1–C4
   1.5 Mbit/s; receivers R1, R2 / R3, R4 / R5, R6 and Sink1–3 behind C2 / C3 / C4 (10 Mbit/s); every
-  link 10 ms, so every SRAMT receiver and TCP flow has a 60 ms base RTT [P]. TCP is 4.3BSD Tahoe
+  link 10 ms, so every SRAMT receiver and TCP flow has a 60 ms base RTT [P]; every link RED ("All the
+  links ... use the RED ... policy to their queues", §8.1 [P]; reading ``droptail-access``: the
+  access links' DropTail of one BDP, as the suite had them). TCP is 4.3BSD Tahoe
   [P] (``tcp-tahoe``), starting at U(0, 1) s. SRAMT-S receivers start on their expected streams
   [P]; SRAMT-LE receivers all start at level 1 (A-23), all at 0 s.
 * Scenario B [R]: the reconstructed tree (S–C1 10M/10ms, C1–C2 1.5M/20ms, C2–R1
@@ -87,17 +98,44 @@ Reconstruction notes (tags [P] paper, [I] interpretation, [R] reconstruction; ou
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
-from vidcc.papers.building import droptail, flow, glink, graph, red, scenario
+from vidcc.papers import ns2
+from vidcc.papers.building import flow, glink, graph, scenario
 from vidcc.papers.model import Q
 
 SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
 DURATION = Q("500s", "1000s")
 WARMUP = Q("50s", "100s")
-RED = red(min_thresh=5, max_thresh=15, weight=0.002, max_p=0.1, gentle=False, limit=50)
-DROPTAIL = droptail(50)
-# PLM's routers (its paper assumes fair queueing): ns-2 Queue/DRR defaults.
-FAIR_QUEUE = {"kind": "drr"}
+
+# A link's queue as a function of the link's bandwidth (bit/s) and delay (s): ns-2 2.35 sets RED's
+# thresholds and weight from the link it sits on.
+Queue = Callable[[float, float], dict]
+
+
+def RED(bandwidth_bps: float, delay_s: float) -> dict:  # noqa: N802 - named as the paper names the policy
+    """ns-2 2.35's ``duplex-link ... RED`` on this link: its defaults, auto-configured (ns2.red)."""
+    return ns2.red(bandwidth_bps, delay_s)
+
+
+def DROPTAIL(bandwidth_bps: float, delay_s: float) -> dict:  # noqa: N802
+    """ns-2 2.35's ``duplex-link ... DropTail``: limit_ 50 packets, whatever the link."""
+    return ns2.droptail()
+
+
+def FAIR_QUEUE(bandwidth_bps: float, delay_s: float) -> dict:  # noqa: N802
+    """PLM's routers (its paper assumes fair queueing): ns-2 Queue/DRR defaults."""
+    return {"kind": "drr"}
+
+
+def link(a: str, b: str, bandwidth_bps: float, delay_s: float, queue: Queue | None = None, **kw) -> dict:
+    """A link of ``bandwidth_bps`` and ``delay_s`` with ``queue`` made for it (None: the simulator's default)."""
+    return glink(a, b, f"{bandwidth_bps / 1e6:g}Mbps", f"{delay_s * 1000:g}ms",
+                 queue=queue(bandwidth_bps, delay_s) if queue is not None else None, **kw)
+
+
+TCP_PACKET_BYTES = ns2.TCP_PACKET_BYTES  # Agent/TCP packetSize_ 1000 + 40 B of headers on the wire
+BACKGROUND_PACKET_BYTES = ns2.CBR_PACKET_BYTES  # Application/Traffic/{Pareto,Exponential} packetSize_ 210
 NEEDS = ("multicast",)
 S, LE = ("sramt-s",), ("sramt-le",)
 TAHOE = ("tcp-tahoe",)
@@ -120,7 +158,7 @@ SRAMT_FIGURE_A = {"sramt-le": "fig7-9", "sramt-s": "fig4-6"}  # the Scenario A r
 # --------------------------------------------------------------------------------------------
 # Scenario A (Figs. 3–9)
 
-LINKS = {"C2": "0.2Mbps", "C3": "0.8Mbps", "C4": "1.5Mbps"}
+LINKS = {"C2": 0.2e6, "C3": 0.8e6, "C4": 1.5e6}  # bit/s
 # Scenario A [P]: expected (and, for SRAMT-S, starting) stream / level of each receiver.
 EXPECTED_A = {"R1": 1, "R2": 1, "R3": 2, "R4": 2, "R5": 3, "R6": 3}
 # Each bottleneck: the receivers behind it, its Tahoe flow's label, its capacity (bit/s).
@@ -128,21 +166,28 @@ LINKS_A = {"C1-C2": (("R1", "R2"), "tcp-c2", 0.2e6), "C1-C3": (("R3", "R4"), "tc
            "C1-C4": (("R5", "R6"), "tcp-c4", 1.5e6)}
 
 
-def scenario_a(queue=RED) -> dict:
-    fast = dict(bandwidth="10Mbps", delay="10ms", monitor=False)
-    links = [glink("S", "C1", **fast)] + [glink(f"TCP{i}", "C1", **fast) for i in (1, 2, 3)]
+def scenario_a(queue: Queue = RED) -> dict:
+    """Scenario A; ``queue`` on the three bottlenecks (PLM's DRR), RED on every other link (§8.1)."""
+    fast = dict(bandwidth_bps=10e6, delay_s=0.010, queue=RED, monitor=False)
+    links = [link("S", "C1", **fast)] + [link(f"TCP{i}", "C1", **fast) for i in (1, 2, 3)]
     for c, bw in LINKS.items():
-        links.append(glink("C1", c, bw, "10ms", queue=queue))
+        links.append(link("C1", c, bw, 0.010, queue))
     for c, hosts in (("C2", ("R1", "R2", "Sink1")), ("C3", ("R3", "R4", "Sink2")), ("C4", ("R5", "R6", "Sink3"))):
-        links += [glink(c, h, **fast) for h in hosts]
+        links += [link(c, h, **fast) for h in hosts]
     nodes = ["S", "C1", "C2", "C3", "C4", "TCP1", "TCP2", "TCP3", "R1", "R2", "R3", "R4", "R5", "R6",
              "Sink1", "Sink2", "Sink3"]
     return graph(nodes, links)
 
 
+def tahoe_flow(label: str, src: str, dst: str, start=None) -> dict:
+    """A 4.3BSD Tahoe source (§8.1) as ns-2 2.35's ``Agent/TCP/Tahoe`` with its defaults (ns2.tcp_keys)."""
+    when = {} if start is None else {"start": start}
+    return flow("tcp-tahoe", label=label, src=src, dst=dst, **when, packet_size=f"{TCP_PACKET_BYTES}B",
+                **ns2.tcp_keys(TCP_PACKET_BYTES))
+
+
 def tahoe(i: int, label: str | None = None, src: str | None = None, dst: str | None = None) -> dict:
-    return flow("tcp-tahoe", label=label or f"tcp-c{i + 1}", src=src or f"TCP{i}", dst=dst or f"Sink{i}",
-                start=["0s", "1s"])
+    return tahoe_flow(label or f"tcp-c{i + 1}", src or f"TCP{i}", dst or f"Sink{i}", ["0s", "1s"])
 
 
 def sramt(proto: str, receivers: list[dict], **keys) -> dict:
@@ -190,19 +235,19 @@ EXPECTED_B2 = {"R1": 2, "R2": 2, "R3": 1, "R4": 2, "R5": 1}
 RECEIVERS_B = [{"node": f"R{i}", "start": f"{0.5 * i:g}s"} for i in range(1, 6)]
 
 
-def scenario_b(c1c2="1.5Mbps", c2c3="0.8Mbps", queue=RED) -> dict:
+def scenario_b(c1c2=1.5e6, c2c3=0.8e6, queue: Queue = RED) -> dict:
     bg = dict(bandwidth="100Mbps", delay="1ms", monitor=False)
     links = [
-        glink("S", "C1", "10Mbps", "10ms", queue=queue),
-        glink("C1", "C2", c1c2, "20ms", queue=queue),
-        glink("C2", "R1", "1.0Mbps", "10ms", queue=queue),
-        glink("C2", "C3", c2c3, "30ms", queue=queue),
-        glink("C3", "R2", "0.6Mbps", "10ms", queue=queue),
-        glink("C3", "R3", "0.2Mbps", "10ms", queue=queue),
-        glink("C3", "C4", "2.0Mbps", "40ms", queue=queue),
-        glink("C4", "R4", "0.6Mbps", "10ms", queue=queue),
-        glink("C4", "C5", "0.2Mbps", "70ms", queue=queue),
-        glink("C5", "R5", "10Mbps", "10ms", queue=queue),
+        link("S", "C1", 10e6, 0.010, queue),
+        link("C1", "C2", c1c2, 0.020, queue),
+        link("C2", "R1", 1.0e6, 0.010, queue),
+        link("C2", "C3", c2c3, 0.030, queue),
+        link("C3", "R2", 0.6e6, 0.010, queue),
+        link("C3", "R3", 0.2e6, 0.010, queue),
+        link("C3", "C4", 2.0e6, 0.040, queue),
+        link("C4", "R4", 0.6e6, 0.010, queue),
+        link("C4", "C5", 0.2e6, 0.070, queue),
+        link("C5", "R5", 10e6, 0.010, queue),
     ]
     for x, y in (("C1", "C2"), ("C2", "C3"), ("C3", "C4")):
         links += [glink(f"B{x}{y}", x, **bg), glink(y, f"E{x}{y}", **bg)]
@@ -211,17 +256,22 @@ def scenario_b(c1c2="1.5Mbps", c2c3="0.8Mbps", queue=RED) -> dict:
     return graph(nodes, links)
 
 
+def on_mean(packets: float, packet_bytes: int, rate_bps: float) -> str:
+    """The ON period that sends ``packets`` of ``packet_bytes`` at ``rate_bps``, in ms."""
+    return f"{packets * packet_bytes * 8 / rate_bps * 1000:.3f}ms"
+
+
 def background(x: str, y: str, link_bps: float) -> dict:
     peak = link_bps / 2
-    on_s = 20 * 8000 / peak  # ON mean = 20 packets at the peak rate [P]
     return flow("udp-pareto", label="background", src=f"B{x}{y}", dst=f"E{x}{y}", rate=f"{peak / 1000:g}kbps",
-                on_mean=f"{on_s * 1000:.1f}ms", off_mean="500ms", shape=1.5)
+                on_mean=on_mean(20, BACKGROUND_PACKET_BYTES, peak),  # ON mean = 20 packets at the peak rate [P]
+                off_mean="500ms", shape=1.5, packet_size=f"{BACKGROUND_PACKET_BYTES}B")
 
 
-def b(proto: str, c1c2=1.5e6, c2c3=0.8e6, queue=RED) -> dict:
+def b(proto: str, c1c2=1.5e6, c2c3=0.8e6, queue: Queue = RED) -> dict:
     flows = [sramt(proto, RECEIVERS_B)]
     flows += [background("C1", "C2", c1c2), background("C2", "C3", c2c3), background("C3", "C4", 2.0e6)]
-    topo = scenario_b(f"{c1c2 / 1e6:g}Mbps", f"{c2c3 / 1e6:g}Mbps", queue)
+    topo = scenario_b(c1c2, c2c3, queue)
     return scenario(DURATION, topo, flows, warmup=WARMUP, sample_interval="1s")
 
 
@@ -235,11 +285,11 @@ FIG2_REVERSE_S = 0.001 + FIG2_LINK_S + 0.001  # D–R, R–L, L–S propagation 
 def fig2() -> dict:
     topo = graph(["S", "B", "L", "R", "D", "BD"], [
         glink("S", "L", "10Mbps", "1ms", monitor=False), glink("B", "L", "10Mbps", "1ms", monitor=False),
-        glink("L", "R", "1Mbps", f"{FIG2_LINK_S * 1000:g}ms", queue=RED),
+        link("L", "R", 1e6, FIG2_LINK_S, RED),
         glink("R", "D", "10Mbps", "1ms", monitor=False), glink("R", "BD", "10Mbps", "1ms", monitor=False)])
     one_stream = sramt("sramt-s", [{"node": "D"}], bands=[["50kbps", "1000kbps"]], initial_rates=["200kbps"])
     bg = flow("udp-pareto", label="background", src="B", dst="BD", rate="500kbps", on_mean="500ms",
-              off_mean="500ms", shape=1 + math.sqrt(2))
+              off_mean="500ms", shape=1 + math.sqrt(2), packet_size=f"{BACKGROUND_PACKET_BYTES}B")
     return scenario(Q("60s", "200s"), topo, [one_stream, bg], warmup="0s", sample_interval="1s")
 
 
@@ -250,36 +300,36 @@ LINK_BPS = 1e6  # the common bottleneck; per scheme session and TCP flow pair in
 RLC_SESSIONS = 8
 
 
-def queue_of(proto: str) -> dict:
+def queue_of(proto: str) -> Queue:
     """The routers a scheme runs behind: PLM fair queueing, the others RED."""
     return FAIR_QUEUE if proto == "plm" else RED
 
 
-def common_bottleneck(proto: str, queue: dict = RED) -> dict:
+def common_bottleneck(proto: str, queue: Queue = RED) -> dict:
     """The suite's common scenario for the baselines of Figs. 15–19 (the paper shows figures from
     their own papers): one 1 Mbit/s, 20 ms bottleneck shared with one Tahoe flow; RED, or the
     routers a scheme needs (PLM: fair queueing)."""
     topo = graph(["S", "T", "L", "R", "D", "TD"], [
         glink("S", "L", "10Mbps", "5ms", monitor=False), glink("T", "L", "10Mbps", "5ms", monitor=False),
-        glink("L", "R", "1Mbps", "20ms", queue=queue),
+        link("L", "R", LINK_BPS, 0.020, queue),
         glink("R", "D", "10Mbps", "5ms", monitor=False), glink("R", "TD", "10Mbps", "5ms", monitor=False)])
-    flows = [flow(proto, label=proto, src="S", dst=["D"]), flow("tcp-tahoe", label="tcp", src="T", dst="TD")]
+    flows = [flow(proto, label=proto, src="S", dst=["D"]), tahoe_flow("tcp", "T", "TD")]
     return scenario(DURATION, topo, flows, warmup=WARMUP, sample_interval="1s")
 
 
-def _topo(bps: float, queue: dict, receivers: list[str], tcps: list[str]) -> dict:
+def _topo(bps: float, queue: Queue, receivers: list[str], tcps: list[str]) -> dict:
     fast = dict(bandwidth="10Mbps", delay="5ms", monitor=False)
     links = [glink("S", "L", **fast), glink("T", "L", **fast),
-             glink("L", "R", f"{bps / 1e6:g}Mbps", "20ms", queue=queue)]
+             link("L", "R", bps, 0.020, queue)]
     links += [glink("R", n, **fast) for n in receivers + tcps]
     return graph(["S", "T", "L", "R", *receivers, *tcps], links)
 
 
 def _tcp(label: str, dst: str, start) -> dict:
-    return flow("tcp-tahoe", label=label, src="T", dst=dst, start=start)
+    return tahoe_flow(label, "T", dst, start)
 
 
-def staggered(proto: str, duration=DURATION, warmup=WARMUP, queue: dict | None = None) -> dict:
+def staggered(proto: str, duration=DURATION, warmup=WARMUP, queue: Queue | None = None) -> dict:
     """Fig. 15's set-up with any scheme: TCP1 at 0 s, the scheme at 20 s, TCP2 at 60 s on one bottleneck."""
     queue = queue_of(proto) if queue is None else queue
     flows = [_tcp("tcp1", "TD1", "0s"), flow(proto, label=proto, src="S", dst=["D"], start="20s"),
@@ -288,7 +338,7 @@ def staggered(proto: str, duration=DURATION, warmup=WARMUP, queue: dict | None =
                     sample_interval="1s")
 
 
-def original_rlc(duration=DURATION, warmup=WARMUP, queue: dict = RED) -> dict:
+def original_rlc(duration=DURATION, warmup=WARMUP, queue: Queue = RED) -> dict:
     """Fig. 16's set-up: 8 RLC sessions and 8 Tahoe flows on one bottleneck."""
     n = RLC_SESSIONS
     flows = [flow("rlc", label=f"rlc{i}", src="S", dst=[f"D{i}"]) for i in range(1, n + 1)]
@@ -297,7 +347,7 @@ def original_rlc(duration=DURATION, warmup=WARMUP, queue: dict = RED) -> dict:
     return scenario(duration, topo, flows, warmup=warmup, sample_interval="1s")
 
 
-def original_irfm(duration=DURATION, warmup=WARMUP, queue: dict = RED) -> dict:
+def original_irfm(duration=DURATION, warmup=WARMUP, queue: Queue = RED) -> dict:
     """Fig. 19's set-up: one Tahoe flow and one IRFM session with two receivers on one link."""
     flows = [flow("irfm", label="irfm", src="S", dst=["D1", "D2"]), _tcp("tcp1", "TD1", ["0s", "1s"])]
     return scenario(duration, _topo(LINK_BPS, queue, ["D1", "D2"], ["TD1"]), flows, warmup=warmup,

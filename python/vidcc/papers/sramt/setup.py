@@ -2,8 +2,9 @@
 2.35's default (the paper ran ns-2, §8), or our reconstruction and why (:mod:`vidcc.papers.provenance`).
 
 The first matching row wins, so rows limited to some figures come before the general ones.
-Reconstructions that differ from ns-2 2.35's default say so (RED's thresholds, weight, max_p and
-gentle; the TCP flows' start times): those are the lead's to decide, and changing them changes the runs.
+Where the paper is silent the value is ns-2 2.35's default (RED's parameters, droptail's limit,
+the Tahoe agents' window, RTO and packet size, the background generators' packet size); the
+suite's earlier reconstructions of those are set-up readings for ``--explore`` (``readings.py``).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ STAGGERED = ("fig15-19-staggered", "fig15-19-orig")
 
 _RUN = ("1000 s at full scale, the paper's length ('we execute this simulation for 1000s', §8.1; "
         "'for 1000 s', §8.2); 500 s at quick scale, a scale-down")
-_RED_DEFAULTS = ("the paper says RED and no parameters (§8.1); classic RED set explicitly: min_th 5, max_th 15, "
-                 "w_q 0.002, max_p 0.1, gentle off")
+_AUTO = ("automatic from the link as duplex-link ... RED sets it (vidcc.papers.ns2.red_params); the paper says "
+         "RED and no parameters (§8.1); reading classic-red: ")
 
 SETUP = [
     # ---------------------------------------------------------------- run length and sampling
@@ -62,7 +63,9 @@ SETUP = [
         "the background generators' attachment (100 Mbit/s, 1 ms): not in the paper; each loads only its link"),
         figures=B),
     # ---------------------------------------------------------------- queues
-    SetupKey("topology.links[*].queue.limit", Ns2("Queue limit_", "50", "packets")),
+    SetupKey("topology.links[*].queue.limit", Ns2("Queue limit_", "50", "packets: droptail"), figures=("fig14",)),
+    SetupKey("topology.links[*].queue.limit", Ns2("Queue limit_", "50", "Queue/RED's limit_ × mean_pktsize_ 500 "
+                                                  "in byte mode: 25 000 B; reading classic-red: 50 packets")),
     SetupKey("topology.links[*].queue.kind", Paper("§8.1", "they use the RED (Random Early Drop—[9]) policy to their "
                                                    "queues"), figures=A[:2]),
     SetupKey("topology.links[*].queue.kind", Paper("§8.2", "we change the queuing management technique of the routers "
@@ -72,16 +75,15 @@ SETUP = [
     SetupKey("topology.links[*].queue.kind", Reconstruction(
         "RED as in the paper's own runs (§8); PLM's bottleneck DRR fair queueing, as its paper assumes (§9: PLM "
         "'assumes that the routers ... support some kind of a fair queuing mechanism')")),
-    SetupKey("topology.links[*].queue.min_thresh", Reconstruction(
-        _RED_DEFAULTS + "; ns-2 2.35's Queue/RED thresh_ is 0 (set automatically from the link), so 5 differs")),
-    SetupKey("topology.links[*].queue.max_thresh", Reconstruction(
-        _RED_DEFAULTS + "; ns-2 2.35's Queue/RED maxthresh_ is 0 (automatic), so 15 differs")),
-    SetupKey("topology.links[*].queue.weight", Reconstruction(
-        _RED_DEFAULTS + "; ns-2 2.35's Queue/RED q_weight_ is -1 (automatic from the link), so 0.002 differs")),
-    SetupKey("topology.links[*].queue.max_p", Reconstruction(
-        _RED_DEFAULTS + "; ns-2 2.35's Queue/RED linterm_ is 10, i.e. max_p 0.1: the same value")),
-    SetupKey("topology.links[*].queue.gentle", Reconstruction(
-        _RED_DEFAULTS + "; ns-2 2.35's Queue/RED gentle_ is true, so gentle off differs")),
+    SetupKey("topology.links[*].queue.min_thresh", Ns2("Queue/RED thresh_", "0", _AUTO + "5 packets")),
+    SetupKey("topology.links[*].queue.max_thresh", Ns2("Queue/RED maxthresh_", "0", _AUTO + "15 packets")),
+    SetupKey("topology.links[*].queue.weight", Ns2("Queue/RED q_weight_", "-1", _AUTO + "0.002")),
+    SetupKey("topology.links[*].queue.max_p", Ns2("Queue/RED linterm_", "10", "max_p = 1 / linterm_ = 0.1")),
+    SetupKey("topology.links[*].queue.gentle", Ns2("Queue/RED gentle_", "true", "reading classic-red: off")),
+    SetupKey("topology.links[*].queue.bytes", Ns2("Queue/RED bytes_", "true",
+                                                  "and queue_in_bytes_ true; reading classic-red: packet mode")),
+    SetupKey("topology.links[*].queue.mean_packet_size", Ns2("Queue/RED mean_pktsize_", "500", "bytes")),
+    SetupKey("topology.links[*].queue.wait", Ns2("Queue/RED wait_", "true")),
     SetupKey("topology.*", Reconstruction(
         "Fig. 10's tree is only in the figure; §8.2 gives 'varies from 0.2–10.0 Mbps', delays 'from 10–70 ms', "
         "5 receivers, background on C1–C2, C2–C3 and C3–C4: a tree consistent with every such constraint "
@@ -119,6 +121,21 @@ SETUP = [
     SetupKey("flows[tcp*].dst", Paper("§8.1", "3 TCP sources TCP1, TCP2, TCP3, which transmit data to Sink1, Sink2, "
                                       "Sink3 respectively"), figures=A),
     SetupKey("flows[tcp*].label", Reconstruction("the name the checks read the flow by")),
+    # The Tahoe agents (every flow with a window: the TCP flows and the baseline's stand-ins)
+    SetupKey("flows[*].max_window", Ns2("Agent/TCP window_", "20", "packets × 1040 B; reading vidcc-tahoe: 64 000 B")),
+    SetupKey("flows[*].initial_rto", Ns2("Agent/TCP rtxcur_init_", "3.0", "s; reading vidcc-tahoe: 1 s")),
+    SetupKey("flows[*].initial_window", Ns2("Agent/TCP windowInit_", "2", "packets")),
+    SetupKey("flows[*].min_rto", Ns2("Agent/TCP minrto_", "0.2", "s")),
+    SetupKey("flows[*].delayed_ack", Reconstruction(
+        "ns-2's plain Agent/TCPSink acknowledges every segment (the delayed one is Agent/TCPSink/DelAck)")),
+    SetupKey("flows[tcp*].packet_size", Ns2("Agent/TCP packetSize_", "1000", "bytes of payload, + "
+                                            "tcpip_base_hdr_size_ 40 on the wire: 1040 B; reading vidcc-tahoe: 1000 B")),
+    SetupKey("flows[standin*].packet_size", Ns2("Agent/TCP packetSize_", "1000", "+ 40 B of headers: 1040 B")),
+    SetupKey("flows[background].packet_size", Ns2("Application/Traffic/Pareto packetSize_", "210",
+                                                  "bytes; reading background-1000B: 1000 B"), figures=B),
+    SetupKey("flows[background].packet_size", Ns2("Application/Traffic/Exponential packetSize_", "210",
+                                                  "bytes (the paper's generator is exponential); reading "
+                                                  "fig2-background-1000B: 1000 B"), figures=("fig2",)),
     SetupKey("flows[tcp1].start", Paper("§9", "Initially the first TCP connections transmits data"),
              figures=("fig15-19-staggered",)),
     SetupKey("flows[tcp2].start", Paper("§9", "at the 60th second starts the transmission of the second TCP "
