@@ -44,17 +44,21 @@ fn versus_tcp(layered: bool, aimd: bool, seed: u64) -> (f64, f64) {
 /// The bound, 0.5–2× NewReno, at each of seeds 1–4 for SRAMT-S with the digest's
 /// defaults and for both variants with the paper's TCP-model-only ablation (`aimd = false`).
 ///
-/// Measured over seeds 1–10: SRAMT-S 0.43–1.09 (mean 0.76; seed 8 below 0.5), without the AIMD
+/// Measured over seeds 1–10 before the back-off counted every undone change (docs/protocols/
+/// sramt.md, "Against TCP"): SRAMT-S 0.43–1.09 (mean 0.76; seed 8 below 0.5), without the AIMD
 /// stand-in 0.99–1.36 (mean 1.14); SRAMT-LE without it 0.59–1.41 (mean 0.91). SRAMT-LE with
 /// the stand-in is 0.31–0.77 (mean 0.55; seeds 3, 4 and 8 below 0.5): it is held to the band at
-/// seed 1 only, and the cause is checked instead — the stand-in [R], not the equations,
-/// lowers it. It binds the minimum in 55–85 % of the reports: the TCP-fair loss rate on this
+/// seed 1 only, and at the seeds below 0.5 the cause is checked instead — the stand-in [R]
+/// not the equations, lowers it. Seeds 1–4 now: SRAMT-S 0.75 / 0.51 / 0.83 / 0.86,
+/// without the stand-in 1.09 / 0.90 / 1.29 / 1.10; SRAMT-LE 0.62 / 0.61 / 0.35 / 0.35,
+/// without it 0.56 / 0.59 / 1.09 / 0.66. It binds the minimum in 55–85 % of the reports: the TCP-fair loss rate on this
 /// link (about 2 %) sits at its unloaded/loaded threshold, so it holds instead of growing, and
 /// its ×(1 − √l) after a loss burst (a stream or level tried above the fair share, the start)
 /// lasts for tens of seconds (docs/protocols/sramt.md, "Against TCP"). SRAMT-S with the
 /// stand-in was 0.485 at seed 1 before the NewReno fixes of `tcpfix` (now 0.819).
 #[test]
 fn one_receiver_gets_half_to_twice_a_newreno_flows_throughput() {
+    let mut bad = vec![];
     for seed in 1..=4 {
         for (layered, aimd) in [(false, false), (true, false), (false, true), (true, true)] {
             let (s, t) = versus_tcp(layered, aimd, seed);
@@ -63,19 +67,28 @@ fn one_receiver_gets_half_to_twice_a_newreno_flows_throughput() {
             eprintln!(
                 "{name} (aimd {aimd}) seed {seed} vs newreno, 1 Mbit/s RED: {s:.0} vs {t:.0} bit/s, ratio {ratio:.3}"
             );
-            assert!(s + t > 0.8e6, "{name} seed {seed}: link use {}", s + t);
+            if s + t <= 0.8e6 {
+                bad.push(format!("{name} seed {seed}: link use {}", s + t));
+            }
             if layered && aimd {
-                if seed == 1 {
-                    assert!((0.5..=2.0).contains(&ratio), "{name} (aimd) seed 1: ratio {ratio}");
+                if seed == 1 && !(0.5..=2.0).contains(&ratio) {
+                    bad.push(format!("{name} (aimd) seed 1: ratio {ratio}"));
                 }
-                // The measured cause of its low seeds: without the stand-in it gets more.
+                // The measured cause of its low seeds (below 0.5): without the stand-in it gets
+                // more. (Above 0.5 it need not: seeds 1 and 2 get 0.62 / 0.61 with it and 0.56 /
+                // 0.59 without since the back-off counts every undone change, the receiver
+                // without the stand-in trying higher levels more often and being held back
+                // longer.)
                 let (s0, t0) = versus_tcp(true, false, seed);
-                assert!(s0 / t0 > ratio, "seed {seed}: sramt-le without AIMD {} vs with {ratio}", s0 / t0);
-            } else {
-                assert!((0.5..=2.0).contains(&ratio), "{name} (aimd {aimd}) seed {seed}: ratio {ratio}");
+                if ratio < 0.5 && s0 / t0 <= ratio {
+                    bad.push(format!("seed {seed}: sramt-le without AIMD {} vs with {ratio}", s0 / t0));
+                }
+            } else if !(0.5..=2.0).contains(&ratio) {
+                bad.push(format!("{name} (aimd {aimd}) seed {seed}: ratio {ratio}"));
             }
         }
     }
+    assert!(bad.is_empty(), "{bad:#?}");
 }
 
 /// 10 Mbit/s, 5 ms graph link with a 50-packet DropTail queue.

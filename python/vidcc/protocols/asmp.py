@@ -34,7 +34,7 @@ class AsmpFlow(CoreFlow):
     cj_resolution_ticks: Annotated[float, BeforeValidator(number(minimum=0.0))] = 1.0
     loss_measure: Literal["loss_event_ratio", "fraction_lost"] = "loss_event_ratio"
     decrease: Literal["smoothed", "immediate"] = "smoothed"
-    cap_always: bool = False
+    lossy_increase: Literal["equation", "step", "never"] = "equation"
     rtt_weight: _PositiveUnit = 1.0
     initial_rate: Rate = 100_000
     min_rate: Rate = 100_000
@@ -54,7 +54,7 @@ def _resolve(flow: AsmpFlow) -> dict:
         "cj_resolution_ticks": flow.cj_resolution_ticks,
         "loss_measure": flow.loss_measure,
         "decrease": flow.decrease,
-        "cap_always": flow.cap_always,
+        "lossy_increase": flow.lossy_increase,
         "rtt_weight": flow.rtt_weight,
         "initial_rate_bps": flow.initial_rate,
         "min_rate_bps": flow.min_rate,

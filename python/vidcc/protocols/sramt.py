@@ -64,6 +64,7 @@ class _SramtFlow(CoreFlow):
     rule1_estimate_below_band: bool = False
     cap_estimate: bool = False
     t_change: PositiveDuration = 5_000_000_000
+    unsuccessful_window: PositiveDuration | None = None
     max_backoff_exponent: Annotated[int, BeforeValidator(integer(minimum=0, maximum=62))] = 16
     loss_sample_interval: PositiveDuration = 1_000_000_000
     initial_calibration: Annotated[float, BeforeValidator(_calibration)] = 1.0
@@ -110,6 +111,7 @@ def _resolve(flow: _SramtFlow) -> dict:
         "rule1_estimate_below_band": flow.rule1_estimate_below_band,
         "cap_estimate": flow.cap_estimate,
         "change_ns": flow.t_change,
+        "unsuccessful_window_ns": flow.unsuccessful_window,
         "max_backoff_exponent": flow.max_backoff_exponent,
         "loss_sample_ns": flow.loss_sample_interval,
         "initial_calibration": flow.initial_calibration,

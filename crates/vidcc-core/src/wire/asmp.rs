@@ -5,11 +5,12 @@
 //!
 //! - **Data**: an RTP packet (RFC 3550 §5.1) of payload type [`PT_VIDEO`] = 96; any valid RTP
 //!   header is accepted, vidcc sends the 12-byte fixed header. M marks a frame's last packet.
-//! - **Session report** (sender → group, on the sender's RTCP schedule), 48 bytes: SR (RC = 0)
-//!   and an APP of subtype [`SUB_SUMMARY`] `{members: u32, rate: u32 bytes/s}`: the sender's view of the
-//!   group size (receivers report to the sender by unicast and cannot count each other, so the
-//!   sender tells them, as RFC 5760's receiver summary does for source-specific multicast) and
-//!   its current rate (the receivers' initial r, AMB-7).
+//! - **Session report** (sender → group, on the sender's RTCP schedule), 52 bytes: SR (RC = 0)
+//!   and an APP of subtype [`SUB_SUMMARY`] `{members: u32, rate: u32 bytes/s, max: u32 bytes/s}`:
+//!   the sender's view of the group size (receivers report to the sender by unicast and cannot
+//!   count each other, so the sender tells them, as RFC 5760's receiver summary does for
+//!   source-specific multicast), its current rate (the receivers' initial r, AMB-7) and the
+//!   highest rate it will send (0: no bound), which bounds the receivers' r.
 //! - **RTT echo** (sender → one receiver, after each of its reports), 28 bytes: an empty RR
 //!   and an APP of subtype [`SUB_RTT`] `{receiver SSRC: u32, rtt: u32 µs}` (the paper's step 2).
 //! - **Receiver report** (receiver → sender, on the receiver's RTCP schedule), 32 or 56 bytes:
@@ -37,8 +38,8 @@ pub const SUB_RTT: u8 = 1;
 pub const SUB_SUMMARY: u8 = 2;
 /// Bytes of the data header vidcc sends.
 pub const DATA_HEADER_BYTES: usize = super::rtp::RTP_HEADER_BYTES;
-/// Session report: SR 28 + APP 20.
-pub const SESSION_REPORT_BYTES: usize = 48;
+/// Session report: SR 28 + APP 24.
+pub const SESSION_REPORT_BYTES: usize = 52;
 /// RTT echo: RR 8 + APP 20.
 pub const RTT_ECHO_BYTES: usize = 28;
 /// Receiver report with a block and a rate: RR 32 + APP 24.
@@ -116,15 +117,32 @@ impl ReceiverReport {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ToReceiver {
     Data(RtpHeader),
-    Session { ssrc: u32, info: SenderInfo, members: u32, rate_bytes_per_s: u32 },
-    Rtt { receiver_ssrc: u32, rtt_us: u32 },
+    /// `max_bytes_per_s`: the highest rate the sender will send, 0 if it has no bound.
+    Session {
+        ssrc: u32,
+        info: SenderInfo,
+        members: u32,
+        rate_bytes_per_s: u32,
+        max_bytes_per_s: u32,
+    },
+    Rtt {
+        receiver_ssrc: u32,
+        rtt_us: u32,
+    },
 }
 
 impl ToReceiver {
-    pub fn session(ssrc: u32, info: SenderInfo, members: u32, rate_bytes_per_s: u32) -> HeaderBuf {
-        let mut data = [0u8; 8];
+    pub fn session(
+        ssrc: u32,
+        info: SenderInfo,
+        members: u32,
+        rate_bytes_per_s: u32,
+        max_bytes_per_s: u32,
+    ) -> HeaderBuf {
+        let mut data = [0u8; 12];
         data[..4].copy_from_slice(&members.to_be_bytes());
-        data[4..].copy_from_slice(&rate_bytes_per_s.to_be_bytes());
+        data[4..8].copy_from_slice(&rate_bytes_per_s.to_be_bytes());
+        data[8..].copy_from_slice(&max_bytes_per_s.to_be_bytes());
         RtcpBuilder::new().sr(ssrc, info, &[], &[]).app(SUB_SUMMARY, ssrc, APP_NAME, &data).finish()
     }
 
@@ -170,8 +188,14 @@ impl ToReceiver {
             }
             out = Some(match first {
                 RtcpPacket::Sr(sr) if sr.reports.is_empty() && sr.ext.is_empty() && a.ssrc == sr.ssrc => {
-                    let w = app_words::<2>(a.name, a.subtype, SUB_SUMMARY, a.data)?;
-                    ToReceiver::Session { ssrc: sr.ssrc, info: sr.info, members: w[0], rate_bytes_per_s: w[1] }
+                    let w = app_words::<3>(a.name, a.subtype, SUB_SUMMARY, a.data)?;
+                    ToReceiver::Session {
+                        ssrc: sr.ssrc,
+                        info: sr.info,
+                        members: w[0],
+                        rate_bytes_per_s: w[1],
+                        max_bytes_per_s: w[2],
+                    }
                 }
                 RtcpPacket::Rr(rr) if rr.reports.is_empty() && rr.ext.is_empty() && a.ssrc == rr.ssrc => {
                     let w = app_words::<2>(a.name, a.subtype, SUB_RTT, a.data)?;
@@ -252,13 +276,14 @@ mod tests {
         assert_eq!(ReceiverReport::parse(bare.emit().as_slice()), Ok(bare));
 
         let info = SenderInfo { ntp: 5 << 32, rtp_timestamp: 450_000, packet_count: 10, octet_count: 9_780 };
-        let s = ToReceiver::session(1, info, 3, 12_500);
+        let s = ToReceiver::session(1, info, 3, 12_500, 205_250);
         assert_eq!(s.len(), SESSION_REPORT_BYTES);
         #[rustfmt::skip]
-        assert_eq!(&s.as_slice()[28..], &[0x82, 204, 0, 4, 0, 0, 0, 1, b'A', b'S', b'M', b'P', 0, 0, 0, 3, 0, 0, 0x30, 0xd4]);
+        assert_eq!(&s.as_slice()[28..], &[0x82, 204, 0, 5, 0, 0, 0, 1, b'A', b'S', b'M', b'P', 0, 0, 0, 3,
+            0, 0, 0x30, 0xd4, 0, 0x03, 0x21, 0xc2]);
         assert_eq!(
-            ToReceiver::parse(s.as_slice(), 48),
-            Ok(ToReceiver::Session { ssrc: 1, info, members: 3, rate_bytes_per_s: 12_500 })
+            ToReceiver::parse(s.as_slice(), 52),
+            Ok(ToReceiver::Session { ssrc: 1, info, members: 3, rate_bytes_per_s: 12_500, max_bytes_per_s: 205_250 })
         );
         let e = ToReceiver::rtt(1, 7, 80_000);
         #[rustfmt::skip]
@@ -285,10 +310,10 @@ mod tests {
         v[32] = 0x81; // subtype 1 (an RTT echo's) from a receiver
         assert_eq!(ReceiverReport::parse(&v), Err(WireError::UnknownType(1)));
         // An SR is not a receiver report.
-        let s = ToReceiver::session(1, SenderInfo::default(), 3, 1);
+        let s = ToReceiver::session(1, SenderInfo::default(), 3, 1, 0);
         assert!(bad(s.as_slice()));
         // A session report with a payload, an RTT echo without its APP, data of another type.
-        assert!(ToReceiver::parse(s.as_slice(), 49).is_err());
+        assert!(ToReceiver::parse(s.as_slice(), 53).is_err());
         assert!(ToReceiver::parse(&[0x80, 201, 0, 1, 0, 0, 0, 1], 8).is_err());
         let mut d = data_header(false, 1, 1, 1).emit().as_slice().to_vec();
         d[1] = 97;
@@ -299,16 +324,16 @@ mod tests {
 
     proptest! {
         #[test]
-        fn round_trips(ssrc: u32, block: bool, rate: Option<(u32, u32, bool)>, members: u32, x: u32, rtt: u32) {
+        fn round_trips(ssrc: u32, block: bool, rate: Option<(u32, u32, bool)>, members: u32, x: u32, max: u32, rtt: u32) {
             let r = ReceiverReport {
                 ssrc,
                 block: block.then_some(ReportBlock { source_ssrc: ssrc ^ 1, ..ReportBlock::default() }),
                 rate: rate.map(|(rate_bytes_per_s, loss, congested)| RateReport { rate_bytes_per_s, loss, congested }),
             };
             prop_assert_eq!(ReceiverReport::parse(r.emit().as_slice()), Ok(r));
-            let s = ToReceiver::session(ssrc, SenderInfo::default(), members, x);
+            let s = ToReceiver::session(ssrc, SenderInfo::default(), members, x, max);
             prop_assert_eq!(ToReceiver::parse(s.as_slice(), s.len()),
-                Ok(ToReceiver::Session { ssrc, info: SenderInfo::default(), members, rate_bytes_per_s: x }));
+                Ok(ToReceiver::Session { ssrc, info: SenderInfo::default(), members, rate_bytes_per_s: x, max_bytes_per_s: max }));
             let e = ToReceiver::rtt(ssrc, ssrc ^ 1, rtt);
             prop_assert_eq!(ToReceiver::parse(e.as_slice(), e.len()), Ok(ToReceiver::Rtt { receiver_ssrc: ssrc ^ 1, rtt_us: rtt }));
         }

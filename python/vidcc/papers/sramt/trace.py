@@ -19,7 +19,8 @@ import pandas as pd
 
 from vidcc.papers.model import Verdict
 
-# A change reversed within T_change + T_epoch/2 is unsuccessful (docs/papers/sramt.md §1.7, [I]).
+# One epoch and a half: C20's "reversed within one epoch" (the T_oneway offset absorbed), and
+# the alternative bound on an unsuccessful change (`unsuccessful_window`, docs/papers/sramt.md §1.7).
 REVERSAL_S = 7.5
 T_CHANGE_S = 5.0
 EPOCH_S = 5.0
@@ -59,6 +60,8 @@ class Run:
     samples: pd.DataFrame  # flow_samples of the SRAMT flow: t_s, receiver, node, throughput_bps, delay_s
     bands: list[tuple[float, float]] = field(default_factory=list)
     initial_rates: list[float] = field(default_factory=list)
+    # The flow's `unsuccessful_window` (None: any undo by the next change fails, the default).
+    unsuccessful_window_s: float | None = None
     _steps: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
 
     def position_at(self, receiver: int, t: float) -> int:
@@ -96,15 +99,30 @@ class Run:
         return np.where(idx >= 0, vals[np.maximum(idx, 0)], initial)
 
     def unsuccessful(self) -> pd.DataFrame:
-        """Changes reversed within REVERSAL_S: t_s (the change), receiver, node, from, to, back_s
-        (when it was reversed)."""
+        """The unsuccessful changes as the receivers' back-off judges them (§1.7, rules.rs
+        `Backoff`): a change the receiver's next change undoes (goes back the way it came),
+        within the flow's `unsuccessful_window` if it sets one; the undoing change is not itself
+        judged. t_s (the change), receiver, node, from, to, back_s (when it was undone)."""
         rows = []
-        for r, c in self.changes.groupby("receiver", sort=True):
+        for _r, c in self.changes.groupby("receiver", sort=True):
+            trial = True
             c = c.sort_values("t_s").to_dict("records")
             for a, b in zip(c, c[1:]):
-                if b["from"] == a["to"] and b["to"] == a["from"] and b["t_s"] - a["t_s"] <= REVERSAL_S:
+                if trial and undoes(a, b) and self.within_window(b["t_s"] - a["t_s"]):
                     rows.append({**a, "back_s": b["t_s"]})
+                    trial = False
+                else:
+                    trial = True
         return pd.DataFrame(rows, columns=["t_s", "receiver", "node", "from", "to", "back_s"])
+
+    def within_window(self, stood_s: float) -> bool:
+        """Whether a change undone after standing ``stood_s`` failed (always, without a window)."""
+        return self.unsuccessful_window_s is None or stood_s <= self.unsuccessful_window_s
+
+
+def undoes(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether change ``b`` (the next one) goes back the way change ``a`` came."""
+    return (a["to"] > a["from"]) != (b["to"] > b["from"])
 
 
 def _resolved(row: Mapping[str, Any]) -> dict:
@@ -161,8 +179,10 @@ def load(data, runs_row: Mapping[str, Any], label: str, layered: bool) -> Run:
     samples["node"] = samples["receiver"].map(nodes)
     bands = [(float(lo), float(hi)) for lo, hi in proto.get("bands_bps", [])]
     initial_rates = [float(x) for x in proto.get("initial_rates_bps", [])] or [math.nan] * 5
+    window = proto.get("unsuccessful_window_ns")
     run = Run(run_id, runs_row.get("seed"), duration, warmup, start, nodes, init, changes_df, rates, feedback, rtt,
-              samples, bands=bands, initial_rates=initial_rates)
+              samples, bands=bands, initial_rates=initial_rates,
+              unsuccessful_window_s=None if window is None else window / 1e9)
     return run
 
 

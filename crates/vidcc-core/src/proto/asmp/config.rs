@@ -31,6 +31,24 @@ pub enum Decrease {
     Immediate,
 }
 
+/// What a lossy interval's r_inst may be (AMB-6; docs/protocols/asmp.md, "Lossy intervals").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossyIncrease {
+    /// \[P §3.2\] eq.(2) as it comes, even above r: the paper bounds the increase only "when
+    /// the receiver has not experienced any packet losses since the previous RTCP report".
+    #[default]
+    Equation,
+    /// Option: eq.(2) capped at r + P/RTT, the loss-free bound applied to lossy intervals too
+    /// (§6.6 calls γ·P/RTT ASMP's "maximum increase"): a lossy interval raises r by at most
+    /// γ·P/RTT.
+    Step,
+    /// Option: a lossy interval never raises r: r_inst = min(eq.(2), r) (the receiver
+    /// "emulates the behavior of a TCP agent", §3.2, and a TCP agent does not open its window
+    /// on a loss).
+    Never,
+}
+
 /// ASMP parameters. Raw numbers carry their unit.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
@@ -50,8 +68,8 @@ pub struct AsmpConfig {
     pub loss_measure: LossMeasure,
     /// Decreases (AMB-5) \[C\]: `smoothed` (the literal rule).
     pub decrease: Decrease,
-    /// Cap r_inst at r + P/RTT on lossy intervals too (AMB-6) \[C\]: false (the literal rule).
-    pub cap_always: bool,
+    /// What a lossy interval's r_inst may be (AMB-6) \[P\]: `equation` (eq.(2), no bound).
+    pub lossy_increase: LossyIncrease,
     /// Weight of a new RTT sample at the sender, R ← (1 − w)·R + w·sample \[C\]: 1 (the latest
     /// sample; the digest's option is 0.1).
     pub rtt_weight: f64,
@@ -82,7 +100,7 @@ impl Default for AsmpConfig {
             cj_resolution_ticks: 1.0,
             loss_measure: LossMeasure::LossEventRatio,
             decrease: Decrease::Smoothed,
-            cap_always: false,
+            lossy_increase: LossyIncrease::Equation,
             rtt_weight: 1.0,
             initial_rate_bps: 100_000,
             min_rate_bps: 100_000,
@@ -155,10 +173,14 @@ impl AsmpConfig {
         }
     }
 
+    /// The highest sending rate, bytes/s (∞ without `max_rate_bps`).
+    pub fn max_bytes_per_s(&self) -> f64 {
+        self.max_rate_bps.map_or(f64::INFINITY, |m| m as f64 / 8.0)
+    }
+
     /// The sending rate clamped to [min, max], bytes/s.
     pub fn clamp_bytes_per_s(&self, x: f64) -> f64 {
         let lo = self.min_rate_bps as f64 / 8.0;
-        let hi = self.max_rate_bps.map_or(f64::INFINITY, |m| m as f64 / 8.0);
-        x.clamp(lo, hi)
+        x.clamp(lo, self.max_bytes_per_s())
     }
 }

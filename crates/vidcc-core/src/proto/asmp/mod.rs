@@ -9,15 +9,20 @@
 //! - Each receiver ([`receiver`]) joins the group and, once per RTCP report (RFC 3550's interval,
 //!   `estimate::rtcp_interval`), computes r_inst: r + P/RTT without loss, eq.(2) (Padhye, D = 1,
 //!   t_out = 4·RTT) with loss; chooses γ = 0.2 (CONGESTED: short > long average of cumulative
-//!   jitter) or 0.9 (UNLOADED); smooths r ← γ·r_inst + (1 − γ)·r (eq.3); and sends r in an APP
-//!   with its RR ([`rate`]).
+//!   jitter) or 0.9 (UNLOADED); smooths r ← γ·r_inst + (1 − γ)·r (eq.3); bounds r by the
+//!   highest rate the sender advertises \[I\] (the sender never sends more, and an r above it
+//!   would have to be worked down by losses before the sender's rate moved); and sends r in an
+//!   APP with its RR
+//!   ([`rate`]).
 //! - Packets: [`crate::wire::asmp`] over `wire::rtp` and `wire::rtcp`.
 //!
 //! Parameters: [`AsmpConfig`] (γ 0.9/0.2 \[P\]; the CI windows, loss measure, decrease rule,
-//! cap, RTT smoothing, initial and clamp rates, RTCP session bandwidth \[C\]). Deviations from
-//! the paper's unstated reference [23] and from RFC 3550 are in docs/protocols/asmp.md: the
-//! sender advertises the group size and X in an APP with its SR (receivers report by unicast and
-//! cannot count each other); no SDES CNAME and no BYE; fixed SSRCs; no slow start \[P\].
+//! RTT smoothing, initial and clamp rates, RTCP session bandwidth \[C\]; what a lossy interval
+//! may do, `lossy_increase`: eq.(2) as it comes \[P\], or the options `step` / `never`). Deviations
+//! and interpretations (docs/papers/asmp-tfmcc.md §1.3; docs/protocols/asmp.md): the sender
+//! advertises the group size, X and its maximum rate in an APP with its SR (receivers report by
+//! unicast and cannot count each other); the receiver's r is bounded by that maximum \[I\];
+//! no SDES CNAME and no BYE; fixed SSRCs; no slow start \[P\].
 //! Application: Bulk (every packet full) or Video through `media::paced::PacedVideo` (an
 //! unbounded FIFO sender buffer paced at X; X is the target of a rate-adaptive set, which picks
 //! the quantizer per GOP, digest §2 AMB-13 \[C\]).
@@ -29,7 +34,7 @@ pub mod sender;
 #[cfg(test)]
 mod tests;
 
-pub use config::{AsmpConfig, Decrease, LossMeasure};
+pub use config::{AsmpConfig, Decrease, LossMeasure, LossyIncrease};
 pub use receiver::{AsmpReceiver, ReceiverState, DATA_GROUP};
 pub use sender::{AsmpSender, PeerState};
 

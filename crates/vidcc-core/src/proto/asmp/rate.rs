@@ -1,8 +1,9 @@
-//! The ASMP receiver's rate rule (digest §1.2–1.3), free of I/O so that it can be tested on
-//! hand-made inputs: eq.(2), the loss-free increase, the congestion indicator from cumulative
-//! jitter, and the smoothing of eq.(3).
+//! The ASMP receiver's rate rule (docs/papers/asmp-tfmcc.md §1.2–1.3), free of I/O so that it
+//! can be tested on hand-made inputs: eq.(2), the loss-free increase, the bound of the sender's
+//! advertised maximum, the congestion indicator from cumulative jitter, and the smoothing of
+//! eq.(3).
 
-use super::config::{AsmpConfig, Decrease};
+use super::config::{AsmpConfig, Decrease, LossyIncrease};
 use crate::estimate::tcp_model::padhye_approx;
 
 /// Eq.(2), bytes/s: `P / (R·sqrt(2Dl/3) + t_out·min(1, 3·sqrt(3Dl/8))·l·(1 + 32l²))` with
@@ -24,26 +25,39 @@ pub struct Interval {
 }
 
 /// The new smoothed rate r (bytes/s) from the previous `r` at one report:
-/// r_inst = r + P/R without loss, eq.(2) with loss (capped at r + P/R with `cap_always`);
+/// r_inst = r + P/R without loss; with loss eq.(2) (\[P\], [`LossyIncrease::Equation`]), or
+/// options: at most r + P/R ([`LossyIncrease::Step`]) or at most r ([`LossyIncrease::Never`]:
+/// a lossy interval never raises r);
 /// r ← γ·r_inst + (1 − γ)·r (eq.3), γ from the state (eq.5); with [`Decrease::Immediate`] a
-/// lossy interval's lower r_inst is taken at once.
-pub fn update(cfg: &AsmpConfig, r: f64, packet_bytes: f64, rtt_s: f64, interval: Interval) -> f64 {
+/// lossy interval's lower r_inst is taken at once. The result is at most `ceiling`, the
+/// highest rate the sender advertises (∞ if it has none): r is the receiver's estimate of the
+/// rate the sender should send (§3.2, "the latest estimation of the transmission rate"), and a
+/// rate the sender will never send is no estimate of it — left unbounded, r climbs without
+/// limit through loss-free intervals while the sender sits at its maximum, and losses must then
+/// work it down from there before the sender's rate moves at all.
+pub fn update(cfg: &AsmpConfig, r: f64, packet_bytes: f64, rtt_s: f64, interval: Interval, ceiling: f64) -> f64 {
     let step = packet_bytes / rtt_s;
     let r_inst = if interval.lossy {
         let x = eq2_bytes_per_s(packet_bytes, rtt_s, interval.loss);
-        if cfg.cap_always {
-            x.min(r + step)
-        } else {
-            x
+        match cfg.lossy_increase {
+            LossyIncrease::Never => x.min(r),
+            LossyIncrease::Step => x.min(r + step),
+            LossyIncrease::Equation => x,
         }
     } else {
         r + step
     };
-    if interval.lossy && cfg.decrease == Decrease::Immediate && r_inst < r {
-        return r_inst;
+    let mut next = if interval.lossy && cfg.decrease == Decrease::Immediate && r_inst < r {
+        r_inst
+    } else {
+        let gamma = cfg.gamma(interval.congested);
+        gamma * r_inst + (1.0 - gamma) * r
+    };
+    if interval.lossy && cfg.lossy_increase == LossyIncrease::Never {
+        // γ·r + (1 − γ)·r can round one ulp above r.
+        next = next.min(r);
     }
-    let gamma = cfg.gamma(interval.congested);
-    gamma * r_inst + (1.0 - gamma) * r
+    next.min(ceiling)
 }
 
 /// The congestion indicator (digest §1.3, AMB-4 \[C\]): CJ_short is the mean of the cumulative

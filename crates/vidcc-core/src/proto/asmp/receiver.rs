@@ -8,7 +8,8 @@
 //! completely received frame (a frame is complete when its packets arrived in order after the
 //! previous frame's marker; CJ_k = (A_k − G_k) − (A_0 − G_0), G from the RTP timestamp,
 //! A = arrival of the frame's last packet); r from [`super::rate::update`], starting from the
-//! rate the sender advertises (AMB-7 \[C\]) or `initial_rate_bps` before one arrives.
+//! rate the sender advertises (AMB-7 \[C\]) or `initial_rate_bps` before one arrives, and never
+//! above the highest rate the sender advertises.
 
 use std::collections::VecDeque;
 
@@ -53,6 +54,9 @@ pub struct AsmpReceiver {
     rng: SimRng,
     members: u32,
     sender_rate: Option<f64>,
+    /// The highest rate the sender advertises, bytes/s (∞ until it advertises one, or if it
+    /// has no bound).
+    sender_max: f64,
     /// Extended highest sequence number at the previous report.
     prev_highest: Option<u32>,
     lost_events: u64,
@@ -96,6 +100,7 @@ impl AsmpReceiver {
             rng,
             members: 2,
             sender_rate: None,
+            sender_max: f64::INFINITY,
             prev_highest: None,
             lost_events: 0,
             event_start: None,
@@ -195,7 +200,8 @@ impl AsmpReceiver {
         self.state.congested = congested;
         let rate = self.state.rtt.map(|rtt| {
             let r = self.state.rate.or(self.sender_rate).unwrap_or(self.cfg.initial_rate_bps as f64 / 8.0);
-            let r = update(&self.cfg, r, self.packet_bytes, rtt.as_secs_f64(), Interval { loss, lossy, congested });
+            let interval = Interval { loss, lossy, congested };
+            let r = update(&self.cfg, r, self.packet_bytes, rtt.as_secs_f64(), interval, self.sender_max);
             self.state.rate = Some(r);
             RateReport {
                 rate_bytes_per_s: r.round().clamp(0.0, u32::MAX as f64) as u32,
@@ -221,9 +227,10 @@ impl Endpoint for AsmpReceiver {
         let now = self.now;
         match p {
             ToReceiver::Data(h) => self.on_data(now, h.marker, h.seq, h.timestamp, h.ssrc, d.wire_size()),
-            ToReceiver::Session { info, members, rate_bytes_per_s, .. } => {
+            ToReceiver::Session { info, members, rate_bytes_per_s, max_bytes_per_s, .. } => {
                 self.rx.on_sender_report(now, info.ntp);
                 self.sender_rate = Some(rate_bytes_per_s as f64);
+                self.sender_max = if max_bytes_per_s == 0 { f64::INFINITY } else { max_bytes_per_s as f64 };
                 self.members = members.max(2);
                 let m = self.rtcp_membership();
                 if let Some(s) = self.sched.as_mut() {

@@ -1,6 +1,6 @@
 //! The ASMP sender (digest §1.3 steps 2 and 6, "Sender rule"): sends RTP data to the group,
 //! paced at X; on its RTCP schedule (as the session's one sender) a session report (SR + the
-//! group size and X) to the group; on each receiver report, the RTT A − LSR − DLSR (RFC 3550
+//! group size, X and its maximum rate) to the group; on each receiver report, the RTT A − LSR − DLSR (RFC 3550
 //! §6.4.1) back to that receiver in an APP, and X = the minimum of the latest rates of the
 //! receivers heard within the RTCP member time-out (5 deterministic intervals), clamped to
 //! [min, max]; X holds its value while no active receiver has reported a rate.
@@ -244,7 +244,9 @@ impl AsmpSender {
         };
         let members = self.sched.as_ref().map_or(1, |s| s.membership().members);
         let x = self.x.round().clamp(0.0, u32::MAX as f64) as u32;
-        let header = ToReceiver::session(self.ssrc, info, members, x);
+        // The highest rate it will send (0: none), which bounds the receivers' r.
+        let max = self.cfg.max_rate_bps.map_or(0, |m| (m / 8).clamp(1, u32::MAX as u64) as u32);
+        let header = ToReceiver::session(self.ssrc, info, members, x, max);
         Transmit { to: Destination::Group(DATA_GROUP), header, payload_len: 0, meta: PacketMeta::control() }
     }
 }

@@ -86,18 +86,31 @@ fn gamma_switch_follows_the_jitter_averages_on_a_hand_made_sequence() {
     assert!(ci.close_interval(), "long {:?}", ci.long());
     // γ per state, without loss: r + γ·P/RTT.
     let (r, p, rtt) = (10_000.0, 1000.0, 0.5);
-    let step = |congested| update(&cfg, r, p, rtt, Interval { loss: 0.0, lossy: false, congested }) - r;
+    let inf = f64::INFINITY;
+    let step = |congested| update(&cfg, r, p, rtt, Interval { loss: 0.0, lossy: false, congested }, inf) - r;
     assert!((step(true) - 0.2 * 2000.0).abs() < 1e-9);
     assert!((step(false) - 0.9 * 2000.0).abs() < 1e-9);
     // With loss: γ·eq2 + (1 − γ)·r, or eq2 at once with the immediate decrease.
     let lossy = Interval { loss: 0.05, lossy: true, congested: true };
     let x = eq2_bytes_per_s(p, rtt, 0.05);
-    assert!((update(&cfg, r, p, rtt, lossy) - (0.2 * x + 0.8 * r)).abs() < 1e-9);
+    assert!((update(&cfg, r, p, rtt, lossy, inf) - (0.2 * x + 0.8 * r)).abs() < 1e-9);
     let immediate = AsmpConfig { decrease: Decrease::Immediate, ..AsmpConfig::default() };
-    assert_eq!(update(&immediate, r, p, rtt, lossy), x);
-    let capped = AsmpConfig { cap_always: true, ..AsmpConfig::default() };
+    assert_eq!(update(&immediate, r, p, rtt, lossy, inf), x);
+    // A light loss whose eq.(2) rate is far above r: r heads for eq.(2) (the default), rises by
+    // at most γ·P/RTT (`step`), or holds (`never`).
     let light = Interval { loss: 1e-6, lossy: true, congested: false };
-    assert!((update(&capped, r, p, rtt, light) - (r + 0.9 * 2000.0)).abs() < 1e-9);
+    let x = eq2_bytes_per_s(p, rtt, 1e-6);
+    assert!(x > 100.0 * r);
+    let literal = AsmpConfig { lossy_increase: LossyIncrease::Equation, ..AsmpConfig::default() };
+    assert_eq!(cfg, literal);
+    assert!((update(&literal, r, p, rtt, light, inf) - (0.9 * x + 0.1 * r)).abs() < 1e-6 * x);
+    let capped = AsmpConfig { lossy_increase: LossyIncrease::Step, ..AsmpConfig::default() };
+    assert!((update(&capped, r, p, rtt, light, inf) - (r + 0.9 * 2000.0)).abs() < 1e-9);
+    let never = AsmpConfig { lossy_increase: LossyIncrease::Never, ..AsmpConfig::default() };
+    assert_eq!(update(&never, r, p, rtt, light, inf), r);
+    // The ceiling bounds every outcome.
+    assert_eq!(update(&cfg, r, p, rtt, Interval { loss: 0.0, lossy: false, congested: false }, r + 1.0), r + 1.0);
+    assert_eq!(update(&literal, r, p, rtt, light, 2.0 * r), 2.0 * r);
 }
 
 /// Drives one receiver: a data packet sent every 10 ms from `from` to `to`, arriving after
@@ -126,6 +139,7 @@ fn run_receiver(
         SenderInfo { ntp: ntp_from_ns(1_000_000), ..SenderInfo::default() },
         2,
         12_500,
+        0,
     );
     receive(r, ms(1), sr.as_slice(), 0).unwrap();
     for (k, sent) in (10..to).step_by(10).enumerate() {
@@ -224,6 +238,56 @@ fn losses_feed_the_equation_with_the_loss_event_ratio() {
     let last = reports.last().unwrap().2.rate.unwrap();
     let target = eq2_bytes_per_s(P as f64, 0.1, 0.02);
     assert!((last / target - 1.0).abs() < 0.15, "{last} vs {target}");
+}
+
+/// With `lossy_increase = "never"` a lossy interval never raises r. One loss every 500
+/// packets (5 s) at RTT 100 ms gives l ≈ 1/200–1/600 per interval, an eq.(2) rate of
+/// 170–300 kB/s, above the r of the first minute (12.5 kB/s + 9.2 kB/s per loss-free report):
+/// by default (eq.(2) as it comes) such an interval lifts r toward it.
+#[test]
+fn with_never_a_lossy_interval_never_raises_the_rate() {
+    let never = AsmpConfig { lossy_increase: LossyIncrease::Never, ..AsmpConfig::default() };
+    let mut r = AsmpReceiver::new(&never, receiver_ssrc(0), P, Instant::ZERO, None, rng("r0"));
+    let reports = run_receiver(&mut r, 60_000, |_| 30, |seq| seq % 500 == 499);
+    let (mut lossy, mut tempting) = (0, 0);
+    for w in reports.windows(2) {
+        let (before, after) = (w[0].2.rate.unwrap(), w[1].2.rate.unwrap());
+        if w[1].1.rate.unwrap().loss > 0 {
+            lossy += 1;
+            tempting += (eq2_bytes_per_s(P as f64, 0.1, w[1].2.loss) > before) as u32;
+            assert!(after <= before, "a lossy interval raised r: {before} → {after}");
+        } else {
+            assert!(after > before, "loss-free intervals still raise it: {before} → {after}");
+        }
+    }
+    assert!(lossy >= 5 && tempting >= 3, "{lossy} lossy intervals, {tempting} with eq.(2) above r");
+}
+
+/// One sender with a maximum rate (400 kb/s = 50 kB/s) and one receiver on an idle path (RTT
+/// 160 ms): without loss r climbs by 0.9·P/RTT ≈ 5.7 kB/s per report from the 12.5 kB/s the
+/// sender starts at, reaches the sender's maximum within ~7 reports and then stays there: the
+/// receiver's r never exceeds the maximum the sender advertises in its session reports.
+#[test]
+fn the_receivers_rate_never_exceeds_the_senders_advertised_maximum() {
+    let cfg = AsmpConfig { max_rate_bps: Some(400_000), ..AsmpConfig::default() };
+    let max = 50_000.0;
+    let s = AsmpSender::new(&cfg, crate::proto::Application::Bulk, P, 1, Instant::ZERO, None, rng("s")).unwrap();
+    let rs = vec![AsmpReceiver::new(&cfg, receiver_ssrc(0), P, Instant::ZERO, None, rng("r0"))];
+    let mut net = Fanout::new(s, rs, &[millis(80)], |_, _| false);
+    let (mut reports, mut at_max) = (0, 0);
+    for t in 1..=3000 {
+        net.run_until(ms(t * 100));
+        let st = net.rs[0].state();
+        if st.reports_sent > reports {
+            reports = st.reports_sent;
+            if let Some(r) = st.rate {
+                assert!(r <= max, "r = {r} B/s above the sender's maximum {max} B/s after {reports} reports");
+                at_max += (r == max) as u32;
+            }
+        }
+        assert!(net.s.rate().as_bps() <= 400_000);
+    }
+    assert!(reports >= 50 && at_max * 2 > reports as u32, "{at_max} of {reports} reports at the maximum");
 }
 
 /// Three receivers of one sender (through the fan-out harness): two near and lossless, one far
@@ -352,6 +416,35 @@ impl Invariants<AsmpSender, AsmpReceiver> for AsmpInvariants {
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    /// The rate rule over arbitrary sequences of intervals (loss ratio, lossy or not, state)
+    /// and RTTs, under either decrease rule and every `lossy_increase`: r never exceeds the
+    /// ceiling (the sender's advertised maximum); a lossy interval raises r by at most γ·P/RTT
+    /// with `step` and not at all with `never`.
+    #[test]
+    fn the_rate_rule_respects_the_ceiling_and_the_lossy_bound(
+        r0 in 1.0f64..1e7,
+        ceiling in 1e3f64..1e7,
+        immediate: bool,
+        lossy_increase in prop_oneof![Just(LossyIncrease::Equation), Just(LossyIncrease::Step), Just(LossyIncrease::Never)],
+        steps in proptest::collection::vec((0.0f64..=1.0, any::<bool>(), any::<bool>(), 0.001f64..3.0), 1..200),
+    ) {
+        let decrease = if immediate { Decrease::Immediate } else { Decrease::Smoothed };
+        let cfg = AsmpConfig { decrease, lossy_increase, ..AsmpConfig::default() };
+        let mut r = r0.min(ceiling);
+        for (loss, lossy, congested, rtt) in steps {
+            let next = update(&cfg, r, P as f64, rtt, Interval { loss, lossy, congested }, ceiling);
+            prop_assert!(next.is_finite() && next > 0.0, "{} → {}", r, next);
+            prop_assert!(next <= ceiling, "{} → {} above the ceiling {}", r, next, ceiling);
+            let bound = match (lossy, lossy_increase) {
+                (true, LossyIncrease::Never) => r,
+                (true, LossyIncrease::Step) => r + cfg.gamma(congested) * P as f64 / rtt,
+                _ => f64::INFINITY,
+            };
+            prop_assert!(next <= bound * (1.0 + 1e-12), "a lossy interval (l = {}) raised r: {} → {}", loss, r, next);
+            r = next;
+        }
+    }
+
     #[test]
     fn arbitrary_network_keeps_state_sane(ops in net_ops(Clock { max_advance: millis(3000), max_rewind: millis(50) }, 1..400)) {
         let cfg = AsmpConfig::default();

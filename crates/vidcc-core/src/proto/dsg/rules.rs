@@ -147,11 +147,14 @@ pub struct DsgReceiverRules {
 impl DsgReceiverRules {
     pub fn new(cfg: &DsgConfig) -> Self {
         let round = Duration::from_nanos(cfg.round_ns);
+        let span = round * u64::from(cfg.persist_rounds + BACKOFF_EXTRA_ROUNDS);
         DsgReceiverRules {
             mover: Mover::default(),
+            // A move counts as failed only if undone within the span plus half a round (the
+            // window this stand-in has always used; SRAMT's own default has none).
             backoff: Backoff::new(
-                round * u64::from(cfg.persist_rounds + BACKOFF_EXTRA_ROUNDS),
-                round,
+                span,
+                Some(span + Duration::from_nanos(round.as_nanos() / 2)),
                 cfg.max_backoff_exponent,
             ),
             states: Vec::new(),

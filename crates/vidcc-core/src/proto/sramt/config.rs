@@ -53,9 +53,14 @@ pub struct SramtConfig {
     /// Cap the receiver's r_r_tcp at the most the session can carry (the top band's maximum, S;
     /// the sum of the band maxima, LE) \[R\] of this implementation; off (default): A-05, no cap.
     pub cap_estimate: bool,
-    /// T_change, the back-off base \[P\] 5 s; a change reversed within
-    /// `t_change + t_epoch/2` is unsuccessful \[I\] §1.7.
+    /// T_change, the back-off base \[P\] 5 s: after the k-th consecutive unsuccessful change
+    /// (one the receiver's next change undoes, §1.7) that change is blocked for 2^k·T_change.
     pub change_ns: u64,
+    /// The longest a change may stand and still be unsuccessful when undone: none (default, the
+    /// paper's rule as stated: any undo by the next change) or, as the alternative reading
+    /// (the digest's \[I\]), T_change + T_epoch/2 = 7.5 s, under which only an undo at the next
+    /// epoch end counts.
+    pub unsuccessful_window_ns: Option<u64>,
     /// Cap on the back-off exponent k \[R\] (the paper gives none; 2^16·T_change is ~4 days).
     pub max_backoff_exponent: u32,
     /// T_loss, the loss-sample interval of the 8-tap filter \[R\] A-03: 1 s.
@@ -134,6 +139,7 @@ impl SramtConfig {
             rule1_estimate_below_band: false,
             cap_estimate: false,
             change_ns: 5_000_000_000,
+            unsuccessful_window_ns: None,
             max_backoff_exponent: 16,
             loss_sample_ns: 1_000_000_000,
             initial_calibration: 1.0,
@@ -193,6 +199,9 @@ impl SramtConfig {
             if v == 0 {
                 return Err(format!("{name}: must be positive"));
             }
+        }
+        if self.unsuccessful_window_ns == Some(0) {
+            return Err("unsuccessful_window_ns: must be positive (or absent: no bound)".into());
         }
         if self.epoch_ns > u64::from(u32::MAX) * 1000 {
             return Err("epoch_ns: at most 4294 s (the header carries it in microseconds)".into());

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use super::config::{EpochEstimate, SramtConfig};
 use super::estimator::{tcp_rate, LossSampler, OwdRtt};
 use super::feedback::{randomised, rtcp_interval, suppresses, SuppressionRound};
-use super::rules::{layered_level, Backoff, SimulcastRule, SimulcastTrigger};
+use super::rules::{Backoff, EpochRules};
 use super::wire::{DataHeader, ReceiverReport, ToReceiver, RR_APP_BYTES};
 use crate::endpoint::{
     Datagram, Destination, Endpoint, EndpointStats, Event, GroupId, Membership, PacketMeta, Transmit,
@@ -78,8 +78,7 @@ pub struct SramtReceiver {
     /// Newest epoch index handled, and the estimated sender-side instant of that epoch's end.
     epoch_handled: Option<u32>,
     last_epoch_end: Option<Instant>,
-    rule: SimulcastRule,
-    backoff: Backoff,
+    rules: EpochRules,
     changes: Vec<ChangeRecord>,
     memberships: VecDeque<Membership>,
     transmits: VecDeque<Transmit>,
@@ -129,8 +128,7 @@ impl SramtReceiver {
             last_sr: None,
             epoch_handled: None,
             last_epoch_end: None,
-            rule: SimulcastRule::new(cfg.rule1_estimate_below_band),
-            backoff: Backoff::new(Duration::from_nanos(cfg.change_ns), epoch, cfg.max_backoff_exponent),
+            rules: EpochRules::new(cfg, layered),
             changes: Vec::new(),
             memberships: VecDeque::new(),
             transmits: VecDeque::new(),
@@ -163,7 +161,7 @@ impl SramtReceiver {
         &self.changes
     }
     pub fn backoff(&self) -> &Backoff {
-        &self.backoff
+        self.rules.backoff()
     }
     pub fn rate_estimate(&self) -> Option<f64> {
         self.r_tcp
@@ -390,22 +388,9 @@ impl SramtReceiver {
         };
         self.acc_epoch = (0.0, 0);
         let from = self.position;
-        let wanted = if self.layered {
-            Some((layered_level(estimate, &self.rates), false))
-        } else {
-            let band = super::rates::band(&self.cfg, from);
-            self.rule
-                .decide(estimate, self.rates[from], band, from, self.n, self.cfg.rule2_epochs)
-                .map(|(to, t)| (to, t == SimulcastTrigger::Mismatch))
-        };
-        let Some((to, mismatch_rule)) = wanted.filter(|&(to, _)| to != from) else {
+        let Some((to, mismatch_rule)) = self.rules.at_epoch_end(now, estimate, &self.rates, from) else {
             return;
         };
-        if !self.backoff.allowed(now, (from, to)) {
-            return;
-        }
-        self.backoff.record(now, (from, to));
-        self.rule.reset();
         if self.layered {
             for g in to..from {
                 self.leave(g);

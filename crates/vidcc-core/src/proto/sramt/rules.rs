@@ -1,4 +1,4 @@
-//! The receiver's stream / layer decisions at epoch ends (specs/004-sramt.md §1.6) and the
+//! The receiver's stream / layer decisions at epoch ends (docs/papers/sramt.md §1.6) and the
 //! back-off after unsuccessful changes (§1.7).
 //!
 //! Groups are numbered from 0. For SRAMT-S a receiver's *position* is its stream j (0-based);
@@ -6,7 +6,63 @@
 
 use std::collections::BTreeMap;
 
+use super::config::SramtConfig;
 use crate::time::{Duration, Instant};
+
+/// A receiver's decision machine at epoch ends (§1.6–1.7): the S rules or LE's Eq. 9, then the
+/// back-off. Free of I/O, so that tests can drive it with explicit times.
+#[derive(Clone, Debug)]
+pub struct EpochRules {
+    layered: bool,
+    /// The streams' bands, bit/s (S).
+    bands: Vec<[f64; 2]>,
+    rule2_epochs: u32,
+    rule: SimulcastRule,
+    backoff: Backoff,
+}
+
+impl EpochRules {
+    /// For a receiver of a session configured by `cfg` (`layered`: SRAMT-LE).
+    pub fn new(cfg: &SramtConfig, layered: bool) -> Self {
+        EpochRules {
+            layered,
+            bands: cfg.bands_bps.iter().map(|&[lo, hi]| [lo as f64, hi as f64]).collect(),
+            rule2_epochs: cfg.rule2_epochs,
+            rule: SimulcastRule::new(cfg.rule1_estimate_below_band),
+            backoff: Backoff::new(
+                Duration::from_nanos(cfg.change_ns),
+                cfg.unsuccessful_window_ns.map(Duration::from_nanos),
+                cfg.max_backoff_exponent,
+            ),
+        }
+    }
+
+    /// The epoch ending at `now` with estimate E = `estimate`, the announced group `rates` and
+    /// the receiver's position `from` (stream j, or level k): the position it moves to, and
+    /// whether rule 2 (mismatch) moved it, or None (no move wanted, or the move is blocked by
+    /// the back-off). A move made is recorded in the back-off.
+    pub fn at_epoch_end(&mut self, now: Instant, estimate: f64, rates: &[f64], from: usize) -> Option<(usize, bool)> {
+        let wanted = if self.layered {
+            Some((layered_level(estimate, rates), false))
+        } else {
+            let n = self.bands.len();
+            self.rule
+                .decide(estimate, rates[from], self.bands[from], from, n, self.rule2_epochs)
+                .map(|(to, t)| (to, t == SimulcastTrigger::Mismatch))
+        };
+        let (to, mismatch) = wanted.filter(|&(to, _)| to != from)?;
+        if !self.backoff.allowed(now, (from, to)) {
+            return None;
+        }
+        self.backoff.record(now, (from, to));
+        self.rule.reset();
+        Some((to, mismatch))
+    }
+
+    pub fn backoff(&self) -> &Backoff {
+        &self.backoff
+    }
+}
 
 /// SRAMT-S (§1.6): rule 1 (band exhausted) and rule 2 (`limit` consecutive epochs above or
 /// below the stream's rate, A-16: count ≥ limit). Returns the stream wanted after this epoch.
@@ -105,16 +161,34 @@ pub fn layered_level(estimate: f64, layer_rates: &[f64]) -> usize {
 /// A change of position (stream or level), from → to.
 pub type Change = (usize, usize);
 
-/// Unsuccessful-change tracking and back-off (§1.7, A-17): a change reversed within `window`
-/// (= T_change + T_epoch/2 \[I\]) was unsuccessful; after the k-th consecutive unsuccessful
-/// change, that same change is blocked for 2^k·T_change. A change not reversed within the window
-/// is successful and resets k.
+/// Unsuccessful-change tracking and back-off (docs/papers/sramt.md §1.7; the paper's §3.3):
+/// "a receiver joins (or leaves) a stream/layer and after a short time period (T_change) drops
+/// (or adds) again this stream/layer" — a change is **unsuccessful** when the receiver's next
+/// change undoes it (goes back the way it came: drops the stream or a layer it joined, or
+/// re-adds what it left), and **successful** when the next change does not. After an
+/// unsuccessful change that same change (keyed by (from, to)) is forbidden for 2^k·T_change
+/// from the change that undid it, where k counts the consecutive unsuccessful changes since the
+/// last successful one (k = 1 at the first failure, A-17; capped at `max_exponent` \[R\]).
+/// The undoing change returns the receiver to where it was before the failed one: it is
+/// neither a success (which would reset k) nor a new trial to be judged (\[I\]: otherwise a
+/// receiver that tried a move and fell back would be barred from falling back after its next
+/// try, held on a stream that cannot carry it). So a receiver whose move keeps being undone
+/// retries it after 10, 20, 40, … s: the growing "time space between stream/layer changes".
+///
+/// The paper gives the "short time period" no length but the name T_change. Changes come only
+/// at epoch ends (T_epoch = T_change = 5 s), so a change always stands at least that long, and
+/// the default reads no further bound into it. `window` = Some(w) is the alternative reading
+/// (the digest's \[I\], w = T_change + T_epoch/2 = 7.5 s): an undo later than w makes the
+/// change a success, so only an undo at the next epoch end counts — with SRAMT-S's rule 2
+/// (4 epochs) and epoch-mean estimates most undos come later, k resets at almost every change
+/// and never grows.
 #[derive(Clone, Debug)]
 pub struct Backoff {
     t_change: Duration,
-    window: Duration,
+    window: Option<Duration>,
     max_exponent: u32,
-    /// The newest change and when it was made; `judged` once known successful or not.
+    /// The newest change, when it was made, and whether it is a trial (judged by the next
+    /// change) rather than the undoing of a failed one.
     last: Option<(Change, Instant, bool)>,
     failures: u32,
     blocked_until: BTreeMap<Change, Instant>,
@@ -122,11 +196,20 @@ pub struct Backoff {
     failures_log: Vec<(Instant, Change, Duration)>,
 }
 
+/// Whether `next` goes back the way `prev` came: up then down, or down then up (SRAMT-S moves
+/// one stream at a time, so this is a return to the stream it left; SRAMT-LE levels may jump,
+/// and any move down after a move up drops a layer that move added).
+fn undoes(prev: Change, next: Change) -> bool {
+    (prev.1 > prev.0) != (next.1 > next.0)
+}
+
 impl Backoff {
-    pub fn new(t_change: Duration, t_epoch: Duration, max_exponent: u32) -> Self {
+    /// `window`: None (the default reading: any undo by the next change) or the longest time a
+    /// change may stand and still fail (the digest's reading).
+    pub fn new(t_change: Duration, window: Option<Duration>, max_exponent: u32) -> Self {
         Backoff {
             t_change,
-            window: t_change + Duration::from_nanos(t_epoch.as_nanos() / 2),
+            window,
             max_exponent,
             last: None,
             failures: 0,
@@ -135,42 +218,31 @@ impl Backoff {
         }
     }
 
-    /// Judges the newest change as successful once its window has passed.
-    fn settle(&mut self, now: Instant) {
-        if let Some((_, at, judged)) = &mut self.last {
-            if !*judged && now.saturating_since(*at) > self.window {
-                *judged = true;
-                self.failures = 0;
-            }
-        }
-    }
-
     /// Whether `change` is allowed at `now`.
-    pub fn allowed(&mut self, now: Instant, change: Change) -> bool {
-        self.settle(now);
+    pub fn allowed(&self, now: Instant, change: Change) -> bool {
         self.blocked_until.get(&change).is_none_or(|&until| now >= until)
     }
 
-    /// Records a change made at `now`: if it reverses the newest change within the window, that
-    /// one was unsuccessful and is blocked for 2^k·T_change.
+    /// Records a change made at `now`, which judges the previous one if that was a trial: if it
+    /// undoes it (within the window, if any), that one was unsuccessful, k grows and that change
+    /// is blocked for 2^k·T_change from now; otherwise it was successful and k restarts at 0.
     pub fn record(&mut self, now: Instant, change: Change) {
-        self.settle(now);
-        if let Some((prev, at, judged)) = self.last {
-            if !judged && prev == (change.1, change.0) && now.saturating_since(at) <= self.window {
+        if let Some((prev, at, true)) = self.last {
+            let in_time = self.window.is_none_or(|w| now.saturating_since(at) <= w);
+            if undoes(prev, change) && in_time {
                 self.failures = (self.failures + 1).min(self.max_exponent);
                 let block = Duration::from_nanos(self.t_change.as_nanos().saturating_mul(1u64 << self.failures));
                 self.blocked_until.insert(prev, now + block);
                 self.failures_log.push((now, prev, block));
-                // The reversal returns to the state that held before: it is neither a success
-                // (which would reset k and stop the back-off from growing, C09) nor a new trial.
-                self.last = Some((change, now, true));
+                self.last = Some((change, now, false));
                 return;
             }
+            self.failures = 0;
         }
-        self.last = Some((change, now, false));
+        self.last = Some((change, now, true));
     }
 
-    /// Consecutive unsuccessful changes k.
+    /// Consecutive unsuccessful changes k (as of the newest change, which is not judged yet).
     pub fn failures(&self) -> u32 {
         self.failures
     }

@@ -9,7 +9,7 @@ use super::config::{RttScaling, SramtConfig};
 use super::estimator::{tcp_rate, LossSampler, OwdRtt, Wma8};
 use super::feedback::{rtcp_interval, suppresses, truncated_exponential};
 use super::rates::{layered_rates, simulcast_rates};
-use super::rules::{layered_level, Backoff, SimulcastRule, SimulcastTrigger};
+use super::rules::{layered_level, SimulcastRule, SimulcastTrigger};
 use super::wire::{sender_report, DataHeader, ReceiverReport, ToReceiver, MAX_GROUPS};
 use super::{SramtReceiver, SramtSender};
 use crate::endpoint::{Datagram, Endpoint, PeerId};
@@ -21,6 +21,7 @@ use crate::units::DataSize;
 use crate::wire::rtcp::{ReportBlock, SenderInfo};
 use crate::wire::WireError;
 
+mod backoff;
 mod net;
 
 fn secs(x: f64) -> Instant {
@@ -365,52 +366,6 @@ fn layered_level_is_the_largest_cumulative_rate_within_the_estimate() {
     assert_eq!(layered_level(449e3, &rates), 2);
     assert_eq!(layered_level(450e3, &rates), 3);
     assert_eq!(layered_level(5e6, &rates), 3);
-}
-
-#[test]
-fn c09_backoff_doubles_between_repeated_failures_and_resets_on_success() {
-    let t_change = Duration::from_secs(5);
-    let mut b = Backoff::new(t_change, Duration::from_secs(5), 16);
-    // A receiver that tries stream 1→2 at every epoch end it may and falls back one epoch later.
-    let mut attempts = vec![];
-    let mut up = false;
-    for epoch in 1..200u64 {
-        let now = Instant::from_nanos(epoch * 5_000_000_000);
-        if up {
-            assert!(b.allowed(now, (2, 1)), "falling back is never blocked");
-            b.record(now, (2, 1));
-            up = false;
-        } else if b.allowed(now, (1, 2)) {
-            b.record(now, (1, 2));
-            attempts.push(epoch * 5);
-            up = true;
-        }
-    }
-    // Failures at 10, ...; the k-th block is 2^k·5 s: retries at 5, 20, 35, 60, 105, 190, 355...
-    let gaps: Vec<u64> = attempts.windows(2).map(|w| w[1] - w[0]).collect();
-    assert!(gaps.len() >= 4, "{attempts:?}");
-    for (k, g) in gaps.iter().enumerate() {
-        // Attempt k+1 comes after the k+1-th failure's block of 2^(k+1)·5 s, plus the epoch
-        // the failed attempt stood.
-        assert!(*g >= 5 + (5u64 << (k + 1)), "gap {k}: {g} s in {attempts:?}");
-    }
-    for w in gaps.windows(2) {
-        assert!(w[1] >= 2 * w[0] - 5, "gaps at least double: {gaps:?}");
-    }
-    let log = b.failures_log();
-    for (k, (_, change, block)) in log.iter().enumerate() {
-        assert_eq!(*change, (1, 2));
-        assert_eq!(block.as_nanos(), 5_000_000_000u64 << (k + 1));
-    }
-    // A change that stands for longer than T_change + T_epoch/2 resets k.
-    let mut b = Backoff::new(t_change, Duration::from_secs(5), 16);
-    b.record(secs(5.0), (1, 2));
-    b.record(secs(10.0), (2, 1));
-    assert_eq!(b.failures(), 1);
-    assert!(!b.allowed(secs(19.0), (1, 2)) && b.allowed(secs(20.0), (1, 2)));
-    b.record(secs(20.0), (1, 2));
-    assert!(b.allowed(secs(28.0), (2, 3)));
-    assert_eq!(b.failures(), 0, "the change to 2 held");
 }
 
 // ---------------------------------------------------------------------------------------------
