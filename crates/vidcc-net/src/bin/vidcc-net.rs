@@ -23,7 +23,7 @@ const USAGE: &str = "usage:
   vidcc-net send --config FILE.json --to HOST:PORT [--bind ADDR] [--max-rate RATE] [--report FILE]
                  [--key-file FILE | --key-env VAR] [--payload-map FRAMES.json] [--plain-copy HOST:PORT]
                  [--feedback-timeout TIME (default 15s)] [--circuit-breaker on|off (default: on unless
-                 the protocol is udp, udp-cbr or udp-pareto)]
+                 the protocol is udp, udp-cbr or udp-pareto)] [--realtime (SCHED_FIFO, where permitted)]
   vidcc-net recv --listen HOST:PORT --out FILE.json [--idle 5s] [--wait 60s] [--log ARRIVALS.csv]
                  [--key-file FILE | --key-env VAR] [--max-state SIZE (default 64MB)]
                  [--report-interval TIME (default 1s)]
@@ -157,7 +157,7 @@ fn send(args: &[String]) -> Result<(), Failure> {
             "feedback-timeout",
             "circuit-breaker",
         ],
-        &[],
+        &["realtime"],
     )?;
     let path = o.need("config")?;
     let text = std::fs::read_to_string(path).map_err(|e| Failure::Usage(format!("--config {path}: {e}")))?;
@@ -198,6 +198,9 @@ fn send(args: &[String]) -> Result<(), Failure> {
         },
     };
     let socket = Socket::bind(bind).map_err(|e| Failure::Run(format!("bind {bind}: {e}")))?;
+    if o.has("realtime") {
+        vidcc_net::clock::request_realtime(10).map_err(|e| Failure::Run(format!("--realtime: {e}")))?;
+    }
     let stop = stop_flag()?;
     let report = session::run_sender(socket, opts, &stop, &mut NoObserver).map_err(Failure::Run)?;
     let text = serde_json::to_string_pretty(&report).expect("serialisable");
