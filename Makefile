@@ -7,7 +7,7 @@ MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(VENV)
 export PATH := $(VENV)/bin:$(PATH)
 
-.PHONY: setup develop demo test test-rust test-python validate bench lint lint-python clean
+.PHONY: setup develop demo test test-rust test-python validate bench fuzz lint lint-python clean
 
 # The virtual environment with the build tool and the Python linter; reinstalled only when pyproject.toml changes.
 $(VENV)/.setup-done: pyproject.toml
@@ -59,6 +59,16 @@ bench: develop
 	$(PY) benches/sweep.py
 	$(PY) benches/cli.py
 	cargo run --release --quiet -p vidcc-net --example bench_net
+
+# Coverage-guided fuzzing of the real-UDP runtime's datagram handling (sender, receiver, relay:
+# crates/vidcc-net/src/fuzzing.rs) with cargo-fuzz on the nightly toolchain, FUZZ_SECONDS each
+# (`cargo install cargo-fuzz` once); new inputs go to fuzz/work/ (not kept). Crashes land in crates/vidcc-net/fuzz/artifacts/; copy one
+# into fuzz/regressions/<target>/ and `make test` (tests/fuzz_corpus.rs) replays it on stable.
+FUZZ_SECONDS ?= 60
+fuzz:
+	cd crates/vidcc-net/fuzz && for t in sender receiver relay; do mkdir -p work/$$t && \
+		cargo +nightly fuzz run $$t work/$$t corpus/$$t regressions/$$t -- \
+		-max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 || exit 1; done
 
 lint: lint-python
 	cargo clippy --workspace --all-targets -- -D warnings

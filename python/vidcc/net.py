@@ -196,6 +196,7 @@ REJECTION_REASONS = (
     ("out_of_window", "out of window"),
     ("bad_media_tag", "impossible media tag"),
     ("bye_rejected", "Bye not fitting what arrived"),
+    ("implausible_report", "impossible receiver report"),
 )
 
 

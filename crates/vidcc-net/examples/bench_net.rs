@@ -40,7 +40,7 @@ fn pct(v: &mut [i64], p: f64) -> i64 {
     v[((v.len() - 1) as f64 * p).round() as usize]
 }
 
-fn pacing(secs: u64) {
+fn pacing(secs: u64, realtime: bool) {
     let rate = 10_000_000u64;
     let mut cfg = serde_json::to_value(defaults("udp-cbr").unwrap()).unwrap();
     cfg["rate_bps"] = rate.into();
@@ -71,6 +71,17 @@ fn pacing(secs: u64) {
         n
     });
     vidcc_net::clock::tighten_timer_slack();
+    let policy = if realtime {
+        match vidcc_net::clock::request_realtime(10) {
+            Ok(()) => "SCHED_FIFO 10 (vidcc-net send --realtime)".to_string(),
+            Err(e) => {
+                println!("pacing with real-time scheduling: not permitted here ({e})");
+                return;
+            }
+        }
+    } else {
+        "the default policy".to_string()
+    };
     let mut d = Driver::new(Socket::bind("127.0.0.1:0".parse().unwrap()).unwrap(), sink_addr, 1, flow.sender);
     let mut obs = Departures { clock: d.clock, at: Vec::new() };
     let end = Instant::ZERO + Duration::from_secs(secs);
@@ -90,8 +101,8 @@ fn pacing(secs: u64) {
     let n = err.len();
     let us = |v: &mut [i64], p: f64| pct(v, p) as f64 / 1e3;
     println!(
-        "pacing, 10 Mbit/s of 1000 B on loopback, {secs} s: {n} packets ({received} received), departure error \
-         p50 {:.1} us, p90 {:.1} us, p99 {:.1} us, max {:.1} us",
+        "pacing, 10 Mbit/s of 1000 B on loopback, {secs} s, {policy}: {n} packets ({received} received), \
+         departure error p50 {:.1} us, p90 {:.1} us, p99 {:.1} us, max {:.1} us",
         us(&mut err, 0.5),
         us(&mut err, 0.9),
         us(&mut err, 0.99),
@@ -180,7 +191,13 @@ fn main() {
         }
         return;
     }
-    pacing(5);
+    // The default policy, then (its own thread) SCHED_FIFO where permitted: the difference is
+    // the scheduler's share of the tail.
+    pacing(5, false);
+    std::thread::spawn(|| pacing(5, true)).join().unwrap();
+    if let Ok(l) = std::fs::read_to_string("/proc/loadavg") {
+        println!("load average: {}", l.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
+    }
     if std::env::args().any(|a| a == "--pacing-only") {
         return;
     }

@@ -39,6 +39,7 @@ use serde::Serialize;
 use vidcc_core::{Datagram, Duration, Endpoint, Event, Instant, PacketKind, PeerId, Transmit};
 
 use crate::auth::{Auth, AuthError};
+use crate::breaker::{Breaker, Report, Reporter, Trip};
 use crate::clock::Clock;
 use crate::envelope::{self, DataInfo, Kind};
 use crate::guard::{SeqWindow, Verdict};
@@ -72,6 +73,8 @@ pub struct Counters {
     pub data_in: u64,
     pub control_in: u64,
     pub session_in: u64,
+    /// The peer driver's receiver reports accepted ([`crate::breaker`]).
+    pub reports_in: u64,
     pub foreign_address: u64,
     pub malformed_envelope: u64,
     pub wrong_session: u64,
@@ -87,6 +90,9 @@ pub struct Counters {
     pub bad_media_tag: u64,
     /// Byes whose claims do not fit what arrived.
     pub bye_rejected: u64,
+    /// Receiver reports that cannot be true (more packets than were sent, an echo from the
+    /// future): ignored.
+    pub implausible_report: u64,
     /// Arrivals not recorded because the receiver's state budget was spent.
     pub state_cap_reached: u64,
     pub send_errors: u64,
@@ -98,7 +104,13 @@ impl Counters {
     /// Every datagram read lands in exactly one counter: accepted, from another address, or
     /// rejected for one reason. True when that holds.
     pub fn accounted(&self) -> bool {
-        self.datagrams_in == self.data_in + self.control_in + self.session_in + self.foreign_address + self.rejected()
+        self.datagrams_in
+            == self.data_in
+                + self.control_in
+                + self.session_in
+                + self.reports_in
+                + self.foreign_address
+                + self.rejected()
     }
 
     /// Datagrams dropped as malformed or unauthentic (not counting foreign addresses).
@@ -113,6 +125,7 @@ impl Counters {
             + self.out_of_window
             + self.bad_media_tag
             + self.bye_rejected
+            + self.implausible_report
     }
 }
 
@@ -125,6 +138,8 @@ pub enum Notice {
     Bye {
         sent: u64,
         next_seq: u64,
+        /// The circuit breaker that ended the flow, if one did.
+        tripped: Option<Trip>,
     },
 }
 
@@ -162,6 +177,12 @@ pub struct Driver {
     window: SeqWindow,
     /// One past the highest data sequence number sent.
     next_data_seq: u64,
+    /// Data bytes put on the wire (envelopes included): the rate the breaker judges.
+    data_bytes_out: u64,
+    /// The receiving side's reports, and the sending side's breakers that read them.
+    reporter: Option<Reporter>,
+    breaker: Option<Breaker>,
+    tripped: Option<Trip>,
 }
 
 impl Driver {
@@ -185,6 +206,10 @@ impl Driver {
             scratch: Vec::with_capacity(crate::socket::MAX_DATAGRAM),
             window: SeqWindow::default(),
             next_data_seq: 0,
+            data_bytes_out: 0,
+            reporter: None,
+            breaker: None,
+            tripped: None,
         }
     }
 
@@ -203,6 +228,25 @@ impl Driver {
     pub fn set_ceiling(&mut self, bps: Option<u64>, burst: Duration) {
         self.cap = bps.filter(|&b| b > 0).map(|b| (b, Instant::ZERO));
         self.cap_burst = burst;
+    }
+
+    /// Send a receiver report ([`crate::breaker`]) every `interval` once data arrives.
+    pub fn set_reports(&mut self, interval: Option<Duration>) {
+        self.reporter = interval.map(|i| Reporter::new(i, self.clock.now()));
+    }
+
+    /// Judge the peer's receiver reports with these breakers (None: count them only).
+    pub fn set_breaker(&mut self, breaker: Option<Breaker>) {
+        self.breaker = breaker;
+    }
+
+    /// The report-based breaker that tripped, if one did.
+    pub fn tripped(&self) -> Option<Trip> {
+        self.tripped
+    }
+
+    pub fn breaker(&self) -> Option<&Breaker> {
+        self.breaker.as_ref()
     }
 
     /// Fill data packets' payloads from `source` (the encoded frames of a clip).
@@ -277,6 +321,11 @@ impl Driver {
             self.endpoint.handle_timeout(now);
         }
         let release = self.flush(now, obs);
+        if let Some(r) = self.reporter.as_mut().and_then(|r| r.due(now)) {
+            let mut body = Vec::with_capacity(crate::breaker::REPORT_BYTES);
+            r.emit(&mut body);
+            self.send_envelope(Kind::Report, &body);
+        }
         while let Some(e) = self.endpoint.poll_event() {
             obs.on_event(now, e);
         }
@@ -286,6 +335,9 @@ impl Driver {
         }
         if let Some(t) = release {
             deadline = deadline.min(t);
+        }
+        if let Some(r) = &self.reporter {
+            deadline = deadline.min(r.next_at.max(now + Duration::from_micros(1)));
         }
         if deadline <= now {
             // Due already (a transmit the cap just released, or a timer): receive what is
@@ -392,6 +444,7 @@ impl Driver {
         self.send_out();
         if data {
             self.counters.data_out += 1;
+            self.data_bytes_out += self.out.len() as u64;
             self.next_data_seq = self.next_data_seq.max(t.meta.seq.saturating_add(1));
             obs.on_data_sent(now, &info, t.header.len() + n);
         }
@@ -460,6 +513,9 @@ impl Driver {
                     self.counters.malformed_protocol += 1;
                 } else if let Some(info) = env.data {
                     self.window.commit(info.seq, media);
+                    if let Some(r) = &mut self.reporter {
+                        r.on_data(info.seq, info.sent_unix_ns, now);
+                    }
                     self.counters.data_in += 1;
                     obs.on_data_received(now, &info, body.len());
                 } else {
@@ -478,12 +534,36 @@ impl Driver {
                 if body.len() >= 16 {
                     let sent = u64::from_be_bytes(body[..8].try_into().expect("8 bytes"));
                     let next_seq = u64::from_be_bytes(body[8..16].try_into().expect("8 bytes"));
+                    let tripped = body.get(16).and_then(|&c| Trip::from_code(c));
                     self.counters.session_in += 1;
-                    self.notices.push(Notice::Bye { sent, next_seq });
+                    self.notices.push(Notice::Bye { sent, next_seq, tripped });
                 } else {
                     self.counters.malformed_envelope += 1;
                 }
             }
+            Kind::Report => self.on_report(body, now),
+        }
+    }
+
+    /// A receiver report: judged against what this side sent, then given to the breakers.
+    fn on_report(&mut self, body: &[u8], now: Instant) {
+        let Some(r) = Report::parse(body) else {
+            self.counters.malformed_envelope += 1;
+            return;
+        };
+        let now_unix = self.clock.to_unix_ns(now);
+        let start_unix = self.clock.to_unix_ns(Instant::ZERO);
+        let plausible = r.next_seq <= self.next_data_seq
+            && r.echo_unix_ns <= now_unix
+            && r.echo_unix_ns >= start_unix
+            && r.delay_ns <= now_unix - r.echo_unix_ns;
+        if !plausible {
+            self.counters.implausible_report += 1;
+            return;
+        }
+        self.counters.reports_in += 1;
+        if let (Some(b), None) = (&mut self.breaker, self.tripped) {
+            self.tripped = b.on_report(r, now, now_unix, self.counters.data_out, self.data_bytes_out);
         }
     }
 }

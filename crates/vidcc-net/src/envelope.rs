@@ -12,7 +12,8 @@
 //! Data:     + seq u64, sent Unix ns u64, frame u32, frame type u8, layer u8, index u16,
 //!             count u16, flags u8 (bit 0 retransmission, bit 1 media)  = 32 bytes in all
 //! Offer:    + the session's JSON description
-//! Bye:      + data packets sent u64, last data seq + 1 u64
+//! Bye:      + data packets sent u64, last data seq + 1 u64, [what ended the flow u8]
+//! Report:   + the receiving driver's report (crate::breaker), 32 bytes
 //! Control, Data: then the protocol's datagram
 //! ```
 //!
@@ -27,6 +28,7 @@ pub const KIND_ACCEPT: u8 = 0xA2;
 pub const KIND_DATA: u8 = 0xA3;
 pub const KIND_CONTROL: u8 = 0xA4;
 pub const KIND_BYE: u8 = 0xA5;
+pub const KIND_REPORT: u8 = 0xA6;
 
 /// Bytes before the protocol's datagram in a data envelope.
 pub const DATA_PREFIX: usize = 32;
@@ -41,6 +43,8 @@ pub enum Kind {
     Data,
     Control,
     Bye,
+    /// The receiving driver's report ([`crate::breaker::Report`]).
+    Report,
 }
 
 impl Kind {
@@ -51,6 +55,7 @@ impl Kind {
             Kind::Data => KIND_DATA,
             Kind::Control => KIND_CONTROL,
             Kind::Bye => KIND_BYE,
+            Kind::Report => KIND_REPORT,
         }
     }
     pub fn from_code(c: u8) -> Option<Kind> {
@@ -60,6 +65,7 @@ impl Kind {
             KIND_DATA => Kind::Data,
             KIND_CONTROL => Kind::Control,
             KIND_BYE => Kind::Bye,
+            KIND_REPORT => Kind::Report,
             _ => return None,
         })
     }

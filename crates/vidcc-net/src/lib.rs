@@ -7,7 +7,9 @@
 //! - [`envelope`]: the driver's framing (session, data packets' meta and send time);
 //! - [`auth`]: optional HMAC-SHA256 of every envelope, keys per direction from a pre-shared key;
 //! - [`guard`]: the window data envelopes' sequence and frame numbers are judged against;
+//! - [`breaker`]: RFC 8083's report-based circuit breakers and the receiver report they read;
 //! - [`driver`]: the endpoint loop, validation and counters, the rate cap;
+//! - [`fuzzing`]: the fuzz targets' entry points (sender, receiver, relay) and their invariants;
 //! - [`payload`]: real payload bytes (a prepared clip's encoded frames) for data packets;
 //! - [`session`]: the offer/accept handshake, sender and receiver runs;
 //! - [`record`]: the receiver's tables (the simulator's `flows`, `flow_summary`,
@@ -16,9 +18,11 @@
 //!   loss models in wall-clock time.
 
 pub mod auth;
+pub mod breaker;
 pub mod clock;
 pub mod driver;
 pub mod envelope;
+pub mod fuzzing;
 pub mod guard;
 pub mod link;
 pub mod payload;

@@ -375,7 +375,7 @@ impl Link {
         Some((0, self.to))
     }
 
-    fn arrive(&mut self, now: Instant, bytes: &[u8], from: SocketAddr) {
+    pub(crate) fn arrive(&mut self, now: Instant, bytes: &[u8], from: SocketAddr) {
         // Whatever was due before this arrival happens first (as the simulator's event order).
         self.advance(now);
         let Some((d, dest)) = self.route(from) else {
@@ -474,6 +474,24 @@ impl Link {
             self.dirs[g.dir].stats.forwarded += g.count as u64;
             self.dirs[g.dir].stats.bytes_forwarded += g.buf.len() as u64;
         }
+    }
+
+    /// The relay's bookkeeping holds (for the fuzz targets, [`crate::fuzzing`]): every stored
+    /// datagram is queued or in flight, and no direction accounts for more than arrived.
+    pub(crate) fn check_conservation(&self) -> Result<(), String> {
+        let live = self.packets.len() - self.free.len();
+        let held: usize = self.dirs.iter().map(|d| d.queue.len_packets() + d.flight.len()).sum();
+        if live != held {
+            return Err(format!("{live} datagrams stored, {held} queued or in flight"));
+        }
+        for d in &self.dirs {
+            let s = d.stats;
+            let out = s.dropped_queue + s.dropped_loss + s.forwarded + (d.queue.len_packets() + d.flight.len()) as u64;
+            if out > s.arrived {
+                return Err(format!("{out} datagrams accounted of {} arrived: {s:?}", s.arrived));
+            }
+        }
+        Ok(())
     }
 
     /// Relays until `stop` is set (or `duration` passes).

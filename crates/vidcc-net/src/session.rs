@@ -20,6 +20,7 @@ use vidcc_core::rng::RngStreams;
 use vidcc_core::{DataSize, Duration, FlowEndpoints, Instant};
 
 use crate::auth::{Auth, AuthError, Key, Role};
+use crate::breaker::{cb_interval, Breaker, BreakerStats, Trip, REPORT_INTERVAL};
 use crate::clock::{self, Clock};
 use crate::driver::{Counters, Driver, NoObserver, Notice, Observer, MAX_WAIT};
 use crate::envelope::{self, Kind};
@@ -180,6 +181,9 @@ pub struct SendOptions {
     pub plain_copy: Option<SocketAddr>,
     /// The feedback-timeout circuit breaker's timeout; None: [`FEEDBACK_TIMEOUT`].
     pub feedback_timeout: Option<Duration>,
+    /// RFC 8083's report-based breakers (media timeout, congestion: [`crate::breaker`]) on or
+    /// off; None: on for every protocol but the exempt generators ([`CIRCUIT_BREAKER_EXEMPT`]).
+    pub circuit_breaker: Option<bool>,
 }
 
 /// RFC 8083 §4.1's RTCP timeout circuit breaker, for every congestion-controlled protocol: a
@@ -188,7 +192,7 @@ pub struct SendOptions {
 /// protocol here reports far more often (per RTT, per packet, or each second for rtcp-udp).
 pub const FEEDBACK_TIMEOUT: Duration = Duration::from_secs(15);
 
-/// Protocols the circuit breaker leaves alone: the unresponsive traffic generators, which
+/// Protocols the circuit breakers leave alone: the unresponsive traffic generators, which
 /// take no feedback by design.
 pub const CIRCUIT_BREAKER_EXEMPT: &[&str] = &["udp", "udp-cbr", "udp-pareto"];
 
@@ -201,8 +205,10 @@ pub struct SendReport {
     /// Datagrams rejected, every reason together ([`Counters::rejected`]; each in `counters`).
     pub rejected: u64,
     /// What ended the flow: `duration`, `signal`, or a circuit breaker (`circuit-breaker:
-    /// feedback-timeout`).
+    /// feedback-timeout`, `circuit-breaker: media-timeout`, `circuit-breaker: congestion`).
     pub ended_by: &'static str,
+    /// The report-based breakers' view (None: off for this protocol).
+    pub circuit_breaker: Option<BreakerStats>,
     pub data_sent: u64,
     pub elapsed_ns: u64,
     pub stopped_early: bool,
@@ -244,6 +250,7 @@ pub fn run_sender(
                 ceiling_burst_ns: burst.as_nanos(),
                 rejected: d.counters.rejected(),
                 ended_by: "signal",
+                circuit_breaker: None,
                 data_sent: 0,
                 elapsed_ns: 0,
                 stopped_early: true,
@@ -271,8 +278,16 @@ pub fn run_sender(
     d.set_clock(Clock::new());
     let end = Instant::from_nanos(opts.offer.duration_ns);
     let mut stopped_early = false;
-    let breaker = (!CIRCUIT_BREAKER_EXEMPT.contains(&opts.offer.protocol.name()))
-        .then_some(opts.feedback_timeout.unwrap_or(FEEDBACK_TIMEOUT));
+    let exempt = CIRCUIT_BREAKER_EXEMPT.contains(&opts.offer.protocol.name());
+    let breaker = (!exempt).then_some(opts.feedback_timeout.unwrap_or(FEEDBACK_TIMEOUT));
+    if opts.circuit_breaker.unwrap_or(!exempt) {
+        // CB_INTERVAL for the receiver's default report interval (10 reports for any interval
+        // up to 1.5 s) and the video's frame interval.
+        let frame =
+            opts.offer.video.as_ref().filter(|v| v.fps > 0.0).map(|v| Duration::from_nanos((1e9 / v.fps) as u64));
+        d.set_breaker(Some(Breaker::new(cb_interval(REPORT_INTERVAL, frame))));
+    }
+    let mut tripped = None;
     // Control datagrams accepted so far, and when that count last grew.
     let mut feedback = (d.counters.control_in, Instant::ZERO);
     let mut ended_by = "duration";
@@ -289,8 +304,12 @@ pub fn run_sender(
         if d.counters.control_in != feedback.0 {
             feedback = (d.counters.control_in, now);
         } else if breaker.is_some_and(|t| now.saturating_since(feedback.1) >= t) {
+            tripped = Some(Trip::FeedbackTimeout);
+        }
+        if let Some(t) = tripped.or(d.tripped()) {
+            tripped = Some(t);
             stopped_early = true;
-            ended_by = "circuit-breaker: feedback-timeout";
+            ended_by = t.as_str();
             break;
         }
         let wait = end.saturating_since(now).min(MAX_WAIT);
@@ -301,6 +320,7 @@ pub fn run_sender(
     let mut bye = Vec::with_capacity(16);
     bye.extend_from_slice(&d.counters.data_out.to_be_bytes());
     bye.extend_from_slice(&d.next_data_seq().to_be_bytes());
+    bye.push(tripped.map_or(0, Trip::code));
     for _ in 0..3 {
         d.send_envelope(Kind::Bye, &bye);
         std::thread::sleep(std::time::Duration::from_millis(20));
@@ -311,6 +331,7 @@ pub fn run_sender(
         ceiling_burst_ns: burst.as_nanos(),
         rejected: d.counters.rejected(),
         ended_by,
+        circuit_breaker: d.breaker().map(|b| b.stats),
         data_sent: d.counters.data_out,
         elapsed_ns,
         stopped_early,
@@ -328,6 +349,9 @@ pub struct RecvOptions {
     pub log: Option<std::path::PathBuf>,
     /// Budget of the recorded state ([`crate::record`]); None: [`DEFAULT_MAX_STATE_BYTES`].
     pub max_state_bytes: Option<u64>,
+    /// How often the receiver reports to the sender ([`crate::breaker`]); None:
+    /// [`REPORT_INTERVAL`].
+    pub report_interval: Option<Duration>,
 }
 
 /// What a receiver's run produced.
@@ -398,6 +422,7 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
     let mut d = Driver::new(socket, peer, session, receiver);
     d.set_clock(clock);
     d.set_auth(auth);
+    d.set_reports(Some(opts.report_interval.unwrap_or(REPORT_INTERVAL)));
     d.counters = pre;
     let mut rec = RecvRecorder::new(clock, Duration::from_nanos(offer.sample_interval_ns), offer.video.clone())
         .with_max_state(opts.max_state_bytes.unwrap_or(DEFAULT_MAX_STATE_BYTES));
@@ -424,6 +449,7 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
         Ok(())
     };
     let mut sent = None;
+    let mut sender_tripped: Option<Trip> = None;
     let linger = match &offer.video {
         Some(v) => match v.playout {
             PlayoutConfigSpec::FirstArrival { delay_ns } | PlayoutConfigSpec::ReadyTime { delay_ns } => {
@@ -445,9 +471,10 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
                 Notice::Offer(_) => d.send_envelope(Kind::Accept, &[]),
                 // A Bye's claims are believed only when they fit what arrived (else a forged one
                 // would write its numbers into the tables, or end the session).
-                Notice::Bye { sent: s, next_seq } => {
+                Notice::Bye { sent: s, next_seq, tripped } => {
                     if d.window().bye_fits(s, next_seq, rec.unique_seqs()) {
                         sent = Some((s, next_seq));
+                        sender_tripped = tripped;
                     } else {
                         d.reject_bye();
                     }
@@ -463,13 +490,19 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
             while d.clock.now() < until && !stop.load(Ordering::Relaxed) {
                 d.step(&mut rec, until.saturating_since(d.clock.now())).map_err(|e| e.to_string())?;
             }
-            break "bye";
+            break match sender_tripped {
+                None => "bye",
+                Some(Trip::FeedbackTimeout) => "bye: circuit-breaker: feedback-timeout",
+                Some(Trip::MediaTimeout) => "bye: circuit-breaker: media-timeout",
+                Some(Trip::Congestion) => "bye: circuit-breaker: congestion",
+            };
         }
         let heard = d.counters.datagrams_in - d.counters.foreign_address;
         if heard != last_heard.0 {
             last_heard = (heard, now);
         } else if now.saturating_since(last_heard.1) >= opts.idle {
-            break "idle";
+            // RFC 8083 §4.2 seen from the receiver: media stopped arriving.
+            break "circuit-breaker: media-timeout (idle)";
         }
     };
     let end = d.clock.now();

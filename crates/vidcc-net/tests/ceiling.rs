@@ -39,6 +39,7 @@ fn flood_run(key: Option<Key>, in_data: bool) {
         payload: None,
         plain_copy: None,
         feedback_timeout: None,
+        circuit_breaker: None,
     };
     let report = run_sender(
         Socket::bind("127.0.0.1:0".parse().unwrap()).unwrap(),

@@ -63,6 +63,7 @@ fn run(protocol: &str, video: Option<VideoConfig>, secs: u64, timeout: Duration)
         payload: None,
         plain_copy: None,
         feedback_timeout: Some(timeout),
+        circuit_breaker: None,
     };
     let r = run_sender(
         Socket::bind("127.0.0.1:0".parse().unwrap()).unwrap(),

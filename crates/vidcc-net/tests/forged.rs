@@ -118,6 +118,7 @@ fn forged_run(key: Option<Key>) {
             wait_for_offer: Some(Duration::from_secs(20)),
             log: None,
             max_state_bytes: None,
+            report_interval: None,
         };
         run_receiver(rx, opts, &AtomicBool::new(false)).unwrap().expect("a session")
     });
@@ -130,6 +131,7 @@ fn forged_run(key: Option<Key>) {
         payload: None,
         plain_copy: None,
         feedback_timeout: None,
+        circuit_breaker: None,
     };
     let send = run_sender(local(), opts, &AtomicBool::new(false), &mut NoObserver).unwrap();
     let recv = receiver.join().unwrap();

@@ -120,6 +120,7 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
             wait_for_offer: Some(Duration::from_secs(20)),
             log: Some(log2),
             max_state_bytes: None,
+            report_interval: None,
         };
         run_receiver(rx, opts, &AtomicBool::new(false)).unwrap().expect("a session")
     });
@@ -135,6 +136,7 @@ fn a_flood_of_malformed_datagrams_neither_stops_the_stream_nor_skews_its_metrics
             payload: None,
             plain_copy: None,
             feedback_timeout: None,
+            circuit_breaker: None,
         };
         run_sender(tx, opts, &AtomicBool::new(false), &mut NoObserver).unwrap()
     });
@@ -234,6 +236,7 @@ fn absurd_feedback_cannot_push_a_sender_above_its_maximum_rate() {
         payload: None,
         plain_copy: None,
         feedback_timeout: None,
+        circuit_breaker: None,
     };
     let report = run_sender(local(), opts, &AtomicBool::new(false), &mut NoObserver).unwrap();
     done.store(true, Ordering::Relaxed);
@@ -275,6 +278,7 @@ fn with_a_key_the_session_runs_and_a_sender_with_another_key_is_never_accepted()
             wait_for_offer: Some(Duration::from_secs(20)),
             log: None,
             max_state_bytes: None,
+            report_interval: None,
         };
         run_receiver(rx, opts, &AtomicBool::new(false)).unwrap().expect("a session")
     });
@@ -288,6 +292,7 @@ fn with_a_key_the_session_runs_and_a_sender_with_another_key_is_never_accepted()
         payload: None,
         plain_copy: None,
         feedback_timeout: None,
+        circuit_breaker: None,
     };
     let err = run_sender(local(), wrong, &AtomicBool::new(false), &mut NoObserver).unwrap_err();
     assert!(err.contains("no answer"), "{err}");
@@ -302,6 +307,7 @@ fn with_a_key_the_session_runs_and_a_sender_with_another_key_is_never_accepted()
         payload: None,
         plain_copy: None,
         feedback_timeout: None,
+        circuit_breaker: None,
     };
     let send = run_sender(tx, right, &AtomicBool::new(false), &mut NoObserver).unwrap();
     let recv = receiver.join().unwrap();

@@ -94,6 +94,7 @@ fn session(offer: Offer, link: Option<DirectionSpec>, key: Option<Key>, max_rate
             wait_for_offer: Some(Duration::from_secs(20)),
             log: None,
             max_state_bytes: None,
+            report_interval: None,
         };
         run_receiver(rx, opts, &AtomicBool::new(false)).unwrap().expect("a session")
     });
@@ -106,6 +107,7 @@ fn session(offer: Offer, link: Option<DirectionSpec>, key: Option<Key>, max_rate
         payload: None,
         plain_copy: None,
         feedback_timeout: None,
+        circuit_breaker: None,
     };
     let send = run_sender(local(), opts, &AtomicBool::new(false), &mut NoObserver).unwrap();
     let recv = receiver.join().unwrap();

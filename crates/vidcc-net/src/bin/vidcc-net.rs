@@ -22,9 +22,11 @@ use vidcc_net::socket::Socket;
 const USAGE: &str = "usage:
   vidcc-net send --config FILE.json --to HOST:PORT [--bind ADDR] [--max-rate RATE] [--report FILE]
                  [--key-file FILE | --key-env VAR] [--payload-map FRAMES.json] [--plain-copy HOST:PORT]
-                 [--feedback-timeout TIME (default 15s)]
+                 [--feedback-timeout TIME (default 15s)] [--circuit-breaker on|off (default: on unless
+                 the protocol is udp, udp-cbr or udp-pareto)] [--realtime (SCHED_FIFO, where permitted)]
   vidcc-net recv --listen HOST:PORT --out FILE.json [--idle 5s] [--wait 60s] [--log ARRIVALS.csv]
                  [--key-file FILE | --key-env VAR] [--max-state SIZE (default 64MB)]
+                 [--report-interval TIME (default 1s)]
   vidcc-net link --listen HOST:PORT --to HOST:PORT --bandwidth RATE --delay TIME --queue N|SIZE [--red]
                  [--loss MODEL:k=v,...] [--reverse \"bandwidth=.. delay=.. queue=.. loss=..\"] [--seed N]
                  [--duration TIME] [--stats FILE] [--routes CLIENT=FAR,...] [--protocol-sizes]";
@@ -153,8 +155,9 @@ fn send(args: &[String]) -> Result<(), Failure> {
             "payload-map",
             "plain-copy",
             "feedback-timeout",
+            "circuit-breaker",
         ],
-        &[],
+        &["realtime"],
     )?;
     let path = o.need("config")?;
     let text = std::fs::read_to_string(path).map_err(|e| Failure::Usage(format!("--config {path}: {e}")))?;
@@ -187,8 +190,17 @@ fn send(args: &[String]) -> Result<(), Failure> {
         payload,
         plain_copy,
         feedback_timeout,
+        circuit_breaker: match o.get("circuit-breaker") {
+            None => None,
+            Some("on") => Some(true),
+            Some("off") => Some(false),
+            Some(v) => return Err(Failure::Usage(format!("--circuit-breaker {v:?}: expected on or off"))),
+        },
     };
     let socket = Socket::bind(bind).map_err(|e| Failure::Run(format!("bind {bind}: {e}")))?;
+    if o.has("realtime") {
+        vidcc_net::clock::request_realtime(10).map_err(|e| Failure::Run(format!("--realtime: {e}")))?;
+    }
     let stop = stop_flag()?;
     let report = session::run_sender(socket, opts, &stop, &mut NoObserver).map_err(Failure::Run)?;
     let text = serde_json::to_string_pretty(&report).expect("serialisable");
@@ -200,7 +212,11 @@ fn send(args: &[String]) -> Result<(), Failure> {
 }
 
 fn recv(args: &[String]) -> Result<(), Failure> {
-    let o = Opts::parse(args, &["listen", "out", "idle", "wait", "log", "key-file", "key-env", "max-state"], &[])?;
+    let o = Opts::parse(
+        args,
+        &["listen", "out", "idle", "wait", "log", "key-file", "key-env", "max-state", "report-interval"],
+        &[],
+    )?;
     let listen = addr("listen", o.need("listen")?)?;
     let out = PathBuf::from(o.need("out")?);
     let opts = RecvOptions {
@@ -212,6 +228,7 @@ fn recv(args: &[String]) -> Result<(), Failure> {
             .get("max-state")
             .map(|v| parse_size(v).map(|d| d.as_bytes()).map_err(|e| Failure::Usage(format!("--max-state {v:?}: {e}"))))
             .transpose()?,
+        report_interval: o.get("report-interval").map(|t| duration("report-interval", t)).transpose()?,
     };
     let socket = Socket::bind(listen).map_err(|e| Failure::Run(format!("bind {listen}: {e}")))?;
     let stop = stop_flag()?;

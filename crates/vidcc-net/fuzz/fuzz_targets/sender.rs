@@ -1,0 +1,3 @@
+#![no_main]
+//! `vidcc_net::fuzzing::sender` under libFuzzer (`make fuzz`).
+libfuzzer_sys::fuzz_target!(|data: &[u8]| vidcc_net::fuzzing::sender(data));
