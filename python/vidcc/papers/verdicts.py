@@ -101,8 +101,12 @@ def _cells(summary: pd.DataFrame, name: str, value: str, holds: Callable[[float]
     return measured, bad
 
 
-def _first_bad(bad: list) -> tuple[str, float, str]:
+def _first_bad(bad: list, measured: dict[str, Any], name: str) -> tuple[str, float, str]:
+    """The first failing cell, its value and the "(and n more cells)" the explanation shows, whose
+    count goes into ``measured`` (an explanation shows only measured numbers)."""
     cell, v = bad[0]
+    if len(bad) > 1:
+        measured[f"{name}: more cells failing"] = len(bad) - 1
     return cell, v, f" (and {len(bad) - 1} more cells)" if len(bad) > 1 else ""
 
 
@@ -117,7 +121,7 @@ def bound(summary: pd.DataFrame, op: str, threshold: float, *, name: str, value:
     check = _OPS[op]
     measured, bad = _cells(summary, name, value, lambda v: check(v, threshold))
     if bad:
-        cell, v, more = _first_bad(bad)
+        cell, v, more = _first_bad(bad, measured, name)
         return Verdict(FAIL, measured, f"{name} = {_fmt(v)} at {cell}, not {op} {_fmt(threshold)}{more}")
     vals = [float(r[value]) for r in summary.to_dict("records")]
     worst = min(vals) if op in (">", ">=") else max(vals)
@@ -130,7 +134,7 @@ def within(summary: pd.DataFrame, lo: float, hi: float, *, name: str, value: str
         return no_data(name)
     measured, bad = _cells(summary, name, value, lambda v: lo <= v <= hi)
     if bad:
-        cell, v, more = _first_bad(bad)
+        cell, v, more = _first_bad(bad, measured, name)
         return Verdict(FAIL, measured, f"{name} = {_fmt(v)} at {cell}, outside [{_fmt(lo)}, {_fmt(hi)}]{more}")
     return Verdict(PASS, measured, f"{name} within [{_fmt(lo)}, {_fmt(hi)}] in all {len(summary)} cells")
 
@@ -185,6 +189,8 @@ def ordering(summary: pd.DataFrame, higher: str, lower: str, *, group: str = "la
     if bad:
         cell, va, vb = bad[0]
         more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        if len(bad) > 1:  # the count the explanation shows, as measured
+            measured[f"{name}: more points failing"] = len(bad) - 1
         of = f" (must hold at more than half of the {len(pairs)} points)" if most else ""
         return Verdict(FAIL, measured, f"{name}: {higher} {_fmt(va)} is not above {lower} {_fmt(vb)} at {cell}{more}{of}")
     return Verdict(PASS, measured, f"{name}: {higher} > {lower} at all {len(pairs)} points")
