@@ -107,10 +107,10 @@ def _first_bad(bad: list) -> tuple[str, float, str]:
 
 
 def _counted(measured: dict[str, Any], name: str, bad: list, unit: str = "cells") -> dict[str, Any]:
-    """``measured`` with the number of failing cells when the explanation counts them ("and 2
-    more"): every number an explanation shows is a measured one."""
+    """``measured`` with the count the explanation shows when it names the first failing cell and
+    counts the rest ("and 2 more"): every number an explanation shows is a measured one."""
     if len(bad) > 1:
-        measured[f"{name}: {unit} failing"] = len(bad)
+        measured[f"{name}: more {unit} failing"] = len(bad) - 1
     return measured
 
 

@@ -20,7 +20,10 @@ if TYPE_CHECKING:
 
 PROTOS = ("asmp", "tfmcc")
 PACKET_BYTES = 1018  # P [P §1.1]
-RTCP_MEAN_INTERVAL_S = 4.1  # RFC 3550 with two members and T_min = 5 s (digest §1.3)
+ON_OFF_FIGURES = ("fig24-25", "fig26-28")  # S6, S7: the background switches on at 20 s
+BACKGROUND_PERIOD_S = 20.0  # S6/S7's background: on for 20 s, off for 20 s (suite, §6.8's square wave)
+GAMMA_UNLOADED, GAMMA_CONGESTED = 0.9, 0.2  # ASMP's smoothness factor γ per state (docs/protocols/asmp.md)
+REACTION_SHARE = 0.9  # a reaction: the rate falls below this share of its rate before the step (suite)
 
 
 def _summ(df: pd.DataFrame, metric: str, by: str | None = None) -> pd.DataFrame:
@@ -204,7 +207,7 @@ def startup(samples: pd.DataFrame, until_s: float = 20.0) -> dict[str, float]:
             "overshoot": peak / float(settled) if settled > 0 else math.inf}
 
 
-def reaction(samples: pd.DataFrame, period_s: float = 20.0) -> float:
+def reaction(samples: pd.DataFrame, period_s: float = BACKGROUND_PERIOD_S) -> float:
     """Mean over the background's on steps (at 20, 60, ... s) of the time until the rate first
     falls below 90 % of its mean over the 5 s before the step (the period when it never does)."""
     times = []
@@ -213,7 +216,7 @@ def reaction(samples: pd.DataFrame, period_s: float = 20.0) -> float:
     while t_on + period_s <= end + 1e-9:
         before = samples[(samples["t_s"] > t_on - 5) & (samples["t_s"] <= t_on)]["rate_bps"].mean()
         after = samples[(samples["t_s"] > t_on) & (samples["t_s"] <= t_on + period_s)]
-        low = after[after["rate_bps"] < 0.9 * before]
+        low = after[after["rate_bps"] < REACTION_SHARE * before]
         times.append(float(low["t_s"].iloc[0] - t_on) if len(low) else period_s)
         t_on += 2 * period_s
     return sum(times) / len(times) if times else math.nan
@@ -239,67 +242,106 @@ def c27(d: FigureData) -> Verdict:
                   bound(_summ(t[t["label"] == "tfmcc"], "overshoot"), ">", 1.1, name="TFMCC start-up peak / settled rate"))
 
 
+def measured_rtt_s(flow_rows: pd.DataFrame) -> float:
+    """The RTT a receiver measures, from the run: its packets' mean one-way delay (queueing
+    included) plus the return path's propagation delay, half the path RTT (the return path
+    carries only reports, so it holds no queue worth counting)."""
+    if flow_rows.empty or "mean_delay_ns" not in flow_rows.columns:
+        return math.nan
+    return float((flow_rows["mean_delay_ns"] + flow_rows["path_rtt_ns"] / 2).mean()) / 1e9
+
+
+def asmp_ramp(d: FigureData, parts=None) -> pd.DataFrame:
+    """Per ASMP session (run, flow): its sender's rate as the run recorded it (``events``, side
+    sender, kind rate: one event per report that changed it). The ramp runs from the first event
+    to the first time the rate reaches its highest value of the run (``top_bps`` at ``t_top_s``).
+    ``step_bps``: the median rise per report over the ramp; ``report_s``: the median spacing of
+    the ramp's events (the report interval the run had); ``rtt_s``: :func:`measured_rtt_s` of
+    the session's receivers; ``step_units`` = step / (P/RTT); ``overshoot`` = the top / the
+    sender's time-weighted mean rate after the ramp (NaN when the run ends on the ramp)."""
+    import pandas as pd
+
+    flows = d.flows(parts, {"label": "asmp"})
+    rows = []
+    for (run_id, flow), f in flows.groupby(["run_id", "flow"], sort=True):
+        ev = d.series(run_id, "events")
+        if ev is None or ev.empty or "kind" not in ev.columns:
+            continue
+        ev = ev[(ev["flow"] == flow) & (ev["side"] == "sender") & (ev["kind"] == "rate")].sort_values("t_ns")
+        if len(ev) < 2:
+            continue
+        t, r = (ev["t_ns"] / 1e9).tolist(), ev["value"].astype(float).tolist()
+        top = max(r)
+        k = r.index(top)
+        rises = [b - a for a, b in zip(r[:k], r[1:k + 1]) if b > a]
+        gaps = [b - a for a, b in zip(t[:k], t[1:k + 1])]
+        smp = d.series(run_id, "flow_samples")
+        end = float(smp[smp["flow"] == flow]["t_ns"].max()) / 1e9 if smp is not None and not smp.empty else t[-1]
+        after = [(max(t0, t[k]), min(t1, end), x) for t0, t1, x in zip(t, t[1:] + [end], r) if t1 > t[k] and t0 < end]
+        span = sum(b - a for a, b, _ in after)
+        rtt = measured_rtt_s(f)
+        step = float(pd.Series(rises).median()) if rises else math.nan
+        rows.append({"run_id": run_id, "seed": f["seed"].iloc[0], "label": "asmp", "flow": flow,
+                     "top_bps": top, "t_top_s": t[k], "step_bps": step, "steps": len(rises),
+                     "report_s": float(pd.Series(gaps).median()) if gaps else math.nan, "rtt_s": rtt,
+                     "step_units": step / (PACKET_BYTES * 8 / rtt) if rtt > 0 else math.nan,
+                     "overshoot": top / (sum((b - a) * x for a, b, x in after) / span) if span > 0 else math.nan})
+    return pd.DataFrame(rows)
+
+
 def c28(d: FigureData) -> Verdict:
-    """No overshoot; the loss-free ramp ≈ 0.9·P/RTT per report (within a factor of 2: the
-    literal congestion indicator mixes 0.9 and 0.2 steps, docs/protocols/asmp.md); time to
-    peak ASMP > TFMCC."""
+    """§6.8: ASMP "does not employ any slow start mechanism and increases its transmission rate
+    gradually by almost 0.9 packets per RTT. It takes longer for ASMP to reach its highest
+    transmission rate than TFMCC". Read from the sender's own rate (:func:`asmp_ramp`): its
+    median rise per report is 0.9·P/RTT within a factor of 2 (the literal congestion indicator
+    mixes 0.9 and 0.2 steps, docs/protocols/asmp.md), P/RTT with the RTT the run measured; after
+    the ramp it does not fall back from its top (top ≤ 1.1 × its mean rate afterwards: no
+    overshoot); and its time to peak is longer than TFMCC's."""
     t = trace_table(d)
-    if t.empty or "asmp" not in set(t["label"]):
-        return no_data("rate traces")
-    rtt_s = float(d.flows(None, {"label": "asmp"})["path_rtt_ns"].mean()) / 1e9 if "path_rtt_ns" in d.flows().columns else math.nan
-    step = 0.9 * PACKET_BYTES * 8 / rtt_s  # bit/s added per UNLOADED report
-    a = t[t["label"] == "asmp"].copy()
-    a["ramp_per_report"] = [(p * 0.9 - 100_000) / max(tp, 1e-9) * RTCP_MEAN_INTERVAL_S
-                            for p, tp in zip(a["peak_bps"], a["t_peak_s"])]
-    ramp = _summ(a, "ramp_per_report")
-    v = all_of(bound(_summ(a, "overshoot"), "<=", 1.1, name="ASMP start-up peak / settled rate"),
-               bound(ramp, ">=", step / 2, name="ASMP ramp per report (bit/s)"),
-               bound(ramp, "<=", step * 2, name="ASMP ramp per report (bit/s)"),
+    a = asmp_ramp(d)
+    if t.empty or a.empty:
+        return no_data("ASMP's sender rate and the rate traces")
+    after = a.dropna(subset=["overshoot"])
+    v = all_of(bound(_summ(a, "step_units"), ">=", 0.45, name="ASMP median rise per report / (P/RTT)"),
+               bound(_summ(a, "step_units"), "<=", 1.8, name="ASMP median rise per report / (P/RTT)"),
+               bound(_summ(after, "overshoot"), "<=", 1.1, name="ASMP top rate / its mean rate after the ramp")
+               if not after.empty else no_data("ASMP's rate after its ramp (the run ends on the ramp)"),
                ordering(_summ(t, "t_peak_s"), "asmp", "tfmcc", name="time to peak (s)"))
-    v.measured["0.9·P/RTT (bit/s)"] = round(step, 1)
+    for col, name, digits in (("step_bps", "ASMP median rise per report (bit/s)", 0), ("rtt_s", "ASMP measured RTT (s)", 4),
+                              ("report_s", "ASMP report interval on its ramp (s)", 2), ("top_bps", "ASMP top rate (bit/s)", 0),
+                              ("t_top_s", "time ASMP first reaches its top rate (s)", 1)):
+        v.measured[name] = round(float(a[col].mean()), digits)
     return v
 
 
 # ---- causes of the FAILs: each computed from the figure's results when the check fails
 
 
-def asmp_climb(d: FigureData, parts=None) -> tuple[float, float]:
-    """ASMP's loss-free climb: the least-squares slope of its receivers' 1 s throughput bins
-    after warm-up, in bit/s per mean RTCP interval (4.1 s) and as a multiple of P/RTT (the path
-    RTT): 0.9 means UNLOADED steps every report, 0.2 CONGESTED ones."""
-    flows = d.flows(parts, {"label": "asmp"})
-    slopes, units = [], []
-    for r in flows.to_dict("records"):
-        smp = d.series(r["run_id"], "flow_samples")
-        smp = smp[(smp["flow"] == r["flow"]) & (smp["receiver"] == r["receiver"]) & (smp["t_ns"] >= r["start_ns"])]
-        if len(smp) < 3:
-            continue
-        xs = (smp["t_ns"] / 1e9).tolist()
-        ys = smp["throughput_bps"].tolist()
-        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-        sxx = sum((x - mx) ** 2 for x in xs)
-        slopes.append(sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx * RTCP_MEAN_INTERVAL_S)
-        units.append(PACKET_BYTES * 8 / (float(r["path_rtt_ns"]) / 1e9))
-    if not slopes:
-        return math.nan, math.nan
-    per_report = sum(slopes) / len(slopes)
-    return per_report, per_report / (sum(units) / len(units))
-
-
 def indicator_cause(d: FigureData | None, measured: dict[str, Any], parts=None) -> str:
-    if d is None:
-        return "no results"
-    per_report, in_steps = asmp_climb(d, parts)
-    measured["ASMP climb per RTCP report (bit/s)"] = round(per_report, 1)
-    measured["ASMP climb per report / (P/RTT)"] = round(in_steps, 3)
-    try:
-        _, idle = asmp_climb(d.other("fig10-12"), ["asmp"])
-    except KeyError:
-        idle = math.nan
-    measured["ASMP climb per report / (P/RTT), alone in S3"] = round(idle, 3)
-    return (f"ASMP's throughput climbs {per_report / 1e3:.1f} kbit/s per RTCP report = {in_steps:.2f}·P/RTT here and "
-            f"{idle:.2f}·P/RTT alone on the S3 dumbbell (0.9 = an UNLOADED step every report, 0.2 = a CONGESTED one; "
-            f"the video's own rate caps what it sends): ASMP stays below TFMCC's rate for that long")
+    """How ASMP's sender climbed in this figure, from its own rate events (:func:`asmp_ramp`):
+    the median rise per report against P/RTT at the RTT the run measured (0.9 = an UNLOADED step
+    every report, 0.2 = a CONGESTED one) and the report spacing."""
+    a = asmp_ramp(d, parts) if d is not None else None
+    if a is None or a.empty:
+        return "no ASMP rate events in the run"
+    step, units = float(a["step_bps"].mean()), float(a["step_units"].mean())
+    rtt, gap, top = float(a["rtt_s"].mean()), float(a["report_s"].mean()), float(a["top_bps"].mean())
+    t_top = float(a["t_top_s"].mean())
+    measured.update({"ASMP median rise per report (bit/s)": round(step, 0), "ASMP median rise per report / (P/RTT)": round(units, 3),
+                     "ASMP measured RTT (s)": round(rtt, 4), "ASMP report interval on its ramp (s)": round(gap, 2),
+                     "ASMP top rate (bit/s)": round(top, 0), "time ASMP first reaches its top rate (s)": round(t_top, 1),
+                     "γ of an UNLOADED, a CONGESTED report (ASMP's rule)": f"{GAMMA_UNLOADED}, {GAMMA_CONGESTED}"})
+    return (f"ASMP's sender rises by a median {step / 1e3:.1f} kbit/s per report = {units:.2f}·P/RTT at the "
+            f"{rtt * 1e3:.0f} ms RTT the run measured ({GAMMA_UNLOADED} = an UNLOADED step every report, {GAMMA_CONGESTED} = a "
+            f"CONGESTED one), "
+            f"with reports {gap:.1f} s apart, and first reaches its top rate, {top / 1e3:.0f} kbit/s, at {t_top:.0f} s")
+
+
+def tcp_equation_bps(p: float, rtt_s: float, size_bytes: float = PACKET_BYTES) -> float:
+    """The TCP throughput equation TFMCC follows (RFC 5348 §3.1, b = 1, t_RTO = 4·R), bit/s."""
+    if not (p > 0 and rtt_s > 0):
+        return math.inf
+    return size_bytes * 8 / (rtt_s * math.sqrt(2 * p / 3) + 4 * rtt_s * 3 * math.sqrt(3 * p / 8) * p * (1 + 32 * p * p))
 
 
 def c15_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
@@ -307,62 +349,148 @@ def c15_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
     if flows is None or flows.empty:
         return "no results"
     flows = flows[flows["part"].str.startswith("tfmcc")]
-    g = flows.groupby("label")[["drop_rate", "path_rtt_ns"]].mean()
-    loss_v, loss_t = float(g.loc["tfmcc", "drop_rate"]), float(g.loc["tcp", "drop_rate"])
-    rtt_v, rtt_t = float(g.loc["tfmcc", "path_rtt_ns"]) / 1e6, float(g.loc["tcp", "path_rtt_ns"]) / 1e6
-    measured.update({"TFMCC loss ratio (all RTTs)": round(loss_v, 5), "TCP loss ratio (all RTTs)": round(loss_t, 5),
-                     "TFMCC path RTT (ms, mean)": round(rtt_v, 1), "TCP path RTT (ms, mean)": round(rtt_t, 1)})
-    return (f"TFMCC crosses both bottlenecks and each TCP flow one: TFMCC sees loss {loss_v:.4f} against TCP's {loss_t:.4f} "
-            f"and a {rtt_v:.0f} ms path RTT against TCP's {rtt_t:.0f} ms (means over the RTT points), so the TCP equation "
-            f"gives it less than the TCP flows at every RTT")
+    if not {"tfmcc", "tcp"} <= set(flows["label"]):
+        return "no results for TFMCC and TCP"
+    loss = flows.groupby("label")["drop_rate"].mean()
+    rtt = {lab: measured_rtt_s(f) for lab, f in flows.groupby("label")}
+    eq = {lab: tcp_equation_bps(float(loss[lab]), rtt[lab]) for lab in ("tfmcc", "tcp")}
+    thr = flows.groupby("label")["throughput_bps"].mean()
+    ratio = eq["tfmcc"] / eq["tcp"] if math.isfinite(eq["tcp"]) and eq["tcp"] > 0 else math.nan
+    measured.update({"TFMCC loss ratio (all RTTs)": round(float(loss["tfmcc"]), 5), "TCP loss ratio (all RTTs)": round(float(loss["tcp"]), 5),
+                     "TFMCC measured RTT (s, mean)": round(rtt["tfmcc"], 4), "TCP measured RTT (s, mean)": round(rtt["tcp"], 4),
+                     "TCP equation, TFMCC's loss and RTT / TCP's": round(ratio, 3),
+                     "TFMCC / TCP throughput (all RTTs)": round(float(thr["tfmcc"] / thr["tcp"]), 3) if thr["tcp"] > 0 else math.nan})
+    return (f"TFMCC crosses both bottlenecks and each TCP flow one: over the RTT points TFMCC sees loss {float(loss['tfmcc']):.4f} "
+            f"and a {rtt['tfmcc'] * 1e3:.0f} ms measured RTT, TCP {float(loss['tcp']):.4f} and {rtt['tcp'] * 1e3:.0f} ms: the TCP "
+            f"equation on these gives TFMCC {ratio:.2f}× TCP's rate (with the loss ratio for the loss event rate); "
+            f"measured, TFMCC gets {float(thr['tfmcc'] / thr['tcp']):.2f}× TCP's throughput")
 
 
 def c27_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
+    """C27's parts as measured: the time each protocol took to react to the background's on-steps
+    (:func:`reaction`; the step's length means it never fell below 90 % of its rate before the
+    step) and how the one-way delay moved during the on-periods (whether the step congested the
+    link at all), with TFMCC's start-up peak against its rate before the first step."""
     t = trace_table(d) if d is not None else None
     if t is None or t.empty:
         return "no results"
+    react = t.groupby("label")["reaction_s"].mean()
+    measured.update({f"time to react to the background's on-steps (s)[{k}]": round(float(v), 1) for k, v in react.items()})
+    delay = on_off_delay(d)
+    for lab, (off, on) in delay.items():
+        measured[f"mean one-way delay, background off (ms)[{lab}]"] = round(off, 1)
+        measured[f"mean one-way delay, background on (ms)[{lab}]"] = round(on, 1)
     tf = t[t["label"] == "tfmcc"]
     peak, over = float(tf["peak_bps"].mean()), float(tf["overshoot"].mean())
     measured["TFMCC start-up peak (bit/s)"] = round(peak, 0)
-    return (f"TFMCC's slow start ends at the link rate and holds it: its 1 s peak before the UDP step is "
-            f"{peak / 1e6:.2f} Mbit/s, only {over:.2f}× its rate just before the step: the video it carries stops at its "
-            f"q = 2 rate, so there is little above the settled rate to overshoot to")
+    measured["TFMCC start-up peak / settled rate"] = round(over, 3)
+    measured["reaction threshold (share of the rate before the step)"] = REACTION_SHARE
+    measured["background on/off period (s)"] = BACKGROUND_PERIOD_S
+    parts = ", ".join(f"{lab.upper()} {float(react[lab]):.1f} s" for lab in PROTOS if lab in react.index)
+    delays_txt = "; ".join(f"{lab.upper()} {off:.1f} ms with the background off, {on:.1f} ms with it on"
+                           for lab, (off, on) in delay.items())
+    return (f"time to fall below {REACTION_SHARE:.0%} of the rate before an on-step: {parts} ({BACKGROUND_PERIOD_S:.0f} s: "
+            f"never); mean one-way delay: {delays_txt or 'not sampled'}; "
+            f"TFMCC's start-up peak is {peak / 1e6:.2f} Mbit/s, {over:.2f}× its rate just before the first step")
+
+
+def on_off_delay(d: FigureData, period_s: float = BACKGROUND_PERIOD_S) -> dict[str, tuple[float, float]]:
+    """label -> (mean 1 s one-way delay with the background off, with it on) of its first
+    receiver per run, after the first step: the background is on in [20, 40), [60, 80), ... s."""
+    out: dict[str, list[tuple[float, float]]] = {}
+    flows = d.flows(None, {"label": list(PROTOS)})
+    for r in flows.sort_values(["run_id", "flow", "receiver"]).drop_duplicates("run_id").to_dict("records"):
+        smp = d.series(r["run_id"], "flow_samples")
+        smp = smp[(smp["flow"] == r["flow"]) & (smp["receiver"] == r["receiver"])].dropna(subset=["delay_ns"])
+        t = smp["t_ns"] / 1e9
+        smp = smp[t > period_s]
+        on = ((smp["t_ns"] / 1e9 - 1e-9) // period_s) % 2 == 1
+        if on.any() and (~on).any():
+            out.setdefault(r["label"], []).append((float(smp[~on]["delay_ns"].mean()) / 1e6, float(smp[on]["delay_ns"].mean()) / 1e6))
+    return {k: (sum(a for a, _ in v) / len(v), sum(b for _, b in v) / len(v)) for k, v in out.items()}
+
+
+def _cov(xs: list[float], ys: list[float], detrend: bool) -> float:
+    """CoV of ``ys``, or of its residuals around the least-squares line (plus the mean) with ``detrend``."""
+    n = len(ys)
+    if n < 3:
+        return math.nan
+    my = sum(ys) / n
+    if detrend:
+        mx = sum(xs) / n
+        sxx = sum((x - mx) ** 2 for x in xs)
+        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx > 0 else 0.0
+        ys = [y - slope * (x - mx) for x, y in zip(xs, ys)]
+    sd = math.sqrt(sum((y - my) ** 2 for y in ys) / n)
+    return sd / my if my > 0 else math.nan
 
 
 def c31_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
-    t = traces(d) if d is not None else {}
-    halves = []
-    for _, _, smp in t.get("asmp", []):
-        mid = float(smp["t_s"].max()) / 2
-        first, second = smp[smp["t_s"] <= mid]["rate_bps"].mean(), smp[smp["t_s"] > mid]["rate_bps"].mean()
-        halves.append((float(first), float(second)))
-    if not halves:
+    """Where ASMP's CoV is not below TFMCC's (per RTT where the figure has one): both protocols'
+    CoV of the 1 s rate, the CoV around its least-squares trend (what is left once a steady climb
+    is taken out) and the mean rate in each half of the run."""
+    if d is None:
         return "no results"
-    first = sum(h[0] for h in halves) / len(halves)
-    second = sum(h[1] for h in halves) / len(halves)
-    measured.update({"ASMP mean rate, first half (bit/s)": round(first, 0), "ASMP mean rate, second half (bit/s)": round(second, 0)})
-    return (f"ASMP's rate is still climbing from its start (the video's lowest rate) through the run (mean {first / 1e3:.0f} kbit/s in the "
-            f"first half, {second / 1e3:.0f} in the second), so its CoV measures the ramp, not oscillation")
+    flows = d.flows(None, {"label": list(PROTOS)})
+    if flows.empty:
+        return "no results"
+    cell = "rtt_ms" if "rtt_ms" in flows.columns else None
+    stats: dict[tuple[str, Any], list[tuple[float, float, float, float]]] = {}
+    for r in flows.sort_values(["run_id", "flow", "receiver"]).drop_duplicates("run_id").to_dict("records"):
+        smp = d.series(r["run_id"], "flow_samples")
+        smp = smp[(smp["flow"] == r["flow"]) & (smp["receiver"] == r["receiver"]) & (smp["t_ns"] >= r["start_ns"])]
+        xs, ys = (smp["t_ns"] / 1e9).tolist(), smp["throughput_bps"].astype(float).tolist()
+        if len(ys) < 3:
+            continue
+        mid = (xs[0] + xs[-1]) / 2
+        first = [y for x, y in zip(xs, ys) if x <= mid]
+        second = [y for x, y in zip(xs, ys) if x > mid]
+        stats.setdefault((r["label"], r.get(cell) if cell else "all"), []).append(
+            (_cov(xs, ys, False), _cov(xs, ys, True), sum(first) / len(first), sum(second) / len(second) if second else math.nan))
+    mean = {k: tuple(sum(v[i] for v in vs) / len(vs) for i in range(4)) for k, vs in stats.items()}
+    cells = sorted({c for _, c in mean}, key=str)
+    bad = [c for c in cells if ("asmp", c) in mean and ("tfmcc", c) in mean and not mean[("asmp", c)][0] < mean[("tfmcc", c)][0]]
+    if not bad:
+        return "ASMP's CoV is below TFMCC's in every cell"
+    texts = []
+    for c in bad:
+        tag = f",{cell}={c}" if cell else ""
+        for lab in PROTOS:
+            cov, flat, h1, h2 = mean[(lab, c)]
+            measured.update({f"CoV of the 1 s bins[{lab}{tag}]": round(cov, 3), f"CoV around the trend[{lab}{tag}]": round(flat, 3),
+                             f"mean rate, first half (bit/s)[{lab}{tag}]": round(h1, 0),
+                             f"mean rate, second half (bit/s)[{lab}{tag}]": round(h2, 0)})
+        a, t = mean[("asmp", c)], mean[("tfmcc", c)]
+        texts.append((f"at {cell} {c}: " if cell else "") + f"CoV of the 1 s bins ASMP {a[0]:.2f} against TFMCC {t[0]:.2f}, around the trend "
+                     f"{a[1]:.2f} against {t[1]:.2f}; ASMP's mean rate {a[2] / 1e3:.0f} then {a[3] / 1e3:.0f} kbit/s over the two "
+                     f"halves, TFMCC's {t[2] / 1e3:.0f} then {t[3] / 1e3:.0f}")
+    return "; ".join(texts)
 
 
 def c35_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
     s1 = delays(d.other("fig3-6")) if d is not None else None
-    if s1 is None or s1.empty:
+    s3 = delays(d, list(PROTOS)) if d is not None else None
+    if s1 is None or s1.empty or s3 is None or s3.empty:
         return "no results"
-    g = s1.groupby("label")[["mean_delay_ms", "queueing_ms", "jitter_ns"]].mean()
-    measured.update({f"S1 mean one-way delay (ms)[{k}]": round(float(v), 1) for k, v in g["mean_delay_ms"].items()})
-
-    def both(col: str, scale: float = 1.0) -> str:
-        return f"ASMP {g.loc['asmp', col] * scale:.1f} ms, TFMCC {g.loc['tfmcc', col] * scale:.1f} ms"
-
-    if not {"asmp", "tfmcc"} <= set(g.index):
-        return "no results for both protocols in S1"
     names = {"mean_delay_ms": "mean one-way delay", "queueing_ms": "queueing delay", "jitter_ns": "interarrival jitter"}
-    higher = [n for col, n in names.items() if not g.loc["asmp", col] < g.loc["tfmcc", col]]
-    return (f"in S1 the video shares both bottlenecks with the TCP flows: mean one-way delay {both('mean_delay_ms')}, "
-            f"queueing delay (mean − lowest 1 s bin) {both('queueing_ms')}, interarrival jitter {both('jitter_ns', 1e-6)}: "
-            f"ASMP is not the lower in {', '.join(higher) or 'none of them'} (not traced further; in S3, alone, ASMP's "
-            f"queueing delay is ≈ 0 against TFMCC's)")
+    texts = []
+    for scen, df in (("S1", s1), ("S3", s3)):
+        g = df.groupby("label")[list(names)].mean()
+        if not {"asmp", "tfmcc"} <= set(g.index):
+            texts.append(f"no results for both protocols in {scen}")
+            continue
+        for col, n in names.items():
+            for lab in PROTOS:
+                measured[f"{scen} {n} (ms)[{lab}]"] = round(float(g.loc[lab, col]) * (1e-6 if col == "jitter_ns" else 1.0), 2)
+        higher = [n for col, n in names.items() if not g.loc["asmp", col] < g.loc["tfmcc", col]]
+
+        def both(col: str, g=g) -> str:
+            k = 1e-6 if col == "jitter_ns" else 1.0
+            return f"ASMP {g.loc['asmp', col] * k:.2f} ms, TFMCC {g.loc['tfmcc', col] * k:.2f} ms"
+
+        texts.append(f"{scen}: " + ", ".join(f"{n} {both(col)}" for col, n in names.items())
+                     + f" (ASMP not the lower in {', '.join(higher) or 'none of them'})")
+    return "queueing delay = mean − lowest 1 s bin of the one-way delay; " + "; ".join(texts)
 
 
 def loss_episodes(d: FigureData) -> dict[str, float]:
@@ -398,9 +526,38 @@ def loss_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
     ep = loss_episodes(d)
     measured.update({f"mean loss episode (s)[{k}]": round(v, 2) for k, v in ep.items()})
     a, t = ep.get("asmp", math.nan), ep.get("tfmcc", math.nan)
-    return (f"ASMP loses {float(g.get('asmp', math.nan)):.4f} of its packets against TFMCC's {float(g.get('tfmcc', math.nan)):.4f}: "
-            f"its loss episodes last {a:.1f} s against TFMCC's {t:.1f} s: ASMP can lower its rate only at its RTCP "
-            f"reports (≈ 4.1 s apart), TFMCC's CLR reports every RTT")
+    step = step_response(d) if d.figure.id in ON_OFF_FIGURES else None
+    text = (f"ASMP loses {float(g.get('asmp', math.nan)):.4f} of its packets against TFMCC's {float(g.get('tfmcc', math.nan)):.4f}; "
+            f"its loss episodes last {a:.1f} s against TFMCC's {t:.1f} s")
+    if step:
+        measured.update({"ASMP sender rate just before the first on-step (bit/s)": round(step[0], 0),
+                         "ASMP sender's highest rate in the 5 s after it (bit/s)": round(step[1], 0),
+                         "ASMP report spacing over the run (s, median)": round(step[2], 2)})
+        text += (f"; ASMP's sender was at {step[0] / 1e3:.0f} kbit/s just before the background's first on-step and reached "
+                 f"{step[1] / 1e3:.0f} kbit/s within 5 s of it (its rate changes {step[2]:.1f} s apart)")
+    return text
+
+
+def step_response(d: FigureData, t_on_s: float = 20.0) -> tuple[float, float, float] | None:
+    """ASMP's sender rate (``events``) just before the background's first on-step, its highest
+    value in the 5 s after, and the median spacing of its rate changes, averaged over sessions."""
+    import pandas as pd
+
+    out = []
+    for (run_id, flow), _ in d.flows(None, {"label": "asmp"}).groupby(["run_id", "flow"], sort=True):
+        ev = d.series(run_id, "events")
+        if ev is None or ev.empty or "kind" not in ev.columns:
+            continue
+        ev = ev[(ev["flow"] == flow) & (ev["side"] == "sender") & (ev["kind"] == "rate")].sort_values("t_ns")
+        t = ev["t_ns"] / 1e9
+        before, after = ev[t <= t_on_s]["value"], ev[(t > t_on_s) & (t <= t_on_s + 5)]["value"]
+        if before.empty or len(ev) < 2:
+            continue
+        top = float(after.max()) if not after.empty else float(before.iloc[-1])
+        out.append((float(before.iloc[-1]), top, float(pd.Series(t).diff().median())))
+    if not out:
+        return None
+    return tuple(sum(x[i] for x in out) / len(out) for i in range(3))
 
 
 def pair_cause(d: FigureData | None, measured: dict[str, Any]) -> str:

@@ -16,8 +16,10 @@ def _verdict(rows, what: str) -> Verdict:
     """rows: (name, value, ok). PASS iff every row is ok."""
     measured = {n: (round(v, 12) if isinstance(v, float) else v) for n, v, _ in rows}
     bad = [n for n, _, ok in rows if not ok]
+    measured["checks failing"] = len(bad)
     if bad:
         return Verdict(FAIL, measured, f"{what}: fails at {', '.join(bad[:4])}" + (" …" if len(bad) > 4 else ""))
+    measured["checks"] = len(rows)
     return Verdict(PASS, measured, f"{what}: all {len(rows)} checks hold")
 
 
