@@ -380,7 +380,7 @@ def _resolved(base: dict) -> dict:
 
 def _multicast_events(flows: list[tuple[int, int]], n: int, rng) -> pd.DataFrame:
     """Events of multicast flows: stream / level changes of each receiver at epoch ends, group
-    rates, reports heard by the sender and RTT estimates."""
+    rates, reports heard by the sender, RTT estimates and a single-rate sender's rate."""
     rows = []
     for f, count in flows:
         for k in range(count):
@@ -396,6 +396,10 @@ def _multicast_events(flows: list[tuple[int, int]], n: int, rng) -> pd.DataFrame
         for t in range(n):
             for g in range(3):
                 rows.append((t * 10**9, f, "sender", -1, "group_rate", float(rng.uniform(5e4, 4e5)), g))
+        # A single-rate sender's rate at each report that changed it (ASMP): a climb, then its top;
+        # drawn from no generator, so that the other synthetic values keep their draws.
+        for k, t in enumerate(range(2, n // 2, 5)):
+            rows.append((t * 10**9, f, "sender", -1, "rate", 1e5 + 3e4 * k + 1e3 * f, -1))
     return pd.DataFrame(rows, columns=["t_ns", "flow", "side", "receiver", "kind", "value", "group"])
 
 

@@ -268,7 +268,7 @@ CLAIMS = [
     C("C3", "S1 Jain's index (video vs TCP): TFMCC > ASMP; both high (≥ 0.9).", "fig3-6", ck.c3, ref="§6.1", cause=ck.indicator_cause),
     C("C4", "S1: ASMP takes less than the competing TCP (thr_ASMP < thr_TCP).", "fig3-6", ck.c4, protos=("asmp",), ref="§6.1"),
     C("C5", "S1: mean per-frame PSNR ASMP > TFMCC.", "fig3-6", vc.psnr_order(), cause=vc.video_cause, ref="§6.2, Fig. 5"),
-    C("C6", "S1: frames with MOS ≥ 3: ASMP ≈ 50 %, TFMCC ≈ 30 %; TFMCC mostly MOS 1–2.", "fig3-6", vc.c6, cause=vc.video_cause, ref="§6.2, Fig. 6"),
+    C("C6", "S1: frames with MOS ≥ 3: ASMP ≈ 50 %, TFMCC ≈ 30 %; TFMCC mostly MOS 1–2 (test: a share above 0.5).", "fig3-6", vc.c6, cause=vc.video_cause, ref="§6.2, Fig. 6"),
     C("C7", "S2: mean PSNR falls monotonically as the error rate rises from 0.05 % to 10 %.", "fig7", vc.c7, cause=vc.error_rate_cause, ref="§6.3, Fig. 7"),
     C("C8", "S2: at 0.05 % errors PSNR is ≈ 14 dB below the loss-free run (test ≥ 5 dB).", "fig7", vc.c8, cause=vc.error_rate_cause, ref="§6.3"),
     C("C9", "S2: ASMP and TFMCC PSNR curves are similar (|ΔPSNR| small against the loss effect).", "fig7", vc.c9, cause=vc.error_rate_cause, ref="§6.3"),
