@@ -99,7 +99,7 @@ def test_alone_it_fills_an_uncongested_link():
 
 def test_paper_last_hop_window_from_the_selection():
     """The cross-layer selection's rwnd (W_max = 20 for p_e = 0.1, R = 17, D = 10) on a loss-free
-    200 kbit/s last hop with B = rwnd and 125-byte packets: full link, no loss (digest §2.3)."""
+    200 kbit/s last hop with B = rwnd and 125-byte packets: full link, no loss (docs/papers/qos-aimd.md §2.3)."""
     from vidcc.qos_aimd_select import select
 
     w = select(0.1, 17, 10)["windows"][0]

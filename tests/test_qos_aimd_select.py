@@ -1,5 +1,5 @@
-"""`vidcc qos-aimd select` (python/vidcc/qos_aimd_select.py): the QoS-AIMD digest's derived test
-vectors (specs/003-qos-aimd.md §2.7, i.i.d. channel, R = 17, D = 10, target 1 %) through the
+"""`vidcc qos-aimd select` (python/vidcc/qos_aimd_select.py): the QoS-AIMD paper page's derived test
+vectors (docs/papers/qos-aimd.md §2.7, i.i.d. channel, R = 17, D = 10, target 1 %) through the
 command, its table and JSON output, and one-line errors."""
 
 import json
@@ -83,7 +83,7 @@ def test_multi_flow_s_max_and_next():
 
 
 def test_gilbert_channel_vectors():
-    # Bursts of 2 and 5 slots (digest §2.7): W_max = 23 … 17 and 19 … 10.
+    # Bursts of 2 and 5 slots (docs/papers/qos-aimd.md §2.7): W_max = 23 … 17 and 19 … 10.
     b2 = [23, 21, 21, 20, 19, 19, 18, 18, 17, 17]
     b5 = [19, 17, 15, 14, 13, 12, 11, 11, 10, 10]
     for k in range(10):
@@ -151,7 +151,7 @@ def test_wired_into_the_vidcc_command():
                         "--json"], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     data = json.loads(p.stdout)
-    assert data["windows"] == [20] and data["alpha"] == 0.2  # digest §2.7: W_max = 20 at p_e = 0.1
+    assert data["windows"] == [20] and data["alpha"] == 0.2  # docs/papers/qos-aimd.md §2.7: W_max = 20 at p_e = 0.1
     bad = subprocess.run([str(exe), "qos-aimd", "select", "--error-rate", "1.5", "--rtt-slots", "17", "--delay-bound", "10"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "error" in bad.stderr

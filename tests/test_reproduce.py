@@ -38,7 +38,7 @@ from vidcc.papers.verdicts import all_of, bound, check_claim, direction, number,
 
 VIDCC = Path(sys.executable).parent / "vidcc"
 
-# Claim ids of each digest's claims table (specs/00x-*.md), which every suite must carry.
+# Claim ids of each paper page's claims table (docs/papers/*.md), which every suite must carry.
 DIGEST_CLAIMS = {
     "dvrc": [f"C{i}" for i in range(1, 27)],
     "ssvp": [f"C{i}" for i in range(1, 23)],
@@ -257,7 +257,7 @@ def test_suite_carries_every_digest_claim_and_a_checkable_one(paper):
     suite.validate()
     ids = [c.id for c in suite.claims]
     missing = [c for c in DIGEST_CLAIMS[paper] if c not in ids]
-    assert not missing, f"{paper}: claims of the digest missing from the suite: {missing}"
+    assert not missing, f"{paper}: claims of the paper page missing from the suite: {missing}"
     extra = [c for c in suite.claims if c.id not in DIGEST_CLAIMS[paper]]
     assert all(c.kind == "baseline" for c in extra)
     # At least one claim is checkable with what exists today.

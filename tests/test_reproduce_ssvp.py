@@ -47,7 +47,7 @@ def test_unit_claims_hold_on_the_implementations_numbers():
     for check in (units.c3, units.c4, units.c6, units.c22):
         v = check(None)
         assert v.status == PASS, (check.__name__, v.explanation)
-    # the worked example of the digest (§1.2): ≈ 17 packets as printed, ≈ 100 B physically
+    # the worked example of docs/papers/ssvp.md (§1.2): ≈ 17 packets as printed, ≈ 100 B physically
     assert math.isclose(units.required_buffer_bytes(300e3, 320e3, 0.125), 32_500**2 / 62_000)
     assert round(units.c3(None).measured["worked example, packets"]) == 17
 

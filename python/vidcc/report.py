@@ -341,7 +341,7 @@ def _suite_html(run: SuiteRun, prefix: str, level: int) -> str:
     h = f"h{level}"
     counts = run.counts()
     out = [f"<{h} id='{_e(prefix + 'top')}'>{_e(s.title)}</{h}>",
-           f"<p class='meta'>{_e(s.citation)} · digest <code>{_e(s.digest)}</code> · paper <code>{_e(s.name)}</code> · scale "
+           f"<p class='meta'>{_e(s.citation)} · paper page <code>{_e(s.digest)}</code> · paper <code>{_e(s.name)}</code> · scale "
            f"<b>{_e(run.scale)}</b> · {run.wall_seconds:.1f} s</p>",
            "<p class='summary'>" + "".join(f"{_badge(k)}{counts[k]} " for k in STATUSES) + "</p>",
            "<p class='kind'>FAIL and UNSTABLE by category: "

@@ -85,7 +85,7 @@ pub struct LinkConfig {
     pub monitor: bool,
 }
 
-/// Link-level ARQ (the QoS-AIMD digest's wireless hop, §2.2): each transmission attempt of a
+/// Link-level ARQ (docs/papers/qos-aimd.md's wireless hop, §2.2): each transmission attempt of a
 /// packet occupies the link for one packet time ("slot") and meets the link's loss model (its
 /// channel, advanced once per attempt); a failed attempt is repeated in the next slot, until
 /// success (`persistent`) or `attempts` tries (`limited`, then the packet is lost). `optimal` is
@@ -132,7 +132,7 @@ pub enum QueueLimit {
     Packets(u64),
     Bytes(u64),
     /// Bandwidth × mean two-way propagation delay of the flows crossing the link, in packets of
-    /// the largest data packet size among them, at least 10 packets (DVRC digest §2.4).
+    /// the largest data packet size among them, at least 10 packets (docs/papers/dvrc.md §2.4).
     Bdp,
 }
 
@@ -173,7 +173,7 @@ pub enum LossConfig {
     /// Two-state Markov chain advanced per packet: Good→Bad with probability `p`, Bad→Good
     /// with `r`; a packet is lost with `loss_good` / `loss_bad` in the state it finds.
     GilbertElliott { p: f64, r: f64, loss_good: f64, loss_bad: f64 },
-    /// DVRC digest A11: P(loss | previous delivered) = `p`, P(loss | previous lost) = `q`.
+    /// docs/papers/dvrc.md A11: P(loss | previous delivered) = `p`, P(loss | previous lost) = `q`.
     CorrelatedBernoulli { p: f64, q: f64 },
 }
 

@@ -168,8 +168,8 @@ impl Fabric {
         let l = &mut self.links[link as usize];
         let tx = l.transmission_time(size);
         // Each attempt occupies the link for one packet time and meets the loss model; with
-        // link-level ARQ a failed attempt is repeated at once (QoS-AIMD digest §2.2), or after
-        // `pause_slots` silent slots in which the channel moves on (the "optimal" scheme, §3.7).
+        // link-level ARQ a failed attempt is repeated at once (docs/papers/qos-aimd.md §2.2), or
+        // after `pause_slots` silent slots in which the channel moves on (the "optimal" scheme, §3.7).
         let mut attempts = 1;
         let mut slots = 1u64;
         let mut lost = false;

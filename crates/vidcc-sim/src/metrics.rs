@@ -1,4 +1,4 @@
-//! Metrics: columnar tables and the summary statistics of the papers (DVRC digest §4).
+//! Metrics: columnar tables and the summary statistics of the papers (docs/papers/dvrc.md §4).
 //!
 //! - throughput: data bytes (on the wire) delivered to the receiver per interval;
 //! - goodput: application bytes the receiving endpoint handed up (no duplicates, no headers);
@@ -6,7 +6,7 @@
 //! - Jain's index (Σx)²/(n·Σx²); worst-case fairness min/max;
 //! - normalized throughput: throughput / fair share, where a flow's fair share is the least,
 //!   over the links of its data path, of capacity / number of flows whose data crosses the link
-//!   (for a dumbbell: B/n). Not clipped to 1 (DVRC digest A13).
+//!   (for a dumbbell: B/n). Not clipped to 1 (docs/papers/dvrc.md A13).
 
 /// Result tables live in vidcc-core (the real-network receiver writes the same tables).
 pub use vidcc_core::table::{Column, Table};
@@ -54,7 +54,7 @@ impl Moments {
             self.sum / self.n as f64
         }
     }
-    /// sqrt(E[x²] − E[x]²) / E[x] (DVRC digest §4); NaN without samples or with a zero mean.
+    /// sqrt(E[x²] − E[x]²) / E[x] (docs/papers/dvrc.md §4); NaN without samples or with a zero mean.
     pub fn cov(&self) -> f64 {
         let m = self.mean();
         if self.n == 0 || m == 0.0 {

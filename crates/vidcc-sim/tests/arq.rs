@@ -1,4 +1,4 @@
-//! Link-level ARQ (the QoS-AIMD digest's wireless hop): retransmission hides channel losses at
+//! Link-level ARQ (docs/papers/qos-aimd.md's wireless hop): retransmission hides channel losses at
 //! the price of link time.
 
 mod common;
@@ -23,7 +23,7 @@ fn link0(out: &vidcc_sim::SimOutput, col: &str) -> u64 {
 
 /// Persistent ARQ over an i.i.d. channel with p_e = 0.1: nothing is lost, the mean number of
 /// attempts per packet is 1/(1 − p_e) = 1.111, so the link carries at most 1 − p_e = 0.9 packets
-/// per slot (digest §2.7: 180 kbit/s of 125 B packets at 200 kbit/s).
+/// per slot (docs/papers/qos-aimd.md §2.7: 180 kbit/s of 125 B packets at 200 kbit/s).
 #[test]
 fn persistent_arq_delivers_everything_at_one_minus_pe_per_slot() {
     // Offered 100 kbit/s (0.5 packet/slot): below capacity.

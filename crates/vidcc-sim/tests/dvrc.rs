@@ -1,5 +1,5 @@
 //! DVRC in simulation: full quality alone, loss classification under random loss and without it
-//! (DVRC digest claims C1 and C25), and its layer count against TCP Reno on an S4-like dumbbell.
+//! (docs/papers/dvrc.md claims C1 and C25), and its layer count against TCP Reno on an S4-like dumbbell.
 
 mod common;
 use common::*;
@@ -9,7 +9,7 @@ use vidcc_sim::{run_config, SimOutput};
 
 const DVRC_LAYERS_BPS: [u64; 5] = [128_000, 256_000, 512_000, 768_000, 1_024_000];
 
-/// The digest's video (§2.1–2.2 \[D\]): TES MPEG-4 at 1024 kbit/s, 25 fps, GOP 12, five layers.
+/// docs/papers/dvrc.md's video (§2.1–2.2 \[D\]): TES MPEG-4 at 1024 kbit/s, 25 fps, GOP 12, five layers.
 fn dvrc_flow(count: u32) -> FlowConfig {
     let mut f = flow(ProtocolConfig::Dvrc(DvrcConfig::default()), count);
     f.video = Some(tes_video(1_024_000, DVRC_LAYERS_BPS.to_vec()));
@@ -76,7 +76,7 @@ fn graph(
     sim_config(topology, flows, duration_s)
 }
 
-/// The digest's S0 (§3: S1's dumbbell with one AIAMD flow and one TCP flow): every link
+/// docs/papers/dvrc.md's S0 (§3: S1's dumbbell with one AIAMD flow and one TCP flow): every link
 /// 1 Mbit/s, access links 5 ms and bottleneck 25 ms (RTT 70 ms), a 10-packet DropTail bottleneck
 /// buffer; Bernoulli loss `p` on the DVRC receiver's access link, data direction (§2.3 \[D\]).
 /// The Reno flow's packets are spread by up to one bottleneck packet time (8 ms) to avoid
@@ -98,10 +98,10 @@ fn s0(p: Option<f64>, duration_s: u64) -> SimConfig {
     )
 }
 
-/// An S4-like dumbbell (digest §3: every link 10 Mbit/s, RTT 70 ms, a BDP of DropTail buffer =
-/// 88 packets) with `n_dvrc` DVRC and `n_reno` Reno flows starting within the first second;
-/// optionally the digest's Gilbert errors (A11: p = 0.01, q = 0.15) on the DVRC sink access
-/// links in both directions, as in S2.
+/// An S4-like dumbbell (docs/papers/dvrc.md §3: every link 10 Mbit/s, RTT 70 ms, a BDP of DropTail
+/// buffer = 88 packets) with `n_dvrc` DVRC and `n_reno` Reno flows starting within the first
+/// second; optionally docs/papers/dvrc.md's Gilbert errors (A11: p = 0.01, q = 0.15) on the DVRC
+/// sink access links in both directions, as in S2.
 fn s4(n_dvrc: u32, n_reno: u32, gilbert: bool, duration_s: u64) -> SimConfig {
     let mut tcp = flow(reno(), n_reno);
     tcp.send_jitter_ns = 800_000;
@@ -132,9 +132,9 @@ fn alone_on_an_uncongested_link_it_sends_full_quality() {
     assert_eq!(decisions(&out, 0), (0, 0), "no loss, no decrease");
 }
 
-/// Claim C1 (paper Sec. 3.2, Fig. 3; digest §5): on S0 with 3 % random packet errors, most loss
-/// events go to additive decrease; multiplicative decreases are infrequent. Test: MD share < 50 %.
-/// Measured (200 s, seed 1): 485 AD, 74 MD → MD share 0.132.
+/// Claim C1 (paper Sec. 3.2, Fig. 3; docs/papers/dvrc.md §5): on S0 with 3 % random packet errors,
+/// most loss events go to additive decrease; multiplicative decreases are infrequent. Test: MD
+/// share < 50 %. Measured (200 s, seed 1): 485 AD, 74 MD → MD share 0.132.
 #[test]
 fn c1_under_random_loss_most_loss_events_are_additive() {
     let out = run_config(s0(Some(0.03), 200)).unwrap();
@@ -148,8 +148,8 @@ fn c1_under_random_loss_most_loss_events_are_additive() {
     assert!(share < 0.5, "C1: MD share under random loss {share:.3}");
 }
 
-/// S4-like (digest §3, claim C18's setting): 5 DVRC flows among 20 Reno flows, fair share
-/// 10 Mbit/s / 25 = 400 kbit/s. The DVRC flows settle on a layer count whose rate is within a
+/// S4-like (docs/papers/dvrc.md §3, claim C18's setting): 5 DVRC flows among 20 Reno flows, fair
+/// share 10 Mbit/s / 25 = 400 kbit/s. The DVRC flows settle on a layer count whose rate is within a
 /// factor of two of the fair share, and the Reno flows keep ≈ theirs (C18: NT(Reno) within
 /// ±25 % of 1).
 /// Measured (200 s): DVRC goodput 759, 519, 351, 500, 455 kbit/s (mean 517); time-averaged

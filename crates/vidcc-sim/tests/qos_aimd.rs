@@ -1,7 +1,7 @@
 //! QoS-AIMD in simulation: alone on uncongested links (bulk and video), the paper's
-//! window-limited operation on a 200 kbit/s last hop with rwnd = B (digest §2.3 Case 1, claims
-//! A3/A11 with a loss-free link), and sanity checks against TCP NewReno (shared dumbbell, and
-//! separate runs under the same random loss). Measured numbers are printed (`--nocapture`).
+//! window-limited operation on a 200 kbit/s last hop with rwnd = B (docs/papers/qos-aimd.md §2.3
+//! Case 1, claims A3/A11 with a loss-free link), and sanity checks against TCP NewReno (shared
+//! dumbbell, and separate runs under the same random loss). Measured numbers are printed (`--nocapture`).
 
 mod common;
 use common::*;

@@ -9,7 +9,7 @@ use vidcc_sim::{run_config, SimOutput};
 
 const LAYERS_BPS: [u64; 5] = [128_000, 256_000, 512_000, 768_000, 1_024_000];
 
-/// The DVRC digest's video (§2.1–2.2 \[D\]): TES MPEG-4 at 1024 kbit/s, 25 fps, five layers.
+/// docs/papers/dvrc.md's video (§2.1–2.2 \[D\]): TES MPEG-4 at 1024 kbit/s, 25 fps, five layers.
 fn rtcp_flow() -> FlowConfig {
     let mut f = flow(ProtocolConfig::RtcpUdp(RtcpUdpConfig::default()), 1);
     f.video = Some(tes_video(1_024_000, LAYERS_BPS.to_vec()));

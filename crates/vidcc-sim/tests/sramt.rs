@@ -41,7 +41,7 @@ fn versus_tcp(layered: bool, aimd: bool, seed: u64) -> (f64, f64) {
     (flow_summary(&out, "throughput_bps", 0), flow_summary(&out, "throughput_bps", 1))
 }
 
-/// The bound, 0.5–2× NewReno, at each of seeds 1–4 for SRAMT-S with the digest's
+/// The bound, 0.5–2× NewReno, at each of seeds 1–4 for SRAMT-S with docs/papers/sramt.md's
 /// defaults and for both variants with the paper's TCP-model-only ablation (`aimd = false`).
 ///
 /// Measured over seeds 1–10 before the back-off counted every undone change (docs/protocols/
@@ -103,7 +103,7 @@ fn glink(a: &str, b: &str, bw: u64) -> GraphLink {
 /// different streams / levels: streams 0.1–0.5, 0.5–2, 2–5 Mbit/s; layers 0.1–0.5, 0.1–0.5,
 /// 1.5–3 Mbit/s (level 3 needs at least 1.7 Mbit/s).
 /// `cap`, `rule1`, `current`: the options `cap_estimate`, `rule1_estimate_below_band` and
-/// `epoch_estimate = current` (all off: the digest's defaults).
+/// `epoch_estimate = current` (all off: docs/papers/sramt.md's defaults).
 fn two_bottlenecks(layered: bool, cap: bool, rule1: bool, current: bool) -> (SimOutput, Vec<f64>) {
     let topology = TopologyConfig::Graph {
         nodes: ["S", "R", "A", "B"].map(String::from).to_vec(),
@@ -166,8 +166,8 @@ fn mean_layers(out: &SimOutput, receiver: i64, start: f64, from_s: f64, end_s: f
     (area + value * (end_s - at)) / (end_s - from_s)
 }
 
-/// With the digest's defaults the 1 Mbit/s receiver's Eq. 8 estimate grows without bound on
-/// the loss-free lower streams, so it keeps trying the top stream and falls back (C20's
+/// With docs/papers/sramt.md's defaults the 1 Mbit/s receiver's Eq. 8 estimate grows without bound
+/// on the loss-free lower streams, so it keeps trying the top stream and falls back (C20's
 /// "attempts at stream 3 fail quickly"); over the last 100 s it holds a lower stream on average
 /// than the 4 Mbit/s receiver, which stays on the top one.
 #[test]

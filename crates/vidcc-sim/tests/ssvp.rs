@@ -1,4 +1,4 @@
-//! SSVP and SSVP-LA in simulation (specs/001-ssvp.md): alone on an uncongested path, and against
+//! SSVP and SSVP-LA in simulation (docs/papers/ssvp.md): alone on an uncongested path, and against
 //! TCP on the paper's 1 Mbit/s, 44 ms dumbbell (§3.1).
 
 mod common;

@@ -15,7 +15,7 @@ alternatives is explored:
 Each :class:`Trial` records, claim by claim, the status under the defaults and under the
 alternative: what it *gains* (FAIL/UNSTABLE → PASS) and what it *costs* (PASS → FAIL/UNSTABLE).
 The report shows them in a table; ``claims.json`` has them under ``explore``. The defaults
-stay the digest's: exploring changes nothing the suite reports as its verdicts.
+stay the paper page's: exploring changes nothing the suite reports as its verdicts.
 """
 
 from __future__ import annotations

@@ -190,7 +190,7 @@ class Plot:
 @dataclass
 class Figure:
     """One figure or table of the paper: ``ref`` is the paper's own reference ("Fig. 8a,b"),
-    ``caption`` says what it shows and how it was reconstructed (digest tags [P]/[I]/[D])."""
+    ``caption`` says what it shows and how it was reconstructed (paper page tags [P]/[I]/[D])."""
 
     id: str
     title: str
@@ -240,7 +240,7 @@ Cause = Union[str, Callable[["FigureData | None", dict[str, Any]], str]]
 
 @dataclass
 class Claim:
-    """A claim of the paper (``kind="paper"``, id from the digest's claims table) or a sanity
+    """A claim of the paper (``kind="paper"``, id from the paper page's claims table) or a sanity
     check on what exists today (``kind="baseline"``). ``check(data)`` receives the
     :class:`FigureData` of ``figure`` (None for a claim without a figure) and returns a
     :class:`Verdict`. ``check=None`` means the check is not written yet (its metric does not
@@ -349,7 +349,7 @@ def with_alternatives_named(claims: Sequence[Claim], bearing: Mapping[str, Seque
 
 @dataclass
 class Suite:
-    """One paper's suite: its figures and claims, the digest it follows and the reconstruction
+    """One paper's suite: its figures and claims, the paper page it follows and the reconstruction
     notes the report prints."""
 
     name: str  # CLI name: dvrc, ssvp, asmp-tfmcc, qos-aimd, sramt

@@ -1,11 +1,11 @@
 """Scenario model of `asmp` (vidcc_core::proto::asmp; docs/protocols/asmp.md).
 
-ASMP, the Adaptive Smooth Multicast Protocol (TFMCC-vs-ASMP digest specs/002-asmp-tfmcc.md
+ASMP, the Adaptive Smooth Multicast Protocol (docs/papers/asmp-tfmcc.md
 §1.3): single-rate multicast over RTP/RTCP, each receiver computing a TCP-friendly rate per RTCP
 report and the sender following the slowest receiver. Bulk data (no `video` table), a video at
 full quality, or a rate-adaptive set (`video.traces`): the sending rate picks the quantizer per
-GOP. Keys are in user units; every default is the paper's value, the digest's recommendation or
-RFC 3550's, documented in docs/scenarios.md. The resolved form is the Rust `AsmpConfig`.
+GOP. Keys are in user units; every default is the paper's value, docs/papers/asmp-tfmcc.md's
+recommendation or RFC 3550's, documented in docs/scenarios.md. The resolved form is the Rust `AsmpConfig`.
 """
 
 from __future__ import annotations

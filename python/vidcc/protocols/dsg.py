@@ -3,8 +3,8 @@
 DSG, Destination Set Grouping (Cheung, Ammar & Li, INFOCOM 1996): replicated streams with rate
 bands, receivers classifying themselves unloaded / loaded / congested by their loss each round,
 intra-stream control by the sampled congested share, synchronised moves at band edges. Bulk data
-only. Every default is the implementation's [R] choice (the SRAMT digest gives DSG's rules, no
-values; specs/004-sramt.md §2.4), documented in docs/scenarios.md. The resolved form is the Rust
+only. Every default is the implementation's [R] choice (the SRAMT paper page gives DSG's rules, no
+values; docs/papers/sramt.md §2.4), documented in docs/scenarios.md. The resolved form is the Rust
 `DsgConfig`.
 """
 

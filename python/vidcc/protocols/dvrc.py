@@ -1,7 +1,7 @@
 """`dvrc`: DVRC, receiver-driven AIAMD rate control for layered video (docs/protocols/dvrc.md).
 
-Every key defaults to the paper's value [P] or the DVRC digest's interpretation [I] / default [D]
-(`specs/000-dvrc.md` §1.1); `resolve` gives every field of `vidcc_core::proto::dvrc::DvrcConfig`.
+Every key defaults to the paper's value [P] or the DVRC paper page's interpretation [I] / default
+[D] (`docs/papers/dvrc.md` §1.1); `resolve` gives every field of `vidcc_core::proto::dvrc::DvrcConfig`.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class DvrcFlow(CoreFlow):
     dbar_gain: Annotated[float, BeforeValidator(_between(0.0, 1.0, lo_open=True))] = 0.25
     rate_window_min: Duration = 100_000_000
     rtt_fallback: PositiveDuration = 100_000_000
-    # The DTO guard (digest A3) and the rate clamps.
+    # The DTO guard (docs/papers/dvrc.md A3) and the rate clamps.
     dto_guard: bool = True
     dto_min: Duration = 200_000_000
     min_rate_factor: Annotated[float, BeforeValidator(_between(0.0, 1.0, lo_open=True))] = 1.0

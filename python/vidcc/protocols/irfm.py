@@ -3,8 +3,8 @@
 IRFM, Inter-Receiver Fair Multicast (Jiang, Zegura & Ammar, NOSSDAV 1999): two streams whose
 rates maximise the mean inter-receiver fairness min(r, x)/max(r, x) over the receivers'
 isolated (TCP-friendly) rates x; each receiver takes its fairer stream. Bulk data only. Every
-default is the implementation's [R] choice (the SRAMT digest gives IRFM's rules, no values;
-specs/004-sramt.md §2.5), documented in docs/scenarios.md. The resolved form is the Rust
+default is the implementation's [R] choice (the SRAMT paper page gives IRFM's rules, no values;
+docs/papers/sramt.md §2.5), documented in docs/scenarios.md. The resolved form is the Rust
 `IrfmConfig`.
 """
 

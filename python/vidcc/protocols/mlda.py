@@ -4,7 +4,7 @@ MLDA (Sisalem & Wolisz, IWQoS 2000): receivers measure loss, delay and packet-pa
 compute an LDA+ TCP-friendly rate, hold the cumulative layers under it and report it once per
 round with truncated-exponential timers and partial suppression; the sender re-sizes the layers
 to the reports. Bulk data only. Defaults are this implementation's choices or LDA+'s (the SRAMT
-digest, specs/004-sramt.md §2.3, records none), documented in docs/scenarios.md. The resolved
+docs/papers/sramt.md §2.3, records none), documented in docs/scenarios.md. The resolved
 form is the Rust `MldaConfig`.
 """
 

@@ -1,7 +1,7 @@
 """`qos-aimd`: the QoS-aware window AIMD of Cai, Shen, Mark and Pan (docs/protocols/qos-aimd.md).
 
-Every key defaults to the paper's value [P] or to the choice the QoS-AIMD digest
-(`specs/003-qos-aimd.md`) leaves open and docs/protocols/qos-aimd.md records; `resolve` gives
+Every key defaults to the paper's value [P] or to the choice the QoS-AIMD paper page
+(`docs/papers/qos-aimd.md`) leaves open and docs/protocols/qos-aimd.md records; `resolve` gives
 every field of `vidcc_core::proto::qos_aimd::QosAimdConfig`. The receiver window `rwnd` is the
 knob of the paper's cross-layer selection: `vidcc qos-aimd select` computes it (W_max).
 """

@@ -4,7 +4,7 @@ RLC (Vicisano, Rizzo, Crowcroft, INFOCOM 1998): receiver-driven cumulative layer
 cumulative rate doubles per layer; receivers join a layer only at a synchronisation point of
 their level with no loss since the previous one, and drop their top layer on a loss, then stay
 deaf to losses for a while. Bulk data only; no feedback. Every default is this implementation's
-choice (the SRAMT digest, specs/004-sramt.md §2.2, records none), documented in
+choice (docs/papers/sramt.md §2.2, records none), documented in
 docs/scenarios.md. The resolved form is the Rust `RlcConfig`.
 """
 

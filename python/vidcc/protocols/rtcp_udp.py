@@ -1,5 +1,5 @@
 """`rtcp-udp`: RTP/UDP layered video whose application adapts the layer count from RTCP receiver
-reports (docs/protocols/rtcp-udp.md; DVRC digest §1.3 [D]). `resolve` gives every field of
+reports (docs/protocols/rtcp-udp.md; docs/papers/dvrc.md §1.3 [D]). `resolve` gives every field of
 `vidcc_core::proto::rtcp_udp::RtcpUdpConfig`.
 """
 

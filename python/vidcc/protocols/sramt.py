@@ -1,8 +1,8 @@
 """`sramt-s` and `sramt-le`: SRAMT, hybrid sender/receiver multicast rate control with simulcast
 streams or cumulative layers (vidcc_core::proto::sramt; docs/protocols/sramt.md).
 
-Every key defaults to the paper's value [P] or the SRAMT digest's choice [I]/[R]
-(`specs/004-sramt.md` §1.13); the two variants differ only in their bands and initial rates.
+Every key defaults to the paper's value [P] or the SRAMT paper page's choice [I]/[R]
+(`docs/papers/sramt.md` §1.13); the two variants differ only in their bands and initial rates.
 `resolve` gives every field of the Rust `SramtConfig`.
 """
 
@@ -55,7 +55,7 @@ _Count = Annotated[int, BeforeValidator(integer(minimum=1, maximum=2**32 - 1))]
 
 
 class _SramtFlow(CoreFlow):
-    """Keys shared by both variants (defaults: specs/004-sramt.md §1.13)."""
+    """Keys shared by both variants (defaults: docs/papers/sramt.md §1.13)."""
 
     initial_group: Annotated[int, BeforeValidator(integer(minimum=0, maximum=MAX_GROUPS))] = 0
     equation_packet_size: Size | None = None

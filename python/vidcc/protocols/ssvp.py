@@ -2,7 +2,7 @@
 
 `ssvp` carries bulk data (no `video` table) or a video (any kind; a layered one is sent at full
 quality). `ssvp-layered` needs a layered video (`video.layers`). Keys are in user units; every
-default is the paper's value or the digest's choice (specs/001-ssvp.md), documented in
+default is the paper's value or the SSVP paper page's choice (docs/papers/ssvp.md), documented in
 docs/scenarios.md. The resolved form is the Rust `SsvpConfig` (and `SsvpLayeredConfig`, which
 nests it under `ssvp`).
 """

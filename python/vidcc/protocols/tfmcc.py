@@ -2,8 +2,8 @@
 
 TFMCC (RFC 4654) multicasts bulk data or a video (any model; a rate-adaptive set's trace is
 picked by the rate at each GOP) at one rate that follows the current limiting receiver.
-Keys are in user units; every default is RFC 4654's value as the ASMP/TFMCC digest chooses it
-(specs/002-asmp-tfmcc.md §1.4), documented in docs/scenarios.md. The resolved form is the Rust
+Keys are in user units; every default is RFC 4654's value as the ASMP/TFMCC paper page chooses it
+(docs/papers/asmp-tfmcc.md §1.4), documented in docs/scenarios.md. The resolved form is the Rust
 `TfmccConfig`.
 """
 

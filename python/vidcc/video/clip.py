@@ -72,7 +72,7 @@ def _texture(rng: np.random.Generator, shape: tuple[int, int], base_cells: int, 
     """Sum of octaves (lattice doubling, amplitude × ``decay``), normalised to [0, 1], periodic in
     both axes. With the defaults the finest octave has a lattice cell of 1.4–3 pixels: detail that
     a coarse quantiser visibly removes. (Calibrated so that MPEG-4 at q = 2 and q = 31 gives
-    roughly the rates of digest 002's Table 2: ~1.9 Mbit/s and ~140 kbit/s on CIF at 25 fps.)"""
+    roughly the rates of docs/papers/asmp-tfmcc.md's Table 2: ~1.9 Mbit/s and ~140 kbit/s on CIF at 25 fps.)"""
     h, w = shape
     out = np.zeros(shape)
     amp = 1.0

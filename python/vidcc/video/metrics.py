@@ -7,10 +7,10 @@ returns one value per frame. :func:`psnr_ssim`, which scoring uses, is the one-p
 the reference the kernel is tested against (equal to within float rounding of the mean).
 
 * **PSNR** = 10·log10(peak² / MSE), peak 255, MSE the mean squared difference of the Y samples
-  (digest 002 eq. 6, sums over 0..N−1). Identical frames (MSE = 0) get :data:`PSNR_CAP_DB` = 100 dB;
-  the smallest non-zero MSE of a CIF frame gives 98.2 dB, so the cap never hides a real value.
-  (Evalvid's ``psnr.c`` returns 0 for MSE = 0 and ``mos.c`` skips such frames; a cap keeps a
-  perfect frame in the top class instead.)
+  (docs/papers/asmp-tfmcc.md eq. 6, sums over 0..N−1). Identical frames (MSE = 0) get
+  :data:`PSNR_CAP_DB` = 100 dB; the smallest non-zero MSE of a CIF frame gives 98.2 dB, so the cap
+  never hides a real value. (Evalvid's ``psnr.c`` returns 0 for MSE = 0 and ``mos.c`` skips such
+  frames; a cap keeps a perfect frame in the top class instead.)
 * **SSIM** (Wang, Bovik, Sheikh, Simoncelli, IEEE TIP 13(4), 2004), eq. 13 with C1 = (0.01·255)²,
   C2 = (0.03·255)². Default window: unweighted 8×8 windows on a 4-pixel grid (adjacent windows
   overlap by half), the layout of x264 and FFmpeg's ``ssim`` filter; means, variances and the
@@ -18,8 +18,9 @@ the reference the kernel is tested against (equal to within float rounding of th
   Frame SSIM = mean over windows. ``variant="ffmpeg"`` reproduces FFmpeg's arithmetic exactly
   (its C1 is 64 times smaller, a constant inherited from x264); ``window="gaussian"`` is the
   paper's 11×11 Gaussian window (σ = 1.5) at every pixel, as in the authors' ``ssim_index.m``.
-* **MOS** per frame from PSNR, Evalvid ``mos.c`` thresholds with strict ">" (digest 002 §4, U5):
-  > 37 dB → 5, > 31 → 4, > 25 → 3, > 20 → 2, otherwise 1. A frame at exactly 37.0 dB is class 4.
+* **MOS** per frame from PSNR, Evalvid ``mos.c`` thresholds with strict ">"
+  (docs/papers/asmp-tfmcc.md §4, U5): > 37 dB → 5, > 31 → 4, > 25 → 3, > 20 → 2, otherwise 1. A
+  frame at exactly 37.0 dB is class 4.
 """
 
 from __future__ import annotations

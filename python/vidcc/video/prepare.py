@@ -1,5 +1,5 @@
 """``vidcc video prepare``: encode a clip once per quantiser and write what a simulation and the
-quality evaluation need (the Evalvid / Evalvid-RA pre-processing, digest 002 §2).
+quality evaluation need (the Evalvid / Evalvid-RA pre-processing, docs/papers/asmp-tfmcc.md §2).
 
 For each quantiser q the prepared directory holds
 

@@ -1,5 +1,5 @@
 """``vidcc video quality``: rebuild what each receiver could show and score it (the Evalvid /
-Evalvid-RA post-processing, digest 002 §2 and §4).
+Evalvid-RA post-processing, docs/papers/asmp-tfmcc.md §2 and §4).
 
 Input: a run's per-frame outcomes (``frames.parquet``, one row per video flow and frame, written by
 the simulator) and a prepared directory (``vidcc video prepare``). Per flow:

@@ -13,7 +13,7 @@
 //! for a Jacobson-style mean, 0.25 for a mean deviation).
 //!
 //! Initialisation: the first sample becomes the value (no bias towards zero). Deviation from a
-//! textbook EWMA started at 0: none intended; this is what RFC 6298 and the DVRC digest do.
+//! textbook EWMA started at 0: none intended; this is what RFC 6298 and docs/papers/dvrc.md do.
 //! Non-finite samples are ignored, so one bad input can never poison the average.
 
 /// Exponentially weighted moving average; `None` until the first sample.

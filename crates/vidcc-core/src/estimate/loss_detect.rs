@@ -9,10 +9,10 @@
 //!
 //! Two policies:
 //!
-//! * Immediate (default, reorder threshold 1) — DVRC digest §1.1.4 [P]: any packet above the
-//!   next expected number declares every skipped number lost at once ([`Arrival::Gap`]); the next
-//!   expected number becomes `seq + 1`. A packet below it is [`Arrival::Late`] (reordered, still
-//!   counted as received, no new signal) or [`Arrival::Duplicate`].
+//! * Immediate (default, reorder threshold 1) — docs/papers/dvrc.md §1.1.4 [P]: any packet above
+//!   the next expected number declares every skipped number lost at once ([`Arrival::Gap`]); the
+//!   next expected number becomes `seq + 1`. A packet below it is [`Arrival::Late`] (reordered,
+//!   still counted as received, no new signal) or [`Arrival::Duplicate`].
 //! * Reorder threshold n ([`GapDetector::with_reorder_threshold`]) — RFC 5348 §5.1 (NDUPACK = 3):
 //!   a missing number is declared lost only once n packets with a higher sequence number have
 //!   arrived. Until then it is *pending*; a pending number that arrives is counted as reordered.

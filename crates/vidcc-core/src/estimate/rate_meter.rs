@@ -1,13 +1,13 @@
 //! Receive-rate meters.
 //!
 //! * [`RateMeter`] — sliding window: `rate(now) = 8 · bytes received in (now − window, now] /
-//!   window`. Used for DVRC's measured receiving rate 𝓜 (DVRC digest §1.1.6 [D]: a window of one
-//!   EstimatedRTT, at least 100 ms). Samples are `(Instant, bytes)` in a `VecDeque`. Arrivals at
-//!   the same instant are merged, and samples at or before `now − window` are evicted when new
-//!   bytes arrive. The divisor is always the full window, so during the first window after start
-//!   the rate ramps up from zero rather than being extrapolated from a short span. If the window
-//!   is enlarged with [`RateMeter::set_window`], bytes already evicted are not restored, so the
-//!   rate underestimates until one new window has passed.
+//!   window`. Used for DVRC's measured receiving rate 𝓜 (docs/papers/dvrc.md §1.1.6 [D]: a window
+//!   of one EstimatedRTT, at least 100 ms). Samples are `(Instant, bytes)` in a `VecDeque`.
+//!   Arrivals at the same instant are merged, and samples at or before `now − window` are evicted
+//!   when new bytes arrive. The divisor is always the full window, so during the first window after
+//!   start the rate ramps up from zero rather than being extrapolated from a short span. If the
+//!   window is enlarged with [`RateMeter::set_window`], bytes already evicted are not restored, so
+//!   the rate underestimates until one new window has passed.
 //! * [`EpochRate`] — everything received since a start instant, divided by the time elapsed:
 //!   DVRC's receiving rate at the end of an epoch (§1.1.6) and TFRC's X_recv, the rate received
 //!   since the last feedback report (RFC 5348 §6.2).

@@ -18,8 +18,8 @@
 //!   but capped at `max_rto`. The RFC's optional "clear SRTT after repeated backoffs" is not
 //!   implemented.
 //!
-//! * [`PaperEwma`] — the DVRC paper's smoothed RTT and timeout (DVRC digest
-//!   `specs/000-dvrc.md` §1.1.3, paper Sec. 3.1 Eqs. 2–4):
+//! * [`PaperEwma`] — the DVRC paper's smoothed RTT and timeout
+//!   (`docs/papers/dvrc.md` §1.1.3, paper Sec. 3.1 Eqs. 2–4):
 //!   Eq. (2) `EstimatedRTT ← γ·EstimatedRTT + (1−γ)·SampleRTT`, γ = 0.9;
 //!   Eq. (3) `DTO = EstimatedRTT + δ·Deviation`, δ = 4;
 //!   Eq. (4) deviation with weight ε = 0.25, in one of two forms ([`DtoMode`], ambiguity A1):

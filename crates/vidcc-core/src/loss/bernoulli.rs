@@ -2,7 +2,7 @@
 //! uniform random variable: each packet crossing the link is lost with probability `p`,
 //! whatever happened to the packets before it.
 //!
-//! Used by DVRC's Fig. 3 ("random loss with 3 % packet error rate", digest §2.3).
+//! Used by DVRC's Fig. 3 ("random loss with 3 % packet error rate", docs/papers/dvrc.md §2.3).
 //!
 //! Parameters: `p` in [0, 1] (no default; `LossConfig::Bernoulli`). Out-of-range values (and
 //! NaN) are rejected by the constructor with a [`ProbabilityError`] naming the parameter.

@@ -1,7 +1,7 @@
 //! `GilbertElliott`: bursty loss from a two-state Markov chain (E. N. Gilbert, "Capacity of a
 //! burst-noise channel", BSTJ 1960; E. O. Elliott, "Estimates of error rates for codes on
-//! burst-noise channels", BSTJ 1963), and `CorrelatedBernoulli`, the DVRC digest's reading of
-//! the paper's "correlated Bernoulli" error model (specs/000-dvrc.md §2.3, ambiguity A11).
+//! burst-noise channels", BSTJ 1963), and `CorrelatedBernoulli`, the DVRC paper page's reading of
+//! the paper's "correlated Bernoulli" error model (docs/papers/dvrc.md §2.3, ambiguity A11).
 //!
 //! ## Gilbert–Elliott
 //! States Good and Bad; the chain advances once per packet crossing the link. Order, per
@@ -55,7 +55,7 @@ impl GilbertElliott {
         })
     }
 
-    /// The DVRC digest's correlated Bernoulli model (see the module docs).
+    /// docs/papers/dvrc.md's correlated Bernoulli model (see the module docs).
     pub fn correlated_bernoulli(p: f64, q: f64, rng: SimRng) -> Result<CorrelatedBernoulli, ProbabilityError> {
         CorrelatedBernoulli::new(p, q, rng)
     }

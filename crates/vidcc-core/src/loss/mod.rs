@@ -1,5 +1,5 @@
 //! Link loss models, attachable to one direction of a link: `bernoulli.rs`,
-//! `gilbert_elliott.rs` (which also provides the DVRC digest's "correlated Bernoulli").
+//! `gilbert_elliott.rs` (which also provides docs/papers/dvrc.md's "correlated Bernoulli").
 //!
 //! A model is asked once per packet that finishes crossing the link, in order, and owns its own
 //! random stream, so its decisions depend only on the seed and the packet sequence.
@@ -23,11 +23,11 @@ pub trait LossModel: Send {
 pub const MAX_PAUSE_SLOTS: u32 = 1000;
 
 /// The "optimal" link transmission scheme of Zhang & Wasserman (INFOCOM 2002, QoS-AIMD paper
-/// ref. [24], digest §3.7): after a failed attempt the sender stays silent until the probability
-/// that the next attempt succeeds has recovered to `threshold`, i.e. for the fewest slots k with
-/// `success_after_failure(k) ≥ min(threshold, 0.99 · stationary_success)` (the second bound: a
-/// channel whose long-run success is below the threshold is waited out to within 1 % of it, not
-/// forever). On a memoryless channel k = 0: the scheme is persistent transmission.
+/// ref. [24], docs/papers/qos-aimd.md §3.7): after a failed attempt the sender stays silent until
+/// the probability that the next attempt succeeds has recovered to `threshold`, i.e. for the fewest
+/// slots k with `success_after_failure(k) ≥ min(threshold, 0.99 · stationary_success)` (the second
+/// bound: a channel whose long-run success is below the threshold is waited out to within 1 % of
+/// it, not forever). On a memoryless channel k = 0: the scheme is persistent transmission.
 pub fn optimal_pause(model: &dyn LossModel, threshold: f64) -> u32 {
     let target = threshold.min(0.99 * model.stationary_success());
     (0..=MAX_PAUSE_SLOTS).find(|&k| model.success_after_failure(k) >= target).unwrap_or(MAX_PAUSE_SLOTS)

@@ -31,7 +31,7 @@ pub struct VideoConfig {
     #[serde(default)]
     pub streams_bps: Vec<u64>,
     pub playout: PlayoutConfigSpec,
-    /// Inter-arrival gap above which a received packet is "delayed" (DVRC digest §4: 75 ms).
+    /// Inter-arrival gap above which a received packet is "delayed" (docs/papers/dvrc.md §4: 75 ms).
     pub delayed_threshold_ns: u64,
     /// Send frames in display order instead of decode order (media/stream.rs).
     #[serde(default)]
@@ -75,7 +75,7 @@ pub struct RaTraceSpec {
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum RaCriterionSpec {
-    /// The upcoming GOP's bytes fit in target × GOP duration (digest 002 AMB-13 [C]).
+    /// The upcoming GOP's bytes fit in target × GOP duration (docs/papers/asmp-tfmcc.md AMB-13 [C]).
     #[default]
     UpcomingGop,
     /// The trace's long-run mean rate is at most the target.

@@ -5,7 +5,7 @@
 //! ([`PacketRecord`]: every packet that went on the wire, with its arrival or `None` if lost),
 //! [`evaluate`] gives each frame a [`FrameOutcome`].
 //!
-//! Rules (Evalvid semantics, specs/002-asmp-tfmcc.md §2 and issue 4: "a frame is usable only if
+//! Rules (Evalvid semantics, docs/papers/asmp-tfmcc.md §2 and issue 4: "a frame is usable only if
 //! all its packets arrived before its deadline and its references are usable"; frame mode of
 //! Evalvid's `et`: a frame with any lost packet is lost):
 //! * A frame's deadline is its playout time ([`PlayoutConfig`], `playout.rs`).

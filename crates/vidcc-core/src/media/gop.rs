@@ -1,10 +1,10 @@
 //! GOP patterns: frame types, decode order and reference frames of an MPEG-4 Part 2 stream.
 //!
-//! A [`GopPattern`] is parsed from a string such as `IBBPBBPBBPBB` (the DVRC/SSVP default, digest
-//! 000 §2.1 \[D\], 001 \[U\]: N = 12, M = 3) or `IBPBPBPBPBPB` (Evalvid-RA clips, digest 002 §2,
-//! AMB-11 \[C\]: `-g 12 -bf 1`). It must start with `I` and contain only `I`, `P`, `B` (either
-//! case; surrounding whitespace is ignored). The pattern repeats forever: display frame `n` has
-//! the type of position `n mod N`.
+//! A [`GopPattern`] is parsed from a string such as `IBBPBBPBBPBB` (the DVRC/SSVP default,
+//! docs/papers/dvrc.md §2.1 \[D\], docs/papers/ssvp.md §2 \[U\]: N = 12, M = 3) or `IBPBPBPBPBPB`
+//! (Evalvid-RA clips, docs/papers/asmp-tfmcc.md §2, AMB-11 \[C\]: `-g 12 -bf 1`). It must start
+//! with `I` and contain only `I`, `P`, `B` (either case; surrounding whitespace is ignored). The
+//! pattern repeats forever: display frame `n` has the type of position `n mod N`.
 //!
 //! Semantics chosen — **open GOP**, as MPEG-4 Part 2 encoders with B frames produce them (ffmpeg's
 //! default without `-flags +cgop`):

@@ -1,37 +1,37 @@
 //! Multi-rate video: cumulative layers, simulcast streams, and rate-adaptive trace sets.
 //!
-//! **Layered** ([`LayerRates`], [`LayeredSource`]; digest 000 §1.1.7 and §2.1–2.2, digest 001
-//! §1.2, digest 004 SRAMT-LE): k cumulative layers, layer 0 the base (the papers' "layer 1"),
-//! per-layer rates l_i, cumulative rates c_j = Σ_{i≤j} l_i. Default \[D\] (digest 000 §2.2):
-//! cumulative 128, 256, 512, 768, 1024 kbit/s. Each frame is split across all k layers in
-//! proportion to the layer's share of the total (digest 000 §2.1 \[D\]): enhancement layer i ≥ 1
-//! gets `round(size · l_i / c_k)` bytes (half up, exact integer arithmetic) and the base layer
-//! gets the rest, so a frame's layer sizes **sum exactly to the frame size** and the base layer
-//! absorbs the rounding (at most (k−1)/2 bytes). In frames too small for that (a few bytes per
-//! layer), enhancement layers take their share in layer order only while bytes are left, so no
-//! layer is ever negative.
+//! **Layered** ([`LayerRates`], [`LayeredSource`]; docs/papers/dvrc.md §1.1.7 and §2.1–2.2,
+//! docs/papers/ssvp.md §1.2, docs/papers/sramt.md SRAMT-LE): k cumulative layers, layer 0 the base
+//! (the papers' "layer 1"), per-layer rates l_i, cumulative rates c_j = Σ_{i≤j} l_i. Default \[D\]
+//! (docs/papers/dvrc.md §2.2): cumulative 128, 256, 512, 768, 1024 kbit/s. Each frame is split
+//! across all k layers in proportion to the layer's share of the total (docs/papers/dvrc.md §2.1
+//! \[D\]): enhancement layer i ≥ 1 gets `round(size · l_i / c_k)` bytes (half up, exact integer
+//! arithmetic) and the base layer gets the rest, so a frame's layer sizes **sum exactly to the
+//! frame size** and the base layer absorbs the rounding (at most (k−1)/2 bytes). In frames too
+//! small for that (a few bytes per layer), enhancement layers take their share in layer order only
+//! while bytes are left, so no layer is ever negative.
 //! The splitter does not rescale frames: configure the source at `c_k` (e.g. with
 //! [`TesModel::mpeg4_for_rate`](super::tes::TesModel::mpeg4_for_rate)) or use
 //! [`LayeredSource::scaled`], which wraps it in a [`ScaledSource`].
-//! [`LayerRates::layers_within`] is DVRC's K = max(1, max{j : c_j ≤ R}) (digest 000 §1.1.7, A8).
+//! [`LayerRates::layers_within`] is DVRC's K = max(1, max{j : c_j ≤ R}) (docs/papers/dvrc.md §1.1.7, A8).
 //!
-//! **Simulcast** ([`SimulcastSource`]; digest 004 SRAMT-S): n independent streams, each a complete
-//! encoding. Each stream is its own source (independent randomness, e.g. one TES source per
-//! stream) scaled to its rate: frame sizes are multiplied by `rate_j / source mean rate`
+//! **Simulcast** ([`SimulcastSource`]; docs/papers/sramt.md SRAMT-S): n independent streams, each a
+//! complete encoding. Each stream is its own source (independent randomness, e.g. one TES source
+//! per stream) scaled to its rate: frame sizes are multiplied by `rate_j / source mean rate`
 //! (rounded half up), so each stream's long-run mean is its rate while its frame-size process
 //! keeps its shape (CV, correlation, I:P:B ratios). SRAMT retunes stream rates inside their
 //! bands: [`SimulcastSource::set_rate`] changes the scale from the next frame on.
 //!
-//! **Rate-adaptive** ([`RateAdaptiveSet`], [`RateAdaptiveSource`]; digest 002 §2, Evalvid-RA):
-//! one trace per quantizer q of the same clip (q = 2 best quality, highest rate; q = 31 worst).
-//! At each GOP start (display frames `g·N .. g·N+N`), the source picks the **lowest quantizer**
-//! whose bytes over that upcoming GOP fit in `target × GOP duration` (digest 002 AMB-13 \[C\]: the
-//! per-GOP sizes are known from the q-traces); the alternative criterion
-//! [`RaCriterion::LongRunMean`] compares each trace's long-run mean rate instead. If no quantizer
-//! fits, the one with the fewest bytes under the criterion is used (in practice q = 31). Lower q is
-//! taken as higher quality, so a non-monotone rate table (digest 002 AMB-12: Q27, Q29) does not
-//! matter: the rule only asks "fits or not". Traces are looped like [`TraceSource`]s and must all
-//! have the same number of frames.
+//! **Rate-adaptive** ([`RateAdaptiveSet`], [`RateAdaptiveSource`]; docs/papers/asmp-tfmcc.md §2,
+//! Evalvid-RA): one trace per quantizer q of the same clip (q = 2 best quality, highest rate; q =
+//! 31 worst). At each GOP start (display frames `g·N .. g·N+N`), the source picks the **lowest
+//! quantizer** whose bytes over that upcoming GOP fit in `target × GOP duration`
+//! (docs/papers/asmp-tfmcc.md AMB-13 \[C\]: the per-GOP sizes are known from the q-traces); the
+//! alternative criterion [`RaCriterion::LongRunMean`] compares each trace's long-run mean rate
+//! instead. If no quantizer fits, the one with the fewest bytes under the criterion is used (in
+//! practice q = 31). Lower q is taken as higher quality, so a non-monotone rate table
+//! (docs/papers/asmp-tfmcc.md AMB-12: Q27, Q29) does not matter: the rule only asks "fits or not".
+//! Traces are looped like [`TraceSource`]s and must all have the same number of frames.
 //!
 //! [`TraceSource`]: super::trace::TraceSource
 
@@ -89,7 +89,7 @@ impl LayerRates {
         Self::from_per_layer(per)
     }
 
-    /// DVRC default \[D\] (digest 000 §2.2): cumulative 128, 256, 512, 768, 1024 kbit/s.
+    /// DVRC default \[D\] (docs/papers/dvrc.md §2.2): cumulative 128, 256, 512, 768, 1024 kbit/s.
     pub fn dvrc_default() -> Self {
         Self::from_cumulative([128, 256, 512, 768, 1024].map(DataRate::from_kbps).to_vec()).expect("valid")
     }
@@ -112,8 +112,8 @@ impl LayerRates {
     pub fn total(&self) -> DataRate {
         *self.cumulative.last().expect("at least one layer")
     }
-    /// Number of layers K = max(1, max{j : c_j ≤ rate}) (DVRC, digest 000 §1.1.7 A8: the base
-    /// layer is always sent).
+    /// Number of layers K = max(1, max{j : c_j ≤ rate}) (DVRC, docs/papers/dvrc.md §1.1.7 A8: the
+    /// base layer is always sent).
     pub fn layers_within(&self, rate: DataRate) -> usize {
         self.cumulative.iter().take_while(|&&c| c <= rate).count().max(1)
     }
@@ -300,7 +300,7 @@ impl SimulcastSource {
 /// How a rate-adaptive set decides whether a quantizer fits the target rate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum RaCriterion {
-    /// Bytes of the upcoming GOP ≤ target × GOP duration (default; digest 002 AMB-13 \[C\]).
+    /// Bytes of the upcoming GOP ≤ target × GOP duration (default; docs/papers/asmp-tfmcc.md AMB-13 \[C\]).
     #[default]
     UpcomingGop,
     /// The trace's long-run mean rate ≤ target.

@@ -1,6 +1,6 @@
 //! Delivery metrics of one video flow, from its frames, packet log and frame outcomes.
 //!
-//! Definitions (DVRC digest specs/000-dvrc.md §4, SSVP digest specs/001-ssvp.md §4; both papers
+//! Definitions (docs/papers/dvrc.md §4, docs/papers/ssvp.md §4; both papers
 //! use the same ones):
 //!
 //! * **Delayed packet**: a received packet that arrives more than `delayed_threshold` (75 ms)
@@ -12,20 +12,20 @@
 //! * **Packet Drop Rate** `PDR = #lost / #packets sent by the application`, lost = never
 //!   received, whether dropped by the sender buffer or by the network [I].
 //!
-//!   With one denominator `VDI + DPR + PDR = 1` by construction (DVRC digest §4 [D]). "Sent by
-//!   the application" = the packets of [`SentFrame::packets_per_layer`], whether or not they left
-//!   the sender.
+//!   With one denominator `VDI + DPR + PDR = 1` by construction (docs/papers/dvrc.md §4 [D]). "Sent
+//!   by the application" = the packets of [`SentFrame::packets_per_layer`], whether or not they
+//!   left the sender.
 //! * **Jitter** (DVRC Eqs. 12–13, SSVP §4, RFC 3550 §6.4.1): `D(i,j) = (R_j − R_i) − (S_j − S_i)`
 //!   over consecutive received packets in arrival order, `J ← (15/16)·J + (1/16)·|D(i,j)|`,
 //!   `J_0 = 0`. The papers' estimator *is* RFC 3550's, so one [`Rfc3550Jitter`] gives both
 //!   (integer nanoseconds, RFC 3550 A.8 fixed point). Reported: the last J, its maximum and mean
 //!   over the measured received packets (SSVP claim C8 reads max J(t)), and the DVRC variant
 //!   "delayed by delay variation": the count of `|D(i,j)| > jitter_threshold` (75 ms).
-//! * **Frames**: counts by [`FrameStatus`] (issue 4; ASMP digest §4 reports frame loss per I/P/B
-//!   type, so the counts are kept per type too), and the **decodable frame rate** =
+//! * **Frames**: counts by [`FrameStatus`] (issue 4; docs/papers/asmp-tfmcc.md §4 reports frame
+//!   loss per I/P/B type, so the counts are kept per type too), and the **decodable frame rate** =
 //!   decodable frames / seconds of video measured (frames × frame interval).
-//! * **Layer (or stream) changes** (SSVP §4 "layer trace", SRAMT digest §4): from a series of
-//!   `(time, layer count or stream index)`: number of changes (up and down), time spent at
+//! * **Layer (or stream) changes** (SSVP §4 "layer trace", docs/papers/sramt.md §4): from a series
+//!   of `(time, layer count or stream index)`: number of changes (up and down), time spent at
 //!   each value, the time of the last change (SRAMT "convergence time"), and the number of
 //!   changes reversed by the next change within `reversal_window` (SRAMT "unsuccessful
 //!   changes", T_change = 5 s).

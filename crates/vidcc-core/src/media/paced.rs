@@ -3,12 +3,12 @@
 //! rate-controlled video sender holds (TFRC, TFMCC, ASMP): each frame ready by now goes into the
 //! buffer, the protocol pops a packet whenever its pacing allows.
 //!
-//! **Rate adaptation** (digest 002 §2, Evalvid-RA, AMB-13 \[C\]): before frames are drawn, the
-//! sender's current rate X becomes the target of a rate-adaptive set, which picks the best
-//! quantizer whose upcoming GOP fits X × GOP duration at each GOP start. When the backlog
+//! **Rate adaptation** (docs/papers/asmp-tfmcc.md §2, Evalvid-RA, AMB-13 \[C\]): before frames are
+//! drawn, the sender's current rate X becomes the target of a rate-adaptive set, which picks the
+//! best quantizer whose upcoming GOP fits X × GOP duration at each GOP start. When the backlog
 //! already exceeds one GOP at X (bytes queued > X × GOP duration), the target is 0, so the next
-//! GOP takes the smallest trace (q = 31 in the paper's set) — the digest's "if the sender queue
-//! exceeds one GOP, force q = 31". Other stream kinds ignore the target.
+//! GOP takes the smallest trace (q = 31 in the paper's set) — docs/papers/asmp-tfmcc.md's "if the
+//! sender queue exceeds one GOP, force q = 31". Other stream kinds ignore the target.
 
 use super::sender_buffer::{BufferedPacket, SenderBuffer, SenderBufferConfig, SenderBufferStats};
 use super::stream::{FrameFeeder, PartSelection, VideoStream};

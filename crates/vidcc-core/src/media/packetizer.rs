@@ -1,9 +1,10 @@
 //! Packetizer: splits a frame (or one layer / simulcast stream of a frame) into packets of at
 //! most `max_payload` bytes, each tagged with a [`MediaTag`].
 //!
-//! Source: digest 000 §2.1 (DVRC: "each frame into fixed-size packets" of 1000 B \[P\], "a frame's
-//! last fragment may be shorter than 1000 B" \[D\]), digest 001 §2 (SSVP: 1000-byte packets, last
-//! fragment padded \[U\]), digest 002 §2 (Evalvid-RA: ≤ 978 B payloads, ≤ 1018 B packets).
+//! Source: docs/papers/dvrc.md §2.1 (DVRC: "each frame into fixed-size packets" of 1000 B \[P\], "a
+//! frame's last fragment may be shorter than 1000 B" \[D\]), docs/papers/ssvp.md §2 (SSVP:
+//! 1000-byte packets, last fragment padded \[U\]), docs/papers/asmp-tfmcc.md §2 (Evalvid-RA: ≤ 978
+//! B payloads, ≤ 1018 B packets).
 //!
 //! Parameters:
 //! - `max_payload`: payload bytes per packet. The packet size on the wire (1000 B in the papers)

@@ -8,23 +8,23 @@
 //!
 //! where `(t0, n0)` is the clock's anchor. With [`PlayoutAnchor::FirstArrival`] (the default) `t0`
 //! is the arrival of the first packet received and `n0` the frame it belongs to: Evalvid's
-//! receiver and SSVP-LA (specs/001-ssvp.md A-LA-7, "playout starts after 1 s of buffering")
+//! receiver and SSVP-LA (docs/papers/ssvp.md A-LA-7, "playout starts after 1 s of buffering")
 //! start a fixed playout delay after the first arrival, so the first packet's one-way delay is
 //! absorbed and later frames are judged by their delay *variation*. With
 //! [`PlayoutAnchor::ReadyTime`] frame `n` is due at its own ready (generation) time plus the
-//! delay, `G_n + D_pb`, the playback-buffer rule of ASMP §6.5 (specs/002-asmp-tfmcc.md, "Playout-
+//! delay, `G_n + D_pb`, the playback-buffer rule of ASMP §6.5 (docs/papers/asmp-tfmcc.md, "Playout-
 //! deadline rendering"; needs synchronised clocks, as in simulation). A packet is *late* when it
 //! arrives strictly after its frame's playout time; a packet arriving exactly then is on time.
 //!
 //! **Layer buffers.** [`LayerBuffers`] is the receiver state SSVP's layered adaptation reads
-//! (specs/001-ssvp.md §1.2: each layer i has a receiver buffer buf_i that fills when R > C and
+//! (docs/papers/ssvp.md §1.2: each layer i has a receiver buffer buf_i that fills when R > C and
 //! drains at the consumption rate): per layer, the bytes received but not yet played and the
 //! playout time they cover. A frame's data leaves the buffer at the frame's playout time.
 //!
 //! Parameters ([`PlayoutConfig::default`]):
 //! * `anchor` = `FirstArrival` [D, Evalvid];
-//! * `startup_delay` = 1 s [D, SSVP digest A-LA-7; ASMP's S3 uses `ReadyTime` with 150 ms];
-//! * `frame_interval` = 40 ms (25 fps) [D, DVRC digest §2.1];
+//! * `startup_delay` = 1 s [D, docs/papers/ssvp.md A-LA-7; ASMP's S3 uses `ReadyTime` with 150 ms];
+//! * `frame_interval` = 40 ms (25 fps) [D, docs/papers/dvrc.md §2.1];
 //! * `layer_refs` = [`LayerRefRule::SameLayer`], read by the decodability evaluator
 //!   (`decodability.rs`).
 //!

@@ -14,10 +14,10 @@
 //!   before the base layer, and among packets of that layer the oldest goes first.
 //!
 //! Sources: issue 4 ("a bounded queue that drops frames past their deadline, lowest layer last
-//! (configurable)"); DVRC digest (specs/000-dvrc.md) §6 U10 says the papers leave this policy
-//! open, and SSVP digest (specs/001-ssvp.md) A-LA-6 says deficits hit the top layer first. The
+//! (configurable)"); docs/papers/dvrc.md §6 U10 says the papers leave this policy
+//! open, and docs/papers/ssvp.md A-LA-6 says deficits hit the top layer first. The
 //! counts here let a run report sender drops, which the delivery metrics count as lost
-//! (VDI/PDR denominators are packets *sent by the application*, DVRC digest §4).
+//! (VDI/PDR denominators are packets *sent by the application*, docs/papers/dvrc.md §4).
 //!
 //! Parameters ([`SenderBufferConfig::default`], all [D]):
 //! * `max_age` = 1 s: the default receiver startup delay (see `playout.rs`); a packet older than

@@ -1,8 +1,8 @@
 //! What a video sender draws from: one frame per frame interval, as one or more parts.
 //!
 //! - `Single`: one part (the whole frame), tagged layer 0.
-//! - `Layered`: k cumulative layers (DVRC digest §2.2): part i is layer i of the frame; a sender
-//!   transmitting K layers sends parts 0..K.
+//! - `Layered`: k cumulative layers (docs/papers/dvrc.md §2.2): part i is layer i of the frame; a
+//!   sender transmitting K layers sends parts 0..K.
 //! - `Simulcast`: n alternative streams of the same content at different rates (SRAMT-S): part j
 //!   is the frame as stream j codes it; a sender transmits one of them, tagged layer j.
 //!

@@ -1,8 +1,8 @@
 //! TES (Transform-Expand-Sample) frame-size generator, one process per frame type (I, P, B).
 //!
-//! Source: digest 000 §2.1 (DVRC: "three separate TES models, one each for I, P and B frames",
-//! interleaved by the GOP; \[I\] the Matrawy–Lambadaris–Huang 2002 ns-2 MPEG-4 TES generator) and
-//! digest 001 §2 (SSVP uses the same model). TES after Melamed (1991):
+//! Source: docs/papers/dvrc.md §2.1 (DVRC: "three separate TES models, one each for I, P and B
+//! frames", interleaved by the GOP; \[I\] the Matrawy–Lambadaris–Huang 2002 ns-2 MPEG-4 TES
+//! generator) and docs/papers/ssvp.md §2 (SSVP uses the same model). TES after Melamed (1991):
 //!
 //! ```text
 //! background   U_n = ⟨U_{n−1} + V_n⟩   (mod 1),  V_n ~ Uniform[−L, R),  U_0 ~ Uniform[0, 1)
@@ -15,7 +15,7 @@
 //! (w → 0: ρ₁ → 1; w = 1: independent samples). Stitching removes the jump of `U_n` at the
 //! wrap-around so that sample paths have no sawtooth.
 //!
-//! Choices (\[D\]: the papers give no TES parameters, digest 000 §2.1 "Missing"):
+//! Choices (\[D\]: the papers give no TES parameters, docs/papers/dvrc.md §2.1 "Missing"):
 //! - **Marginal: lognormal** with the configured mean and standard deviation
 //!   (σ² = ln(1 + (s/m)²), μ = ln m − σ²/2). Frame sizes are positive and right-skewed, and
 //!   Krunz, Sass & Hughes (1995) found lognormal fits for the I, P and B frame sizes of MPEG
@@ -41,8 +41,8 @@
 //! Defaults ([`TesModel::MPEG4_CIF_1MBPS`]) for MPEG-4 Part 2 CIF at 25 fps with GOP
 //! `IBBPBBPBBPBB`: mean I/P/B = 16 000 / 6 000 / 3 250 bytes (a GOP is 1·16 000 + 3·6 000 +
 //! 8·3 250 = 60 000 B per 0.48 s = exactly 1 Mbit/s, the full-quality rate of the DVRC layers in
-//! digest 000 §2.2), CV 0.25 / 0.40 / 0.40, lag-1 0.85 / 0.75 / 0.75. These are chosen, not
-//! fitted (the papers' trace is unavailable): I ≈ 2.7·P, P ≈ 1.8·B, as is typical of MPEG-4
+//! docs/papers/dvrc.md §2.2), CV 0.25 / 0.40 / 0.40, lag-1 0.85 / 0.75 / 0.75. These are chosen,
+//! not fitted (the papers' trace is unavailable): I ≈ 2.7·P, P ≈ 1.8·B, as is typical of MPEG-4
 //! traces; I frames vary least and are most correlated (they code the scene, not the motion).
 //! [`TesModel::mpeg4_for_rate`] scales the means and deviations to another rate or GOP, keeping
 //! the ratios, CVs and correlations.

@@ -1,6 +1,6 @@
 //! Frame-size traces: parsing, writing, reordering, and replay as a [`FrameSource`].
 //!
-//! Formats (issue 4 "Sources" (a); digest 002 §2 "Pre-processing", Evalvid-RA's mp4 tracer):
+//! Formats (issue 4 "Sources" (a); docs/papers/asmp-tfmcc.md §2 "Pre-processing", Evalvid-RA's mp4 tracer):
 //! - [`TraceFormat::Evalvid`]: the Evalvid sender trace, one frame per line,
 //!   `frameId type size packets time` with `time` in seconds (`1 I 3036 4 0.040`). The raw
 //!   `mp4trace` form `frameId type size packets segm at <ms> ms` is accepted too (\[I\]: as the

@@ -1,4 +1,4 @@
-//! ASMP's packets (TFMCC-vs-ASMP digest `specs/002-asmp-tfmcc.md` §1.3): RTP data and RTCP
+//! ASMP's packets (`docs/papers/asmp-tfmcc.md` §1.3): RTP data and RTCP
 //! compound packets whose ASMP fields travel in APP packets named `ASMP` (the paper: "no
 //! feedback other than RTCP SR/RR plus RTCP APP extensions"; the APP layouts are unspecified,
 //! AMB-10, so these are vidcc's \[C\]). Built on [`super::rtp`] and [`super::rtcp`].

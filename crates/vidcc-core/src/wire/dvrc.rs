@@ -1,8 +1,8 @@
-//! DVRC headers (DVRC digest `specs/000-dvrc.md` §1.1.2; paper Sec. 3, Fig. 1, whose drawing is
+//! DVRC headers (`docs/papers/dvrc.md` §1.1.2; paper Sec. 3, Fig. 1, whose drawing is
 //! lost). The paper names the fields \[P\]: packet type, length, sequence number, frame type,
 //! timestamp, video layer. Widths, order and the meaning of `length` are ours \[D\], with the two
-//! implementer fields the digest adds: the sender's EstimatedRTT in data packets (A2; here also
-//! its DTO, so that the receiver can run the timer of paper Eq. 3 with the sender's deviation)
+//! implementer fields docs/papers/dvrc.md adds: the sender's EstimatedRTT in data packets (A2; here
+//! also its DTO, so that the receiver can run the timer of paper Eq. 3 with the sender's deviation)
 //! and `ack_seq` in control packets. Big-endian, no padding between fields.
 //!
 //! Data packet, 36 bytes of header followed by the payload:
@@ -23,11 +23,11 @@
 //! ```
 //!
 //! `frame type` is `FrameType::code()` (0 none, 1 I, 2 P, 3 B); `length` is the whole datagram
-//! (header + payload) in bytes; `layer` is the layer index of the payload, 0 = base (the digest's
-//! \[I\] reading of `video layer` in data packets). Consistency: `length ≥ 36`, at most `length`
-//! bytes present, `dto ≥ rtt_est` and `dto > 0` (Eq. 3 never gives a DTO below the estimate).
+//! (header + payload) in bytes; `layer` is the layer index of the payload, 0 = base
+//! (docs/papers/dvrc.md's \[I\] reading of `video layer` in data packets). Consistency: `length ≥
+//! 36`, at most `length` bytes present, `dto ≥ rtt_est` and `dto > 0` (Eq. 3 never gives a DTO below the estimate).
 //!
-//! Control packet, exactly 40 bytes, like a TCP ACK (digest \[D\]):
+//! Control packet, exactly 40 bytes, like a TCP ACK (docs/papers/dvrc.md \[D\]):
 //!
 //! ```text
 //!  0        1            2                4
@@ -44,10 +44,10 @@
 //!  +------------------------------------------------------------------------+
 //! ```
 //!
-//! `layers K` (≥ 1) is the cumulative layer count the sender should transmit \[P\]. R is the
-//! digest's reading (b) of §1.1.1, carried so that the optional pacing at R works; 𝓜 is there
-//! for observability. A control packet with any payload, a K of 0 or non-zero reserved bytes is
-//! rejected.
+//! `layers K` (≥ 1) is the cumulative layer count the sender should transmit \[P\]. R is
+//! docs/papers/dvrc.md's reading (b) of §1.1.1, carried so that the optional pacing at R works; 𝓜
+//! is there for observability. A control packet with any payload, a K of 0 or non-zero reserved
+//! bytes is rejected.
 
 use super::{Reader, WireError, Writer};
 use crate::endpoint::HeaderBuf;

@@ -1,4 +1,4 @@
-//! QoS-AIMD headers (digest `specs/003-qos-aimd.md` §3.2; paper §II-A): a data header with a
+//! QoS-AIMD headers (`docs/papers/qos-aimd.md` §3.2; paper §II-A): a data header with a
 //! 24-bit sequence number, and the paper's ack: a 24-bit acknowledgement number `ack_a` plus a
 //! selective-ack vector `sackvec` of negotiable length, and the advertised receiver window.
 //!

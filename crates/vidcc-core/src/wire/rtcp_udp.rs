@@ -1,5 +1,5 @@
 //! The `rtcp-udp` profile of RTP/RTCP: the RTP data header and the two RTCP packets of the
-//! `rtcp-udp` baseline (DVRC digest `specs/000-dvrc.md` §1.3 "RTCP over UDP"; layouts from
+//! `rtcp-udp` baseline (`docs/papers/dvrc.md` §1.3 "RTCP over UDP"; layouts from
 //! RFC 3550 \[X\]). The formats themselves are [`super::rtp`] and [`super::rtcp`]; this module
 //! narrows them to what the profile sends and accepts.
 //!
@@ -20,8 +20,8 @@
 //! receives no RTP, so it has nothing to report on), the 20-byte sender info (NTP timestamp, RTP
 //! timestamp, packet and octet counts), and an 8-byte *profile-specific extension* (allowed by
 //! §6.4.1) carrying the sender's smoothed round-trip time in ns (0 = unknown). vidcc uses it so
-//! the receiver can hold its immediate reports to one per RTT (digest \[D\]); the RFC gives
-//! only senders an RTT. An SR without the extension (28 bytes, length field 6) is accepted.
+//! the receiver can hold its immediate reports to one per RTT (docs/papers/dvrc.md \[D\]); the RFC
+//! gives only senders an RTT. An SR without the extension (28 bytes, length field 6) is accepted.
 //!
 //! **Receiver Report** (RFC 3550 §6.4.2), 32 bytes with one report block (or 8 with none):
 //!

@@ -1,4 +1,4 @@
-//! SSVP header (specs/001-ssvp.md §1.1.2; paper Fig. 1, whose image is missing from the seed).
+//! SSVP header (docs/papers/ssvp.md §1.1.2; paper Fig. 1, whose image is missing from the seed).
 //!
 //! The paper names the fields — packet type, sequence number, packet length, frame type, the
 //! congestion indicator CIn (a 2-bit field of which one bit is used), timestamp, and reserved
@@ -31,8 +31,8 @@
 //!   A control packet reports the receiver's buffered bytes over the active layers of the k it
 //!   names (0 when not layered).
 //!
-//! Wider than the digest's 12-byte suggestion: 64-bit nanosecond timestamps never wrap, and the
-//! media fields need 6 bytes.
+//! Wider than docs/papers/ssvp.md's 12-byte suggestion: 64-bit nanosecond timestamps never wrap,
+//! and the media fields need 6 bytes.
 
 use super::{Reader, WireError, Writer};
 use crate::endpoint::HeaderBuf;

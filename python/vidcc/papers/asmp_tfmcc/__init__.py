@@ -1,18 +1,18 @@
 """TFMCC versus ASMP: Kioumourtzis, Bouras, Gkamas, Int. J. Communication Systems, 2012.
-Scenarios S1–S7 and claims C1–C35 of ``specs/002-asmp-tfmcc.md``.
+Scenarios S1–S7 and claims C1–C35 of ``docs/papers/asmp-tfmcc.md``.
 
-Reconstruction notes (digest tags [P]/[X]/[C]; ours are marked "suite"):
+Reconstruction notes (the ASMP/TFMCC paper page tags [P]/[X]/[C]; ours are marked "suite"):
 
 * Every run is single-rate multicast (the ``multicast`` feature, protocols ``asmp`` and
   ``tfmcc``): a graph flow whose ``dst`` lists the receivers' nodes (docs/scenarios.md,
   "Multicast flows"); every receiver is a row of the flow tables. Both protocols carry the
   rate-adaptive video (``videoset.py``): the project's CIF clip encoded at q = 2..31 [P], the
   sending rate picking the quantiser per GOP [C AMB-13]. ASMP's sender starts at the clip's
-  q = 31 rate and is clamped to [q = 31, q = 2] rates [C, the digest's sender rule with this
-  clip's 128–1829 kbit/s in place of Table 2's 100–1642]; TFMCC keeps RFC 4654's start and no
-  clamp (the video itself stops at its q = 2 rate). PSNR and MOS per receiver from each run's frames table
-  (``vidcc.video.evaluate``, against the original clip [C AMB-18]); no deadline = a 2 s playout
-  delay (suite). The clip's two scenes stand in for S3's low- and high-complexity segments
+  q = 31 rate and is clamped to [q = 31, q = 2] rates [C, docs/papers/asmp-tfmcc.md's sender rule
+  with this clip's 128–1829 kbit/s in place of Table 2's 100–1642]; TFMCC keeps RFC 4654's start and
+  no clamp (the video itself stops at its q = 2 rate). PSNR and MOS per receiver from each run's
+  frames table (``vidcc.video.evaluate``, against the original clip [C AMB-18]); no deadline = a 2 s
+  playout delay (suite). The clip's two scenes stand in for S3's low- and high-complexity segments
   (Akiyo, Stefan): the paper's sequences are not to be had here.
 * Network metrics are per receiver, averaged over a run's receivers (all sit behind the same
   bottlenecks; the paper shows one [§3]). Jain's index against TCP is taken per bottleneck, the
@@ -34,8 +34,8 @@ Reconstruction notes (digest tags [P]/[X]/[C]; ours are marked "suite"):
   One-way source→receiver delay 80 ms [P].
 * S2's error model is periodic [P]; the simulator has Bernoulli loss, used instead (suite [I]).
 * S4 varies the RTT through both bottleneck delays; it is one part per RTT (tag ``rtt_ms``),
-  RTT ∈ {80, 120, 160, 200, 240, 320, 400, 500} ms (the digest's 40 ms is below the 80 ms the
-  access links alone take).
+  RTT ∈ {80, 120, 160, 200, 240, 320, 400, 500} ms (docs/papers/asmp-tfmcc.md's 40 ms is below the
+  80 ms the access links alone take).
 * S5 (Fig. 19): R1–R2–R3–R4 with the shared bottleneck R2–R3 (2 Mbit/s, 20 ms, suite), both
   sources the same way across it [C, AMB-17]; access 5 Mbit/s / 20 ms like S1 (suite).
 * S6/S7: dumbbell 4 Mbit/s, 10 ms [P]; a 2 Mbit/s CBR (S6) or two TCP flows (S7, suite count)
@@ -320,14 +320,14 @@ CLAIMS = [
 
 
 ALTERNATIVES = [
-    Alternative("immediate-decrease", "asmp", {"decrease": "immediate"}, "digest AMB-5",
+    Alternative("immediate-decrease", "asmp", {"decrease": "immediate"}, "docs/papers/asmp-tfmcc.md AMB-5",
                 "after a lossy interval ASMP drops to the equation's rate at once instead of by γ of the drop per report"),
-    Alternative("fraction-lost", "asmp", {"loss_measure": "fraction_lost"}, "digest AMB-2 option A",
+    Alternative("fraction-lost", "asmp", {"loss_measure": "fraction_lost"}, "docs/papers/asmp-tfmcc.md AMB-2 option A",
                 "l is the RR's fraction lost instead of the loss-event ratio"),
 ]
 _EXPLORE = {"immediate-decrease": ("C18", "C23", "C24", "C29", "C32"), "fraction-lost": ("C2", "C18", "C29", "C32")}
 CLAIMS = with_alternatives_named(CLAIMS, _EXPLORE)
 
 SUITE = Suite("asmp-tfmcc", "TFMCC versus ASMP: lessons learned from performance evaluation",
-              "Kioumourtzis, Bouras, Gkamas, Int. J. Communication Systems, 2012", "specs/002-asmp-tfmcc.md", FIGURES, CLAIMS,
+              "Kioumourtzis, Bouras, Gkamas, Int. J. Communication Systems, 2012", "docs/papers/asmp-tfmcc.md", FIGURES, CLAIMS,
               notes=reconstruction_notes(__doc__), alternatives=ALTERNATIVES)

@@ -1,4 +1,4 @@
-"""Measures and checks of the ASMP/TFMCC suite (claims table of specs/002-asmp-tfmcc.md §5).
+"""Measures and checks of the ASMP/TFMCC suite (claims table of docs/papers/asmp-tfmcc.md §5).
 
 Every multicast receiver is a row of ``run_flows`` (label = the protocol); the video "throughput"
 of a run is the mean over its receivers (all of them sit behind the same bottlenecks [§3: results

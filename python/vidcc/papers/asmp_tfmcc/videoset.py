@@ -1,5 +1,5 @@
-"""The suite's video (digest 002 §2, Multi-Evalvid-RA): the clip encoded at every quantiser,
-carried rate-adaptively by both protocols, and each receiver's picture scored by PSNR and MOS.
+"""The suite's video (docs/papers/asmp-tfmcc.md §2, Multi-Evalvid-RA): the clip encoded at every
+quantiser, carried rate-adaptively by both protocols, and each receiver's picture scored by PSNR and MOS.
 
 * **Clip** (suite): the project's own CIF 25 fps test clip (``vidcc.video.default_clip``, 10 s,
   looped by the simulator): the paper's 10 000-frame concatenation and its 1753-frame
@@ -97,8 +97,8 @@ def rate_range(directory: Path | None = None) -> tuple[int, int]:
 class VideoPart(Part):
     """A part whose flows carry the suite's video: the clip is prepared (once, cached) when the
     part's scenario is built for a run, not when the suite is loaded. ASMP's sender starts at the
-    video's lowest rate and stays within the video's range, the digest's sender rule [C] ("initial
-    rate: the Q = 31 rate"; "clamp X to [video min, video max]") with this clip's rates in place of
+    video's lowest rate and stays within the video's range, docs/papers/asmp-tfmcc.md's sender rule
+    [C] ("initial rate: the Q = 31 rate"; "clamp X to [video min, video max]") with this clip's rates in place of
     Table 2's; a key the part sets itself is kept."""
 
     def scenario(self, scale: str) -> dict:

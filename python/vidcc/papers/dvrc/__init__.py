@@ -1,7 +1,7 @@
 """DVRC (AIAMD + layered subscription): Papadimitriou, Tsaoussidis, Mamatas, J. Systems and
-Software 81(12), 2008. Scenarios S0–S6 and claims C1–C26 of ``specs/000-dvrc.md``.
+Software 81(12), 2008. Scenarios S0–S6 and claims C1–C26 of ``docs/papers/dvrc.md``.
 
-Reconstruction notes (the digest's [P]/[I]/[D] tags; ours are marked "suite"):
+Reconstruction notes (the DVRC paper page's [P]/[I]/[D] tags; ours are marked "suite"):
 
 * All links DropTail with a BDP buffer [P] (capacity × nominal propagation RTT, ≥ 10 packets
   [D]); 1000 B packets [P]; TCP Reno FTP with a 64 kB window [P], and ns-2 2.35's Agent/TCP
@@ -24,8 +24,8 @@ Reconstruction notes (the digest's [P]/[I]/[D] tags; ours are marked "suite"):
   and plain UDP [P/I]). TCPW+ carries it through the ``video-over-tcp`` feature (a
   ``tcp-westwood-plus`` flow with a ``video``: every frame into an unbounded send buffer, frames
   dated by in-order delivery, docs/protocols/tcp.md); its drop rate is the network drops of its
-  segments (digest §4 [I]). DVRC and RTCP/UDP run with their digest defaults; TFRC, whose
-  parameters the paper leaves to its tool, with ns-2 2.35's Agent/TFRC defaults
+  segments (docs/papers/dvrc.md §4 [I]). DVRC and RTCP/UDP run with their DVRC paper page defaults;
+  TFRC, whose parameters the paper leaves to its tool, with ns-2 2.35's Agent/TFRC defaults
   (``vidcc.protocols.tfrc.NS2_AGENT``; docs/protocols/tfrc.md lists where they differ from RFC 5348).
 * Every MPEG flow starts at a time drawn in U[0, 480 ms] (suite: one GOP), except S5's DVRC
   flow, which joins at 10 s [P]. Equal start times with equal access delays synchronised the
@@ -230,9 +230,9 @@ FIGURES = [
         "1–50 MPEG flows of one protocol (DVRC, TFRC or TCP Westwood+) with 10 FTP/Reno cross flows on the "
         "shared R2–R3 link; Gilbert errors on the MPEG-sink access links.",
         parts=[*mpeg_parts(lambda n: s2(n), ("dvrc", "tfrc", "tcpw+")),
-               # C26 (§5.2 text): the same video in k = 4 cumulative layers. The digest gives no
-               # rates; suite: the k = 5 vector without its 768 kbit/s step, so the base layer and
-               # full quality stay 128 kbit/s and 1024 kbit/s. Label dvrc-k4 keeps it off the plots.
+               # C26 (§5.2 text): the same video in k = 4 cumulative layers. docs/papers/dvrc.md
+               # gives no rates; suite: the k = 5 vector without its 768 kbit/s step, so the base
+               # layer and full quality stay 128 kbit/s and 1024 kbit/s. Label dvrc-k4 keeps it off the plots.
                Part("dvrc-k4", s2("dvrc", mpeg_keys={"label": "dvrc-k4", "video": VIDEO_K4}), axes=[n_axis()], seeds=SEEDS)],
         plots=S2_PLOTS,
     ),
@@ -369,7 +369,7 @@ def packet_drop_rate(d, labels):
     of packets sent by the application"), per label and N, mean over seeds: ``video_summary``'s
     ``packet_drop_rate`` for the video protocols. TCPW+ retransmits every loss, so its video loses
     no packet; its "packet loss" (§5.2) is read as the network drops of its segments
-    (``run_flows.drop_rate``, digest [I])."""
+    (``run_flows.drop_rate``, docs/papers/dvrc.md [I])."""
     import pandas as pd
 
     from vidcc.analysis import summarize
@@ -610,8 +610,8 @@ def c25(d):
     s = summarize(m, "md_share", by="n", group="scenario")
     s = s.dropna(subset=["mean"])  # an N at which a scenario's DVRC flows had no classified loss event says nothing
     v = ordering(s, "S6 (no link errors)", "S2 (Gilbert errors)", group="scenario", by="n", name="MD share")
-    # The paper's own words (§5.5, digest C25): with mostly congestive losses AIAMD *mostly* uses
-    # multiplicative decrease: the pooled S6 share above one half.
+    # The paper's own words (§5.5, docs/papers/dvrc.md C25): with mostly congestive losses AIAMD
+    # *mostly* uses multiplicative decrease: the pooled S6 share above one half.
     pooled = float(s6["md"].sum() / max(1, s6["md"].sum() + s6["ad"].sum()))
     mostly = Verdict(PASS if pooled > 0.5 else FAIL, {}, f"pooled MD share in S6 {pooled:.3f}, {'above' if pooled > 0.5 else 'not above'} "
                      f"0.5 ('mostly')")
@@ -622,7 +622,7 @@ def c25(d):
     return v
 
 
-N_CLASSIFIER = 1.5  # DVRC's n (digest §1.1.5 [P])
+N_CLASSIFIER = 1.5  # DVRC's n (docs/papers/dvrc.md §1.1.5 [P])
 
 
 def c25_cause(d, measured) -> str:
@@ -811,18 +811,18 @@ CLAIMS = [
           "fig11", ("udp", "tcp-reno"), b_udp_queue, kind="baseline", parts=("udp",)),
 ]
 
-# The readings the digest left open that the code exposes (``vidcc reproduce dvrc --explore``),
-# and the claims each may bear on.
+# The readings docs/papers/dvrc.md left open that the code exposes (``vidcc reproduce dvrc
+# --explore``), and the claims each may bear on.
 ALTERNATIVES = [
-    Alternative("pacing", "dvrc", {"pacing": True}, "digest §1.1 reading (b); paper §3.1",
+    Alternative("pacing", "dvrc", {"pacing": True}, "docs/papers/dvrc.md §1.1 reading (b); paper §3.1",
                 note="the sender paces packets at the receiver's rate R instead of sending each frame's packets back to "
                 "back. The paper says data are 'sent out based on the determined rate at the receiving end' (§3.1). A "
                 "reading outside the project found Jain 0.99–0.998 with pacing where frame bursts meeting the DropTail "
                 "queue at fixed phases gave 0.7–0.8."),
-    Alternative("alpha-per-second", "dvrc", {"alpha_unit": "packets_per_second"}, "digest A5",
+    Alternative("alpha-per-second", "dvrc", {"alpha_unit": "packets_per_second"}, "docs/papers/dvrc.md A5",
                 note="α as one packet per second per round instead of one packet per RTT: a far slower additive "
                 "increase, which leaves the competing Reno flows more room."),
-    Alternative("compare-r-prev", "dvrc", {"compare": "r_prev"}, "digest A7 (Eq. 11 as printed)",
+    Alternative("compare-r-prev", "dvrc", {"compare": "r_prev"}, "docs/papers/dvrc.md A7 (Eq. 11 as printed)",
                 note="the loss classifier compares the previous computed rate R(t−1), as Eq. (11) prints, instead of "
                 "the receiving rate measured at the loss (the prose and Fig. 3)."),
 ]
@@ -834,5 +834,5 @@ _EXPLORE = {
 CLAIMS = with_alternatives_named(CLAIMS, _EXPLORE)
 
 SUITE = Suite("dvrc", "DVRC: a receiver-centric rate control scheme for layered video streams",
-              "Papadimitriou, Tsaoussidis, Mamatas, J. Systems and Software 81(12), 2008", "specs/000-dvrc.md",
+              "Papadimitriou, Tsaoussidis, Mamatas, J. Systems and Software 81(12), 2008", "docs/papers/dvrc.md",
               FIGURES, CLAIMS, notes=reconstruction_notes(__doc__), alternatives=ALTERNATIVES)

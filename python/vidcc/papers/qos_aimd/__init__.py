@@ -1,8 +1,8 @@
 """QoS-aware AIMD for time-sensitive traffic over wired + last-hop wireless links: Cai, Shen,
 Mark, Pan (c. 2005). Experiments A–D (Figs. 5–9) and claims A1–A12, S1–S18 of
-``specs/003-qos-aimd.md``.
+``docs/papers/qos-aimd.md``.
 
-Reconstruction notes (digest tags [P]/[D]/[U]; ours are marked "suite"):
+Reconstruction notes (the QoS-AIMD paper page tags [P]/[D]/[U]; ours are marked "suite"):
 
 * Path CH —100 Mb/s— r1 —100 Mb/s backbone (RED)— r2 —100 Mb/s— BS —wireless— MH [P]; one-way
   delays 1 / 35 / 1 / 1 ms (suite [U]: minimum RTT ≈ 85 ms = 17 slots with the 5 ms slot of a
@@ -13,8 +13,8 @@ Reconstruction notes (digest tags [P]/[D]/[U]; ours are marked "suite"):
 * Wireless downlink 200 kb/s [P]; the simulator's links are symmetric, so the uplink is also
   200 kb/s (suite; the paper's is 100 kb/s, which only acks use). Two-state channel [P]:
   Gilbert-Elliott with loss 1 in the bad state and 0 in the good one, mean bad burst 2 packets
-  (r = 0.5, "mildly bursty", digest §2.7), p = p_e·r/(1 − p_e) so that the mean loss is p_e; the
-  chain advances per packet, not per slot (suite).
+  (r = 0.5, "mildly bursty", docs/papers/qos-aimd.md §2.7), p = p_e·r/(1 − p_e) so that the mean
+  loss is p_e; the chain advances per packet, not per slot (suite).
 * RED on the backbone [P] with every parameter [U] ns-2 2.35's default (``papers/ns2.py``): byte
   mode, hard limit limit_ 50 × mean_pktsize_ 500 = 25 000 bytes, automatic thresh_ / maxthresh_
   62.5 / 187.5 packets of 500 B (above the hard limit at 100 Mb/s: no early drops), q_weight_
@@ -26,20 +26,20 @@ Reconstruction notes (digest tags [P]/[D]/[U]; ours are marked "suite"):
 * S4 (the "optimal" link scheme of ref. [24], §V-A, no figure in the paper): the ``optimal``
   figure sweeps rwnd × p_e with the link's ``arq = {kind = "optimal", threshold = 0.8}`` [D]
   (2 silent slots after a failure on this channel), the AIMD flow alone, B = 40; the analysis is
-  eq. (1) with the scheme's T_n (``model.tn_optimal``: digest §2.8's recursion with a wait
-  counter, stationary start).
+  eq. (1) with the scheme's T_n (``model.tn_optimal``: docs/papers/qos-aimd.md §2.8's recursion with
+  a wait counter, stationary start).
 * Fig. 5 (S1–S3): rwnd × p_e sweeps with B = 40 ≥ rwnd (no BS overflow, as the paper's B = rwnd);
   light traffic = 5 TCP SACK elephants all along; heavy = 60 more from 30 s to 60 s (quick: 8 s to
   15 s of 20 s), suite reading of "the backbone is the bottleneck from 30 s to 60 s" [U]. The
   analysis is eq. (1) on the suite's channel (burst 2). The quick p_e axis keeps 0.05 and 0.08 (S3).
-* Fig. 6 (S5–S10): the AIMD flow with rwnd = B = W_max of the selection for p_e (digest §4.3 [U]:
-  23 at p_e = 0.01, 17 at 0.1 on the suite's channel) with 10–100 TCP SACK elephants, every TCP
-  setting [U] ns-2 2.35's default (window_ 20 packets, windowInit_ 2, minrto_ 0.2 s, rtxcur_init_
-  3 s, an ACK per segment; ``ns2.tcp_keys``): 20 packets per ≈ 75 ms round trip is ≈ 1.3 packets
-  per slot, so below ≈ 40 flows the elephants' windows, not the backbone, bound them; normalised
-  throughput in packets per 5 ms slot for both (AIMD 125 B, TCP 1250 B, digest §5 [D]); "BS
-  overflow" is the BS→MH link's queue drops. Tolerances where the paper gives none are the
-  suite's and are stated on each claim.
+* Fig. 6 (S5–S10): the AIMD flow with rwnd = B = W_max of the selection for p_e
+  (docs/papers/qos-aimd.md §4.3 [U]: 23 at p_e = 0.01, 17 at 0.1 on the suite's channel) with 10–100
+  TCP SACK elephants, every TCP setting [U] ns-2 2.35's default (window_ 20 packets, windowInit_ 2,
+  minrto_ 0.2 s, rtxcur_init_ 3 s, an ACK per segment; ``ns2.tcp_keys``): 20 packets per ≈ 75 ms
+  round trip is ≈ 1.3 packets per slot, so below ≈ 40 flows the elephants' windows, not the
+  backbone, bound them; normalised throughput in packets per 5 ms slot for both (AIMD 125 B, TCP
+  1250 B, docs/papers/qos-aimd.md §5 [D]); "BS overflow" is the BS→MH link's queue drops. Tolerances
+  where the paper gives none are the suite's and are stated on each claim.
 * Fig. 9's UDP CBR without ARQ: BS buffer 10 packets [P], 125 B packets [U], rates 0.5–1.1
   pkt/slot [U]; a baseline for Fig. 6: TCP NewReno elephants (1250 B [P], attached as the SACK
   elephants, 1 MB window so that the window does not bind, suite) alone on the backbone.
@@ -163,7 +163,7 @@ UDP_RATES = Q(["120kbps", "160kbps", "180kbps", "200kbps"], ["100kbps", "120kbps
 
 # Fig. 9's UDP CBR packets are 125 B, not ns-2's CBR packetSize_ 210: the paper sizes the UDP BS
 # buffer as 10 packets = D = 10 slots, and a slot is one 125 B packet's time on the wireless link,
-# so its own numbers fix the size (digest §4.5, "presumably 125 B").
+# so its own numbers fix the size (docs/papers/qos-aimd.md §4.5, "presumably 125 B").
 def udp_noarq() -> dict:
     return scenario(DURATION, topo(0.1), [flow("udp-cbr", label="udp", rate="160kbps", packet_size="125B", src="CH", dst="MH")],
                     warmup="5s", packet_log=True)
@@ -511,7 +511,7 @@ def fig6_stats(d):
 def _fig6_stats(d):
     """Per Fig. 6 run (parts aimd-pe0.01, aimd-pe0.1): the AIMD flow's packets per slot, loss and
     outage; the mean over all backbone flows (TCP in 1250 B packets, AIMD in 125 B packets, each
-    per 5 ms slot, digest §5 [D]); BS overflow drops; then the mean over seeds per (p_e, n)."""
+    per 5 ms slot, docs/papers/qos-aimd.md §5 [D]); BS overflow drops; then the mean over seeds per (p_e, n)."""
     import pandas as pd
 
     rows = []
@@ -964,7 +964,7 @@ def s16(d):
             bad.append(f"{cell}: UDP goodput {r['goodput']:.3f} ≥ AIMD {a['goodput']:.3f}")
         if not r["loss"] + r["outage"] > a["loss"] + a["outage"]:
             bad.append(f"{cell}: UDP loss + outage {r['loss'] + r['outage']:.4f} ≤ AIMD {a['loss'] + a['outage']:.4f}")
-    what = "UDP goodput < AIMD goodput and UDP loss + outage > AIMD's (the sum: digest [U]) at every rate"
+    what = "UDP goodput < AIMD goodput and UDP loss + outage > AIMD's (the sum: docs/papers/qos-aimd.md [U]) at every rate"
     if bad:
         return Verdict(FAIL, measured, f"{what}: " + "; ".join(bad[:3]))
     return Verdict(PASS, measured, f"{what}: holds at all {len(m) - 1} UDP cells")
@@ -1066,15 +1066,15 @@ CLAIMS = [
           "fig6", ("tcp-newreno",), b_backbone, kind="baseline", parts=("backbone",), cause=b1_cause),
 ]
 
-# The readings the digest left open that the code exposes (``vidcc reproduce qos-aimd --explore``),
-# and the claims each may bear on.
+# The readings docs/papers/qos-aimd.md left open that the code exposes (``vidcc reproduce qos-aimd
+# --explore``), and the claims each may bear on.
 ALTERNATIVES = [
-    Alternative("reduction-pipe", "qos-aimd", {"reduction_base": "pipe"}, "digest §3.3 (outstanding packets) [I]",
+    Alternative("reduction-pipe", "qos-aimd", {"reduction_base": "pipe"}, "docs/papers/qos-aimd.md §3.3 (outstanding packets) [I]",
                 note="the multiplicative decrease halves the packets in the pipe (sent and neither acked nor lost) "
                 "instead of all outstanding packets."),
-    Alternative("reduction-cwnd", "qos-aimd", {"reduction_base": "cwnd"}, "digest §3.3 (outstanding packets) [I]",
+    Alternative("reduction-cwnd", "qos-aimd", {"reduction_base": "cwnd"}, "docs/papers/qos-aimd.md §3.3 (outstanding packets) [I]",
                 note="the multiplicative decrease halves the congestion window, as ns-2's TCP agents do."),
-    Alternative("pacing-off", "qos-aimd", {"pacing": "off"}, "digest §3.5 spacing [U → D]",
+    Alternative("pacing-off", "qos-aimd", {"pacing": "off"}, "docs/papers/qos-aimd.md §3.5 spacing [U → D]",
                 note="no rtt/W spacing between data packets: the window leaves in bursts."),
 ]
 _EXPLORE = {
@@ -1085,5 +1085,5 @@ _EXPLORE = {
 CLAIMS = with_alternatives_named(CLAIMS, _EXPLORE)
 
 SUITE = Suite("qos-aimd", "A QoS-aware AIMD protocol for time-sensitive applications in wired/wireless networks",
-              "Cai, Shen, Mark, Pan (University of Waterloo / NTT MCL), c. 2005", "specs/003-qos-aimd.md", FIGURES, CLAIMS,
+              "Cai, Shen, Mark, Pan (University of Waterloo / NTT MCL), c. 2005", "docs/papers/qos-aimd.md", FIGURES, CLAIMS,
               notes=reconstruction_notes(__doc__), alternatives=ALTERNATIVES)

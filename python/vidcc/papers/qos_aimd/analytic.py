@@ -1,5 +1,5 @@
 """The QoS-AIMD suite's analytic claims A1–A12: the project's model (`vidcc qos-aimd select`,
-Rust) against the suite's independent reference (``model.py``) and the digest's vectors."""
+Rust) against the suite's independent reference (``model.py``) and docs/papers/qos-aimd.md's vectors."""
 
 from __future__ import annotations
 
@@ -78,11 +78,11 @@ def a4(_):
         for w, want in vals.items():
             got = model.eq1(w, 17, 10, pe)
             digits = len(want.split("e")[0].split(".")[1])
-            rows.append((f"eq1(p_e={pe}, W={w}) (reference; digest {want})", got, f"{got:.{digits}e}" == want))
+            rows.append((f"eq1(p_e={pe}, W={w}) (reference; docs/papers/qos-aimd.md {want})", got, f"{got:.{digits}e}" == want))
             if w == model.w_max(17, 10, pe) or w == model.w_max(17, 10, pe) + 1:
                 r = _sel(pe, [17])
                 v = r["outage"] if w == r["windows"][0] else r["outage_next"]
-                rows.append((f"eq1(p_e={pe}, W={w}) (select; digest {want})", v, f"{v:.{digits}e}" == want))
+                rows.append((f"eq1(p_e={pe}, W={w}) (select; docs/papers/qos-aimd.md {want})", v, f"{v:.{digits}e}" == want))
     for pe in (0.01, 0.05, 0.1):
         for burst in (None, 2.0):
             seq = [model.eq1(w, 17, 10, pe, burst) for w in range(1, 40)]
@@ -226,7 +226,7 @@ def a12(_):
     for pe, smax in ((0.01, 27), (0.1, 23)):
         g = _sel(pe, [17, 25])["max_window_sum"]
         rows.append((f"select S_max R=(17,25), p_e={pe}", g, g == smax))
-    return _verdict(rows, "digest §2.7 reference vectors")
+    return _verdict(rows, "docs/papers/qos-aimd.md §2.7 reference vectors")
 
 
 ANALYTIC_CHECKS = {"A1": a1, "A2": a2, "A3": a3, "A4": a4, "A5": a5, "A6": a6, "A7": a7, "A8": a8, "A9": a9, "A10": a10,

@@ -1,11 +1,11 @@
-"""A reference implementation, in plain Python, of the paper's analytic model (digest §2.2–2.8),
-used by the suite's analytic claims A1–A12 to check the project's model (the Rust
-`proto::qos_aimd::model`, reached through `vidcc.qos_aimd_select.select`) where the two overlap
-(eqs. 1, 4, 7, 10) and to check the equations the selection does not expose (L, eqs. 2, 5, 6, 8).
+"""A reference implementation, in plain Python, of the paper's analytic model
+(docs/papers/qos-aimd.md §2.2–2.8), used by the suite's analytic claims A1–A12 to check the
+project's model (the Rust `proto::qos_aimd::model`, reached through `vidcc.qos_aimd_select.select`)
+where the two overlap (eqs. 1, 4, 7, 10) and to check the equations the selection does not expose (L, eqs. 2, 5, 6, 8).
 
-Channels: ``burst=None`` is i.i.d. (Bernoulli) errors, T_n = Bin(n, 1 − p_e); ``burst=b`` is the
-digest's Gilbert channel (good state error-free, bad state always in error, mean bad burst b
-slots, stationary start), T_n by the forward recursion of digest §2.8.
+Channels: ``burst=None`` is i.i.d. (Bernoulli) errors, T_n = Bin(n, 1 − p_e); ``burst=b`` is
+docs/papers/qos-aimd.md's Gilbert channel (good state error-free, bad state always in error, mean
+bad burst b slots, stationary start), T_n by the forward recursion of docs/papers/qos-aimd.md §2.8.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def convolve(a, b) -> list[float]:
 
 def tokens_out_pmf(rtts, shares, pe: float, burst=None) -> list[float]:
     """Distribution of the number of tokens outside the BS buffer (eq. 6 with y = S − x):
-    the convolution over k of T_{R_k − R_{k−1}}(·; Σ_{m≥k} p_m), R_0 = 1 (digest erratum 18)."""
+    the convolution over k of T_{R_k − R_{k−1}}(·; Σ_{m≥k} p_m), R_0 = 1 (docs/papers/qos-aimd.md erratum 18)."""
     order = sorted(range(len(rtts)), key=lambda i: rtts[i])
     rs = [rtts[i] for i in order]
     ps = [shares[i] for i in order]
@@ -151,9 +151,9 @@ def w_max(R: int, D: int, pe: float, eps: float = 0.01, burst=None) -> int:
 
 
 def optimal_pause(pe: float, burst: float, threshold: float = 0.8) -> int:
-    """Silent slots after a failure in the "optimal" scheme [24] on the digest's Gilbert channel
-    (the rule of vidcc-sim ``loss::optimal_pause``): a failure means Bad, the retry after k silent
-    slots succeeds with π_G·(1 − λ^(k+1)), λ = 1 − p − r; the fewest k reaching
+    """Silent slots after a failure in the "optimal" scheme [24] on docs/papers/qos-aimd.md's
+    Gilbert channel (the rule of vidcc-sim ``loss::optimal_pause``): a failure means Bad, the retry
+    after k silent slots succeeds with π_G·(1 − λ^(k+1)), λ = 1 − p − r; the fewest k reaching
     min(threshold, 0.99·π_G)."""
     r = 1 / burst
     p = pe * r / (1 - pe)
@@ -165,8 +165,9 @@ def optimal_pause(pe: float, burst: float, threshold: float = 0.8) -> int:
 @lru_cache(maxsize=None)
 def tn_optimal(n: int, pe: float, burst: float, pause: int) -> tuple[float, ...]:
     """T_n(x) under the "optimal" scheme: successes in n slots of a backlogged link that, after
-    each failed attempt, stays silent for ``pause`` slots (the chain moving on). The digest §2.8
-    recursion with a wait counter, started from the stationary law of (channel state, wait) under
+    each failed attempt, stays silent for ``pause`` slots (the chain moving on).
+    docs/papers/qos-aimd.md §2.8 recursion with a wait counter, started from the stationary law of
+    (channel state, wait) under
     continuous transmission."""
     r = 1 / burst
     p = pe * r / (1 - pe)

@@ -16,6 +16,6 @@ from vidcc.papers.sramt.readings import ALTERNATIVES, bearing
 from vidcc.papers.sramt.setup import SETUP
 
 SUITE = Suite("sramt", "SRAMT: a hybrid sender and receiver-based adaptation scheme for TCP friendly multicast "
-              "transmission", "Bouras & Gkamas, Computer Networks 47(4):551–575, 2005", "specs/004-sramt.md", FIGURES,
+              "transmission", "Bouras & Gkamas, Computer Networks 47(4):551–575, 2005", "docs/papers/sramt.md", FIGURES,
               with_alternatives_named(CLAIMS, bearing(CLAIMS, FIGURES)), notes=reconstruction_notes(scenarios.__doc__),
               setup=SETUP, alternatives=ALTERNATIVES)

@@ -1,8 +1,8 @@
 """SSVP (AIMD through the inter-packet gap) and its receiver-buffered layered adaptation:
 Papadimitriou & Tsaoussidis, Computer Networks, 2007. Scenarios D1–D4, X1–X3 and claims
-C1–C22 of ``specs/001-ssvp.md``.
+C1–C22 of ``docs/papers/ssvp.md``.
 
-Reconstruction notes (digest tags [P]/[I]/[U]; ours are marked "suite"):
+Reconstruction notes (the SSVP paper page tags [P]/[I]/[U]; ours are marked "suite"):
 
 * Dumbbell (Fig. 6a): 1 Mbit/s bottleneck, 20 ms one way, access 10 Mbit/s / 1 ms (RTT 44 ms)
   [P/U]; drop-tail buffer = BDP = 6 packets [I]. 60 s runs, 2 s warm-up [P]; 5 seeds [U].
@@ -31,8 +31,8 @@ Reconstruction notes (digest tags [P]/[I]/[U]; ours are marked "suite"):
   example, Alg. 2 on a scripted stream of control packets, Eq. 2 at the sender endpoint and the
   estimator on fixed and random samples, TFRC's loss-interval average and equation from a steady
   state) against values computed in ``ssvp/units.py`` from the paper's equations.
-* C9 uses the digest's PSNR proxy (§4): a decodable frame counts as ≥ 31 dB, an undecodable one
-  (lost, or its reference lost, or late) as concealment.
+* C9 uses docs/papers/ssvp.md's PSNR proxy (§4): a decodable frame counts as ≥ 31 dB, an undecodable
+  one (lost, or its reference lost, or late) as concealment.
 """
 
 from __future__ import annotations
@@ -222,7 +222,7 @@ FIGURES = [
     ),
     Figure(
         "startup", "SSVP's startup phase on a free 1 Mbit/s link (claim C5)", "§3.2 (no figure)",
-        "One bulk SSVP flow alone on the 1 Mbit/s / 44 ms dumbbell, with and without the startup phase (digest C5).",
+        "One bulk SSVP flow alone on the 1 Mbit/s / 44 ms dumbbell, with and without the startup phase (docs/papers/ssvp.md C5).",
         parts=[Part("ssvp", scenario("10s", DUMBBELL, [flow("ssvp", label="ssvp")], warmup="0s"),
                     axes=[Axis("flows[0].startup", [True, False], "startup")], seeds=Q([1], [1, 2, 3]))],
         plots=[],
@@ -525,7 +525,7 @@ def c1(_d):
 
 
 def sender_delay(d_s: float, beta: float) -> float:
-    """Eq. (6): the sending delay after a decrease, D = d(1/beta − 1) (digest §1.1.7)."""
+    """Eq. (6): the sending delay after a decrease, D = d(1/beta − 1) (docs/papers/ssvp.md §1.1.7)."""
     return d_s * (1 / beta - 1)
 
 
@@ -660,7 +660,7 @@ def c7(d):
 
 
 def c9(d):
-    """PSNR proxy (digest §4: with synthetic TES video there are no pixels): a decodable frame has the
+    """PSNR proxy (docs/papers/ssvp.md §4: with synthetic TES video there are no pixels): a decodable frame has the
     codec's PSNR (≥ 31 dB, MOS ≥ 4), an undecodable one the concealment PSNR (20–25 dB, MOS 2)."""
     v = video_flows(d, "ssvp", {"label": "ssvp"})
     if v.empty:
@@ -743,10 +743,10 @@ def c19(d):
     top = {p: float(g["value"].max()) for p, g in lay.groupby("part")}
     # Rate rises not immediately followed by an add: an interval between two rate decisions in
     # which the allowed rate (payload share of the wire rate) exceeds the consumption of k+1
-    # layers while k < n and no layer is added (digest C19: "some intervals with R > (k+1)c̄ and no
-    # add"). Counted only after start-up — after the flow's first decrease (its first congestion
-    # signal) and the warm-up: Fig. 14 shows the adaptation "along with long-term variations in the
-    # available bandwidth", not the start-up ramp, where every rise outruns the layer rule.
+    # layers while k < n and no layer is added (docs/papers/ssvp.md C19: "some intervals with R >
+    # (k+1)c̄ and no add"). Counted only after start-up — after the flow's first decrease (its first
+    # congestion signal) and the warm-up: Fig. 14 shows the adaptation "along with long-term
+    # variations in the available bandwidth", not the start-up ramp, where every rise outruns the layer rule.
     cum = [float(x.removesuffix("kbps")) * 1e3 for x in LAYERED["layers"]]  # cumulative layer rates
     rate = _events(d, "ssvp-la", "rate", "ssvp-la")
     occasions, after_changes = 0, []
@@ -833,18 +833,18 @@ CLAIMS = [
           "fig13", ("udp", "tcp-reno"), b_udp_queue, kind="baseline", parts=("udp",)),
 ]
 
-# The readings the digest left open that the code exposes (``vidcc reproduce ssvp --explore``),
-# and the claims each may bear on.
+# The readings docs/papers/ssvp.md left open that the code exposes (``vidcc reproduce ssvp
+# --explore``), and the claims each may bear on.
 ALTERNATIVES = [
-    Alternative("deviation-tcp", "ssvp", {"deviation": "tcp"}, "digest A-RTT-1",
+    Alternative("deviation-tcp", "ssvp", {"deviation": "tcp"}, "docs/papers/ssvp.md A-RTT-1",
                 note="TCP's RTTVAR form instead of Eq. (5) as printed: a different STO, so fewer or more receiver "
                 "timeouts (each is a congestion mark)."),
-    Alternative("no-feedback-decrease", "ssvp", {"no_feedback_decrease": True}, "digest A-RATE-4",
+    Alternative("no-feedback-decrease", "ssvp", {"no_feedback_decrease": True}, "docs/papers/ssvp.md A-RATE-4",
                 note="the sender halves its rate when no control packet arrives for an STO, as TCP would."),
-    Alternative("postloss-physical", "ssvp-layered", {"postloss_factor": "physical"}, "digest A-LA-1",
+    Alternative("postloss-physical", "ssvp-layered", {"postloss_factor": "physical"}, "docs/papers/ssvp.md A-LA-1",
                 note="the layer-drop test uses the rate after decrease β·R (the physical reading) instead of Eq. (17) "
                 "as printed."),
-    Alternative("consumption-mean", "ssvp-layered", {"consumption": "mean-times-count"}, "digest A-LA-4",
+    Alternative("consumption-mean", "ssvp-layered", {"consumption": "mean-times-count"}, "docs/papers/ssvp.md A-LA-4",
                 note="(k+1)·c̄ with c̄ the mean active-layer consumption, as the paper defines it, instead of the "
                 "cumulative consumption of layers 1..k+1."),
 ]
@@ -857,5 +857,5 @@ _EXPLORE = {
 CLAIMS = with_alternatives_named(CLAIMS, _EXPLORE)
 
 SUITE = Suite("ssvp", "SSVP: a congestion control scheme for real-time video streaming",
-              "Papadimitriou & Tsaoussidis, Computer Networks, 2007", "specs/001-ssvp.md", FIGURES, CLAIMS,
+              "Papadimitriou & Tsaoussidis, Computer Networks, 2007", "docs/papers/ssvp.md", FIGURES, CLAIMS,
               notes=reconstruction_notes(__doc__), alternatives=ALTERNATIVES)

@@ -1,7 +1,8 @@
 """The SSVP suite's unit-level claims (C3, C4, C6) and the TFRC baseline's sanity claim (C22),
-checked against the digest on the implementation's own numbers: ``_vidcc.ssvp_unit_measurements``
-(Rust ``vidcc_core::proto::ssvp::claims``) drives the real layer rule, rate controller, sender
-endpoint and TFRC estimator with scripted inputs; the expected values are computed here from the
+checked against docs/papers/ssvp.md on the implementation's own numbers:
+``_vidcc.ssvp_unit_measurements`` (Rust ``vidcc_core::proto::ssvp::claims``) drives the real layer
+rule, rate controller, sender endpoint and TFRC estimator with scripted inputs; the expected values
+are computed here from the
 paper's equations, independently of the Rust code."""
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def _units() -> dict[str, float]:
 
 
 def required_buffer_bytes(next_layers_bps: float, rate_bps: float, postloss: float) -> float:
-    """Eq. (15) in SI units (digest A-LA-2/A-LA-3): P = max(0, C_{k+1} − f·R)² / (2λ), λ = α·S/RTT²,
+    """Eq. (15) in SI units (docs/papers/ssvp.md A-LA-2/A-LA-3): P = max(0, C_{k+1} − f·R)² / (2λ), λ = α·S/RTT²,
     rates in bytes/s, P in bytes."""
     lam = ALPHA * PACKET_BYTES / RTT_S**2
     deficit = max(0.0, next_layers_bps / 8 - postloss * rate_bps / 8)
@@ -34,7 +35,7 @@ def required_buffer_bytes(next_layers_bps: float, rate_bps: float, postloss: flo
 
 def c3(_d) -> Verdict:
     m = _units()
-    # The worked example (digest §1.2): c̄ = 100 kbit/s, k = 2, R = 320 kbit/s, RTT 0.1 s, 1000 B.
+    # The worked example (docs/papers/ssvp.md §1.2): c̄ = 100 kbit/s, k = 2, R = 320 kbit/s, RTT 0.1 s, 1000 B.
     want = {
         "c3_example_literal_bytes": required_buffer_bytes(300e3, 320e3, 1 - BETA),  # ≈ 17 036 B ≈ 17 packets
         "c3_example_physical_bytes": required_buffer_bytes(300e3, 320e3, BETA),  # ≈ 101 B
@@ -116,7 +117,7 @@ C22_P = (0.001, 0.005, 0.01, 0.05)
 def c22(_d) -> Verdict:
     """TFRC (the paper's [9], Floyd et al. 2000): the allowed rate rises by at most 0.14 packets per
     RTT per RTT without loss (0.28 with history discounting) and halves in about 5 RTTs of
-    persistent congestion; suite tolerance ±30 % (digest C22): rise ≤ 1.3 × bound, halving in
+    persistent congestion; suite tolerance ±30 % (docs/papers/ssvp.md C22): rise ≤ 1.3 × bound, halving in
     3.5–6.5 RTTs."""
     m = _units()
     measured, bad = {}, []

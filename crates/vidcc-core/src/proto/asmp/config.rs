@@ -1,6 +1,6 @@
 //! [`AsmpConfig`]: every ASMP parameter. \[P\] = the paper (Kioumourtzis, Bouras, Gkamas 2012),
-//! \[C\] = the digest's recommendation where the paper is silent (`specs/002-asmp-tfmcc.md` §1.3,
-//! AMB-n), \[X\] = RFC 3550.
+//! \[C\] = the ASMP/TFMCC paper page's recommendation where the paper is silent
+//! (`docs/papers/asmp-tfmcc.md` §1.3, AMB-n), \[X\] = RFC 3550.
 
 use serde::{Deserialize, Serialize};
 
@@ -71,11 +71,11 @@ pub struct AsmpConfig {
     /// What a lossy interval's r_inst may be (AMB-6) \[P\]: `equation` (eq.(2), no bound).
     pub lossy_increase: LossyIncrease,
     /// Weight of a new RTT sample at the sender, R ← (1 − w)·R + w·sample \[C\]: 1 (the latest
-    /// sample; the digest's option is 0.1).
+    /// sample; docs/papers/asmp-tfmcc.md's option is 0.1).
     pub rtt_weight: f64,
     /// The sender's rate before any report (AMB-8) \[C\]: 100 kb/s (the Q = 31 rate).
     pub initial_rate_bps: u64,
-    /// Lowest sending rate \[C\]: 100 kb/s (the video's lowest rate, digest §1.3 sender rule).
+    /// Lowest sending rate \[C\]: 100 kb/s (the video's lowest rate, docs/papers/asmp-tfmcc.md §1.3 sender rule).
     pub min_rate_bps: u64,
     /// Highest sending rate \[C\]: none (the video's highest rate when it bounds it).
     pub max_rate_bps: Option<u64>,

@@ -1,7 +1,7 @@
 //! `asmp`: the Adaptive Smooth Multicast Protocol, single-rate multicast congestion control over
 //! RTP/RTCP, as the TFMCC-vs-ASMP paper states it (G. Kioumourtzis, C. Bouras, A. Gkamas,
 //! "TFMCC versus ASMP: lessons learned from performance evaluation", IJCS 2012, §3.2 and
-//! eqs.(2)–(5); digest `specs/002-asmp-tfmcc.md` §1.1–1.3; docs/protocols/asmp.md).
+//! eqs.(2)–(5); `docs/papers/asmp-tfmcc.md` §1.1–1.3; docs/protocols/asmp.md).
 //!
 //! - The sender ([`sender`]) sends RTP data to the group, paced at X; measures each receiver's
 //!   RTT from its RR (RFC 3550 §6.4.1, A − LSR − DLSR) and returns it in an APP; sets X to the
@@ -25,7 +25,7 @@
 //! no SDES CNAME and no BYE; fixed SSRCs; no slow start \[P\].
 //! Application: Bulk (every packet full) or Video through `media::paced::PacedVideo` (an
 //! unbounded FIFO sender buffer paced at X; X is the target of a rate-adaptive set, which picks
-//! the quantizer per GOP, digest §2 AMB-13 \[C\]).
+//! the quantizer per GOP, docs/papers/asmp-tfmcc.md §2 AMB-13 \[C\]).
 
 mod config;
 pub mod rate;

@@ -60,9 +60,9 @@ pub fn update(cfg: &AsmpConfig, r: f64, packet_bytes: f64, rtt_s: f64, interval:
     next.min(ceiling)
 }
 
-/// The congestion indicator (digest §1.3, AMB-4 \[C\]): CJ_short is the mean of the cumulative
-/// jitter samples of the current report interval, CJ_long an EWMA of past interval means
-/// (weight `cj_long_weight`), updated *after* the comparison. CONGESTED ⇔ CJ_short > CJ_long
+/// The congestion indicator (docs/papers/asmp-tfmcc.md §1.3, AMB-4 \[C\]): CJ_short is the mean of
+/// the cumulative jitter samples of the current report interval, CJ_long an EWMA of past interval
+/// means (weight `cj_long_weight`), updated *after* the comparison. CONGESTED ⇔ CJ_short > CJ_long
 /// by more than the measurement's resolution (`resolution_ns`, one RTP clock tick by default):
 /// the paper's G_i (§6.4, the frame's sending time) is exact in its ns-2 runs, ours is an RTP
 /// timestamp truncated to the tick, so every sample carries an error in [0, 1) tick whose mean

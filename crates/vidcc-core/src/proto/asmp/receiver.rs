@@ -1,7 +1,7 @@
 //! The ASMP receiver: joins the group at its start, keeps RTP reception statistics
 //! ([`RtpReception`]), and on its RTCP schedule ([`RtcpScheduler`], as a receiver of a group of
 //! the size the sender advertises) sends an RR with its report block and, once the sender has
-//! told it an RTT, an APP with its smoothed rate r (digest §1.3 steps 1, 3–5).
+//! told it an RTT, an APP with its smoothed rate r (docs/papers/asmp-tfmcc.md §1.3 steps 1, 3–5).
 //!
 //! Per report: l = loss events in the interval / packets expected in it (or the fraction lost);
 //! the congestion state from [`CongestionIndicator`] over one cumulative-jitter sample per

@@ -1,8 +1,8 @@
-//! The ASMP sender (digest §1.3 steps 2 and 6, "Sender rule"): sends RTP data to the group,
-//! paced at X; on its RTCP schedule (as the session's one sender) a session report (SR + the
-//! group size, X and its maximum rate) to the group; on each receiver report, the RTT A − LSR − DLSR (RFC 3550
-//! §6.4.1) back to that receiver in an APP, and X = the minimum of the latest rates of the
-//! receivers heard within the RTCP member time-out (5 deterministic intervals), clamped to
+//! The ASMP sender (docs/papers/asmp-tfmcc.md §1.3 steps 2 and 6, "Sender rule"): sends RTP data to
+//! the group, paced at X; on its RTCP schedule (as the session's one sender) a session report (SR +
+//! the group size, X and its maximum rate) to the group; on each receiver report, the RTT A − LSR −
+//! DLSR (RFC 3550 §6.4.1) back to that receiver in an APP, and X = the minimum of the latest rates
+//! of the receivers heard within the RTCP member time-out (5 deterministic intervals), clamped to
 //! [min, max]; X holds its value while no active receiver has reported a rate.
 
 use std::collections::VecDeque;
@@ -34,7 +34,7 @@ pub struct PeerState {
 enum Source {
     Bulk,
     /// The frames' packets wait in a FIFO until the pacing at X lets them go; X is the target
-    /// of a rate-adaptive set (the quantizer follows the sending rate, digest §2).
+    /// of a rate-adaptive set (the quantizer follows the sending rate, docs/papers/asmp-tfmcc.md §2).
     Video(Box<PacedVideo>),
 }
 

@@ -21,7 +21,7 @@ fn rng(name: &str) -> SimRng {
     RngStreams::new(3).stream(name)
 }
 
-/// RFC 4654 §3.1 (the digest's eq.(1)), bytes/s, written out here:
+/// RFC 4654 §3.1 (docs/papers/asmp-tfmcc.md's eq.(1)), bytes/s, written out here:
 /// X = s / (R·(sqrt(2p/3) + 12·sqrt(3p/8)·p·(1 + 32p²))).
 fn rfc4654(s: f64, r: f64, p: f64) -> f64 {
     s / (r * ((2.0 * p / 3.0).sqrt() + 12.0 * (3.0 * p / 8.0).sqrt() * p * (1.0 + 32.0 * p * p)))
@@ -41,7 +41,7 @@ fn equation_equals_tfmccs_up_to_8_27_and_exceeds_it_above() {
         let l = 8.0 / 27.0 + (1.0 - 8.0 / 27.0) * k as f64 / 100.0;
         assert!(eq2_bytes_per_s(1018.0, 0.16, l) > rfc4654(1018.0, 0.16, l), "l {l}");
     }
-    // The digest's vectors (P = 1018 B, RTT = 0.16 s), to their printed 0.1 B/s.
+    // docs/papers/asmp-tfmcc.md's vectors (P = 1018 B, RTT = 0.16 s), to their printed 0.1 B/s.
     for (l, want) in [(0.001, 244_220.5), (0.005, 105_452.6), (0.01, 71_471.4), (0.05, 23_451.4), (0.1, 11_262.3)] {
         assert!((eq2_bytes_per_s(1018.0, 0.16, l) - want).abs() < 0.06, "l {l}");
     }

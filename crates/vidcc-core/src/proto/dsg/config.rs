@@ -1,7 +1,7 @@
 //! [`DsgConfig`]: every DSG parameter with its default and source tag (`docs/protocols/dsg.md`).
 //! DSG's paper (Cheung, Ammar & Li, INFOCOM 1996) is not among the project's sources; the SRAMT
-//! digest gives its rules (specs/004-sramt.md §2.4, \[X\]) and no values, so every number here is
-//! ours \[R\], chosen where possible to match SRAMT-S for the comparison of Fig. 18 (C33).
+//! paper page gives its rules (docs/papers/sramt.md §2.4, \[X\]) and no values, so every number
+//! here is ours \[R\], chosen where possible to match SRAMT-S for the comparison of Fig. 18 (C33).
 
 use serde::{Deserialize, Serialize};
 

@@ -1,7 +1,7 @@
 //! `dsg`: Destination Set Grouping (S. Y. Cheung, M. H. Ammar, X. Li, "On the use of destination
 //! set grouping to improve fairness in multicast video distribution", INFOCOM 1996), one of the
-//! simulcast schemes the SRAMT paper compares SRAMT-S with (§9, Fig. 18, Table 2; digest
-//! specs/004-sramt.md §2.4, rules tagged \[X\]; the DSG paper itself is not among our sources).
+//! simulcast schemes the SRAMT paper compares SRAMT-S with (§9, Fig. 18, Table 2;
+//! docs/papers/sramt.md §2.4, rules tagged \[X\]; the DSG paper itself is not among our sources).
 //!
 //! The sender replicates the content in n streams (default 3), each with a rate band. Each round
 //! (2 s \[R\]) every receiver classifies itself UNLOADED / LOADED / CONGESTED by its loss rate

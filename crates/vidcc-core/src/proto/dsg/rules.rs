@@ -1,4 +1,4 @@
-//! DSG's rules (specs/004-sramt.md §2.4 \[X\]; parameters \[R\] in [`DsgConfig`]):
+//! DSG's rules (docs/papers/sramt.md §2.4 \[X\]; parameters \[R\] in [`DsgConfig`]):
 //!
 //! - receiver state by the round's loss l: UNLOADED if l < `unloaded_below`, CONGESTED if
 //!   l > `congested_above`, LOADED otherwise;

@@ -1,12 +1,12 @@
-//! [`DvrcConfig`]: every DVRC parameter, defaulting to the paper's values \[P\] and the digest's
-//! interpretations \[I\] and defaults \[D\] (`specs/000-dvrc.md` §1.1). The named alternatives of
-//! the digest are options here.
+//! [`DvrcConfig`]: every DVRC parameter, defaulting to the paper's values \[P\] and the DVRC paper
+//! page's interpretations \[I\] and defaults \[D\] (`docs/papers/dvrc.md` §1.1). The named
+//! alternatives of the DVRC paper page are options here.
 
 use serde::{Deserialize, Serialize};
 
 use crate::estimate::rtt::{DtoMode, PaperEwmaConfig};
 
-/// Which rate Eq. (11)'s condition compares with R̄ − n·D̄ (digest A7).
+/// Which rate Eq. (11)'s condition compares with R̄ − n·D̄ (docs/papers/dvrc.md A7).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Compare {
@@ -17,7 +17,7 @@ pub enum Compare {
     RPrev,
 }
 
-/// Unit of α_I and α_D (digest A5).
+/// Unit of α_I and α_D (docs/papers/dvrc.md A5).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AlphaUnit {
@@ -28,7 +28,7 @@ pub enum AlphaUnit {
     PacketsPerSecond,
 }
 
-/// Form of the deviation equation, paper Eq. (4) (digest A1); mirrors
+/// Form of the deviation equation, paper Eq. (4) (docs/papers/dvrc.md A1); mirrors
 /// [`crate::estimate::rtt::DtoMode`] for the configuration.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]

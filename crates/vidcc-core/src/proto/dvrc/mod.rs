@@ -1,5 +1,5 @@
 //! `dvrc`: Dynamic Video Rate Control, receiver-driven AIAMD rate control for layered video
-//! (Papadimitriou, Tsaoussidis, Mamatas, JSS 81(12), 2008; digest `specs/000-dvrc.md` §1.1,
+//! (Papadimitriou, Tsaoussidis, Mamatas, JSS 81(12), 2008; `docs/papers/dvrc.md` §1.1,
 //! normative pseudo-code §1.1.8; docs/protocols/dvrc.md).
 //!
 //! **Roles** (§1.1.1 \[P\]). The [`DvrcReceiver`] detects congestion, computes the rate R with
@@ -23,8 +23,8 @@
 //! - Layers (§1.1.7): R starts at c_1 (K = 1); K = max(1, max{j : c_j ≤ R}); R stays within
 //!   [c_1, c_k] \[D\]; the sender applies K at the next frame.
 //!
-//! **Parameters**: [`DvrcConfig`] (γ 0.9, δ 4, ε 0.25, α_I +1, α_D −1, β_D 0.5, n 1.5 \[P\], and the
-//! digest's \[I\]/\[D\] choices with their alternatives).
+//! **Parameters**: [`DvrcConfig`] (γ 0.9, δ 4, ε 0.25, α_I +1, α_D −1, β_D 0.5, n 1.5 \[P\], and docs/papers/dvrc.md's
+//! \[I\]/\[D\] choices with their alternatives).
 //!
 //! **Deviations**: the layer-rate vector r_k, which the paper's sender advertises once at
 //! connection start, is handed to the receiver when the pair is built (no advertisement packet);

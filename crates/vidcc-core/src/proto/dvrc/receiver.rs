@@ -1,5 +1,5 @@
-//! The DVRC receiver: congestion detection (digest §1.1.4), the AIAMD law of paper Eq. (11)
-//! with history-based loss classification (§1.1.5–1.1.6), the DTO timer (§1.1.3, A2/A3), the
+//! The DVRC receiver: congestion detection (docs/papers/dvrc.md §1.1.4), the AIAMD law of paper Eq.
+//! (11) with history-based loss classification (§1.1.5–1.1.6), the DTO timer (§1.1.3, A2/A3), the
 //! layer choice K (§1.1.7) and one control packet per data packet (§1.1.1).
 //!
 //! [`Aiamd`] is the control law on bare state (rate R, epoch history R̄ and D̄, the RTT round),
@@ -106,7 +106,7 @@ impl Aiamd {
         (self.decisions, self.congestion_decisions)
     }
 
-    /// α as a rate step (digest A5): α·8·s/RTT, or α·8·s per second.
+    /// α as a rate step (docs/papers/dvrc.md A5): α·8·s/RTT, or α·8·s per second.
     fn step(&self, alpha: f64, rtt: Duration) -> f64 {
         match self.unit {
             AlphaUnit::PacketsPerRtt => alpha * self.packet_bits / rtt.as_secs_f64().max(1e-9),
@@ -135,8 +135,8 @@ impl Aiamd {
         self.rate != before
     }
 
-    /// Whether a gap at `now` belongs to the loss event of the last decrease (digest §1.1.4 \[D\]:
-    /// gaps within one EstimatedRTT of a decrease are the same event).
+    /// Whether a gap at `now` belongs to the loss event of the last decrease (docs/papers/dvrc.md
+    /// §1.1.4 \[D\]: gaps within one EstimatedRTT of a decrease are the same event).
     pub fn same_event(&self, now: Instant, rtt: Duration) -> bool {
         self.last_decrease.is_some_and(|t| now.saturating_since(t) < rtt)
     }
@@ -151,7 +151,7 @@ impl Aiamd {
     }
 
     /// A DTO expiry: one congestion event with 𝓜 = 0 and a forced multiplicative decrease
-    /// (digest §1.1.6 \[D\], pseudo-code §1.1.8).
+    /// (docs/papers/dvrc.md §1.1.6 \[D\], pseudo-code §1.1.8).
     pub fn on_dto(&mut self, now: Instant, rtt: Duration) -> Decision {
         self.decide(now, rtt, 0.0, true)
     }

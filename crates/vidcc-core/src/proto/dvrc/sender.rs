@@ -1,5 +1,5 @@
-//! The DVRC sender (digest §1.1.1, §1.1.3, §1.1.7): it transmits layers 1..K of the video and
-//! measures the RTT; the receiver decides everything else.
+//! The DVRC sender (docs/papers/dvrc.md §1.1.1, §1.1.3, §1.1.7): it transmits layers 1..K of the
+//! video and measures the RTT; the receiver decides everything else.
 //!
 //! - Frames: each frame, when ready, is split into its layers and the first K layers are
 //!   packetized (K = the latest layer count from a control packet; a change takes effect at the

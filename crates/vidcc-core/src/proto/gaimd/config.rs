@@ -2,7 +2,7 @@
 
 use crate::proto::tcp::TcpConfig;
 
-/// ssthresh after a retransmission timeout (the digests say nothing: \[D\]).
+/// ssthresh after a retransmission timeout (the paper pages (docs/papers/) say nothing: \[D\]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TimeoutSsthresh {
@@ -14,10 +14,10 @@ pub enum TimeoutSsthresh {
     Beta,
 }
 
-/// GAIMD parameters. Defaults: β = 0.875 (SSVP digest §1.4 \[X\], the (0.31, 0.875) pair Yang &
-/// Lam recommend), α = `None` = 4(1 − β²)/3 = 0.3125 for that β (Yang & Lam's TCP-friendliness
-/// relation, SSVP digest Eq. 7 / DVRC digest §1.2); the TCP fields default to
-/// [`TcpConfig::default`] (the DVRC digest §1.3 ns-2 settings).
+/// GAIMD parameters. Defaults: β = 0.875 (docs/papers/ssvp.md §1.4 \[X\], the (0.31, 0.875) pair
+/// Yang & Lam recommend), α = `None` = 4(1 − β²)/3 = 0.3125 for that β (Yang & Lam's
+/// TCP-friendliness relation, docs/papers/ssvp.md Eq. 7 / docs/papers/dvrc.md §1.2); the TCP fields
+/// default to [`TcpConfig::default`] (docs/papers/dvrc.md §1.3 ns-2 settings).
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct GaimdConfig {
@@ -53,7 +53,7 @@ impl Default for GaimdConfig {
     }
 }
 
-/// Yang & Lam's TCP-friendliness relation for GAIMD: α = 4(1 − β²)/3 (SSVP digest Eq. 7).
+/// Yang & Lam's TCP-friendliness relation for GAIMD: α = 4(1 − β²)/3 (docs/papers/ssvp.md Eq. 7).
 pub fn friendly_alpha(beta: f64) -> f64 {
     4.0 * (1.0 - beta * beta) / 3.0
 }

@@ -1,6 +1,6 @@
 //! `gaimd`: General AIMD, a TCP-like window protocol with additive increase α and
 //! multiplicative decrease β (Y. R. Yang and S. S. Lam, "General AIMD congestion control",
-//! ICNP 2000), the GAIMD of the SSVP digest §1.4 and DVRC digest §1.2.
+//! ICNP 2000), the GAIMD of docs/papers/ssvp.md §1.4 and docs/papers/dvrc.md §1.2.
 //!
 //! Rules ([`sender::Gaimd`], hooks of the shared TCP sender [`crate::proto::tcp::TcpSender`]):
 //! - congestion avoidance: cwnd += α/cwnd per new ACK, i.e. +α segments per RTT \[X\];
@@ -13,8 +13,8 @@
 //!   ssthresh initially unbounded), 64 kB window cap, RTO min 200 ms / initial 1 s, one
 //!   cumulative ACK per segment from the TCP sink.
 //!
-//! TCP-friendliness (SSVP digest Eq. 7, from Yang & Lam): α = 4(1 − β²)/3. Parameters
-//! ([`GaimdConfig`]): `beta` 0.875 (the (0.31, 0.875) pair of the SSVP digest §1.4 \[X\]),
+//! TCP-friendliness (docs/papers/ssvp.md Eq. 7, from Yang & Lam): α = 4(1 − β²)/3. Parameters
+//! ([`GaimdConfig`]): `beta` 0.875 (the (0.31, 0.875) pair of docs/papers/ssvp.md §1.4 \[X\]),
 //! `alpha` default 4(1 − β²)/3 = 0.3125 for β = 0.875 (the papers round it to 0.31; setting
 //! `alpha = 0.31` gives their exact pair), and the TCP fields of [`crate::proto::tcp::TcpConfig`].
 //!
@@ -22,9 +22,9 @@
 //! Application: bulk data only (like the TCP agents); a video application is an error.
 //!
 //! Deviations and choices: cwnd and ssthresh stay fractional (⌊0.875·W⌋ would cut small
-//! windows far deeper than β), with TCP's floor of 2 segments after a loss. The digests do not
-//! say what a timeout does to ssthresh \[D\]: TCP's W/2 is the default because
-//! β·W sends slow start straight back to the window that just overflowed the queue;
+//! windows far deeper than β), with TCP's floor of 2 segments after a loss. The paper pages
+//! (docs/papers/) do not say what a timeout does to ssthresh \[D\]: TCP's W/2 is the default
+//! because β·W sends slow start straight back to the window that just overflowed the queue;
 //! measured alone on 10 Mbps / 44 ms with a BDP buffer, `beta` locks into a cycle of slow-start
 //! overshoot, failed NewReno recovery and timeout every ≈ 0.3 s (5.96 Mbit/s), `half` fills the
 //! link.

@@ -2,8 +2,8 @@
 
 use crate::proto::tcp::{CongestionControl, PartialAck, Window};
 
-/// GAIMD's window rules (Yang & Lam 2000; SSVP digest §1.4): +α segments per RTT in congestion
-/// avoidance, ×β on a loss event.
+/// GAIMD's window rules (Yang & Lam 2000; docs/papers/ssvp.md §1.4): +α segments per RTT in
+/// congestion avoidance, ×β on a loss event.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Gaimd {
     alpha: f64,

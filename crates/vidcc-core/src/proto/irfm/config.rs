@@ -1,7 +1,7 @@
 //! [`IrfmConfig`]: every IRFM parameter with its default and source tag (`docs/protocols/irfm.md`).
 //! IRFM's paper (Jiang, Zegura & Ammar, NOSSDAV 1999) is not among the project's sources; the
-//! SRAMT digest gives its rules (specs/004-sramt.md §2.5, \[X\]) and no values: the numbers are
-//! ours \[R\], the session range SRAMT-S's, for the comparison of Fig. 19 (C34).
+//! the SRAMT paper page gives its rules (docs/papers/sramt.md §2.5, \[X\]) and no values: the
+//! numbers are ours \[R\], the session range SRAMT-S's, for the comparison of Fig. 19 (C34).
 
 use serde::{Deserialize, Serialize};
 

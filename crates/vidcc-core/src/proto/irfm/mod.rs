@@ -1,7 +1,7 @@
 //! `irfm`: Inter-Receiver Fair Multicast (T. Jiang, E. W. Zegura, M. Ammar, "Inter-receiver fair
 //! multicast communication over the Internet", NOSSDAV 1999, pp. 103–114), one of the simulcast
-//! schemes the SRAMT paper compares SRAMT-S with (§9, Fig. 19, Table 2; digest
-//! specs/004-sramt.md §2.5, rules tagged \[X\]; the IRFM paper itself is not among our sources).
+//! schemes the SRAMT paper compares SRAMT-S with (§9, Fig. 19, Table 2;
+//! docs/papers/sramt.md §2.5, rules tagged \[X\]; the IRFM paper itself is not among our sources).
 //!
 //! Two streams \[P\]. Every round (2 s \[R\]) each receiver computes its isolated rate x — the
 //! TFRC throughput equation X = s/(R·√(2p/3) + 4R·3·√(3p/8)·p·(1 + 32p²)) (RFC 5348 §3.1) at its

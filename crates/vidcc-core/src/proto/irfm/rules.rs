@@ -1,4 +1,4 @@
-//! IRFM's rules (specs/004-sramt.md §2.5 \[X\]):
+//! IRFM's rules (docs/papers/sramt.md §2.5 \[X\]):
 //!
 //! - inter-receiver fairness of a receiving rate r for a receiver whose isolated rate is x:
 //!   F(r, x) = min(r, x) / max(r, x);

@@ -1,4 +1,4 @@
-//! [`MldaConfig`]: MLDA's parameters. The SRAMT digest (specs/004-sramt.md §2.3, §6 item 15)
+//! [`MldaConfig`]: MLDA's parameters. The SRAMT paper page (docs/papers/sramt.md §2.3, §6 item 15)
 //! records MLDA's rules \[X\] but no values; each default here is tagged: \[X\] from LDA+ (the
 //! rate rule MLDA's receivers run), \[R\] this implementation's choice, with the reason in
 //! `docs/protocols/mlda.md`.
@@ -125,8 +125,8 @@ pub fn level_for(rate: f64, rates: &[f64]) -> usize {
 }
 
 /// Re-sizes the layers to the reported rates \[R\] (MLDA's sender "adjusts the layers to the
-/// reports"; the digest gives no formula): the cumulative rate of level k is the report at
-/// quantile (k − 1)/(n − 1) of the sorted reports (level 1 the lowest, level n the highest),
+/// reports"; docs/papers/sramt.md gives no formula): the cumulative rate of level k is the report
+/// at quantile (k − 1)/(n − 1) of the sorted reports (level 1 the lowest, level n the highest),
 /// then each layer gets at least `min_layer` and the total at most `max_rate`. Returns the
 /// per-layer rates.
 pub fn resize(reports: &[f64], n: usize, min_layer: f64, max_rate: f64) -> Vec<f64> {

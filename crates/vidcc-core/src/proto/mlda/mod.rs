@@ -1,7 +1,7 @@
 //! `mlda`: MLDA, the Multicast enhanced Loss-Delay based Adaptation (D. Sisalem, A. Wolisz,
 //! "MLDA: A TCP-friendly congestion control framework for heterogeneous multicast
-//! environments", IWQoS 2000), as the SRAMT digest summarises it for the comparison of the SRAMT
-//! paper's §9 (specs/004-sramt.md §2.3, rules tagged \[X\]). Bulk data.
+//! environments", IWQoS 2000), as the SRAMT paper page summarises it for the comparison of the
+//! SRAMT paper's §9 (docs/papers/sramt.md §2.3, rules tagged \[X\]). Bulk data.
 //!
 //! - **Receivers** \[X\] measure loss (sequence gaps on their layers), delay (one-way delays,
 //!   turned into an RTT by the sender's occasional end-to-end measurement: RTT = RTT_echo +
@@ -21,7 +21,7 @@
 //!   echoes each reporter's RTT (now − timestamp echo − time held).
 //!
 //! Parameters: [`MldaConfig`]. Deviations (`docs/protocols/mlda.md`): bulk data only; the
-//! re-sizing rule and every timer are reconstructions \[R\] (the digest records none).
+//! re-sizing rule and every timer are reconstructions \[R\] (docs/papers/sramt.md records none).
 
 pub mod config;
 pub mod receiver;

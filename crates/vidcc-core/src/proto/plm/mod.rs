@@ -1,7 +1,7 @@
 //! `plm`: Packet-pair receiver-driven cumulative Layered Multicast (Legout & Biersack, "PLM:
 //! Fast Convergence for Cumulative Layered Multicast Transmission Schemes", ACM SIGMETRICS
 //! 2000), as ns-2 2.35 ships it (`tcl/plm/plm.tcl`, `plm-ns.tcl`, `plm-topo.tcl`,
-//! `plm/cbr-traffic-PP.cc`, `plm/loss-monitor-plm.cc`); SRAMT digest §2.1 [X].
+//! `plm/cbr-traffic-PP.cc`, `plm/loss-monitor-plm.cc`); docs/papers/sramt.md §2.1 [X].
 //!
 //! The sender ([`sender`]) sends every layer as a constant-rate stream of back-to-back packet
 //! pairs, layer l to group l. Under fair queueing (`queue.kind = "drr"`) the spacing of a pair
@@ -16,7 +16,7 @@
 //! - once a check period `C` has passed and it holds at least `min_estimates` estimates, sets
 //!   its subscription (adding or dropping) to the largest one strictly below the minimum
 //!   estimate of the period (ns-2 `choose_layer`);
-//! - drops a layer when no pair arrives during a whole `C` (digest §2.1 [X]);
+//! - drops a layer when no pair arrives during a whole `C` (docs/papers/sramt.md §2.1 [X]);
 //! - drops a layer when the loss rate since its last estimate exceeds `loss_threshold` over at
 //!   least 10 packets, at most once per 500 ms, the rate measured over at most 5 s (ns-2
 //!   `log-loss`, `exceed_loss_thresh`);
@@ -29,8 +29,8 @@
 //! `drop_without_pairs` (true), `rejoin_after_ns` (30 s).
 //!
 //! Deviations: the estimate uses the datagram's size on the wire (ns-2 uses its global
-//! `packetSize`, the same number in its scripts). The no-pair rule is the digest's [X] reading
-//! of the paper; ns-2's scripts have only the loss rule (`drop_without_pairs = false` gives
+//! `packetSize`, the same number in its scripts). The no-pair rule is docs/papers/sramt.md's [X]
+//! reading of the paper; ns-2's scripts have only the loss rule (`drop_without_pairs = false` gives
 //! ns-2's behaviour). Everything else as ns-2. docs/protocols/plm.md has the details.
 
 pub mod receiver;

@@ -281,7 +281,7 @@ impl Endpoint for PlmReceiver {
             self.add_layer(now);
         }
         if self.drop_without_pairs && self.pair_deadline.is_some_and(|t| now >= t) && self.subscription > 0 {
-            // No pair completed in a whole check period: drop a layer (digest §2.1 [X]).
+            // No pair completed in a whole check period: drop a layer (docs/papers/sramt.md §2.1 [X]).
             self.pair_deadline = Some(now + self.check);
             self.drop_layer(now);
         }

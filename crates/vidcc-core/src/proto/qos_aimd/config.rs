@@ -1,12 +1,12 @@
 //! [`QosAimdConfig`]: every parameter of a QoS-AIMD flow, defaulting to the paper's values
-//! (digest `specs/003-qos-aimd.md`) or, where the paper is silent ([U]), to the choice recorded
+//! (`docs/papers/qos-aimd.md`) or, where the paper is silent ([U]), to the choice recorded
 //! next to each field and in `docs/protocols/qos-aimd.md`.
 
 use serde::{Deserialize, Serialize};
 
 use crate::wire::qos_aimd::{ACK_FIXED_BYTES, MAX_SACKVEC_BITS};
 
-/// What "halve the ssthresh" on a timeout starts from (digest §3.3, §7 item 8 [U]).
+/// What "halve the ssthresh" on a timeout starts from (docs/papers/qos-aimd.md §3.3, §7 item 8 [U]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TimeoutSsthresh {
@@ -19,7 +19,7 @@ pub enum TimeoutSsthresh {
 }
 
 /// What "the number of currently outstanding packets" that β multiplies on a loss (event E)
-/// counts (the paper does not define it; digest §3.4 defers the bookkeeping to RFC 3517).
+/// counts (the paper does not define it; docs/papers/qos-aimd.md §3.4 defers the bookkeeping to RFC 3517).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReductionBase {
@@ -38,7 +38,7 @@ pub enum ReductionBase {
     Cwnd,
 }
 
-/// Which RTT the packet spacing rtt/W uses (digest §3.5, §7 item 8 [U]).
+/// Which RTT the packet spacing rtt/W uses (docs/papers/qos-aimd.md §3.5, §7 item 8 [U]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Pacing {

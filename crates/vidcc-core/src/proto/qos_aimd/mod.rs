@@ -1,6 +1,6 @@
 //! `qos-aimd`: the QoS-aware, TCP-friendly window AIMD transport of Cai, Shen, Mark and Pan,
 //! "A QoS-Aware AIMD Protocol for Time-Sensitive Applications in Wired/Wireless Networks"
-//! (digest `specs/003-qos-aimd.md`, seed 003), with its analytic model and cross-layer
+//! (`docs/papers/qos-aimd.md`, seed 003), with its analytic model and cross-layer
 //! parameter selection ([`model`]).
 //!
 //! A DCCP-CCID2-like unreliable, window-based protocol (paper §II): the receiver acks every

@@ -1,5 +1,5 @@
-//! The QoS-AIMD paper's analytic model and its cross-layer parameter selection (digest
-//! `specs/003-qos-aimd.md` §2; paper §III–IV).
+//! The QoS-AIMD paper's analytic model and its cross-layer parameter selection
+//! (`docs/papers/qos-aimd.md` §2; paper §III–IV).
 //!
 //! Time is slotted: one slot is the time to send one packet on the wireless last hop. The model
 //! links the sender window W (or the windows W_i of N flows, S = Σ W_i), the base-station queue
@@ -7,36 +7,36 @@
 //!
 //! - eq. (10) [P]: α = 3(1 − β)/(1 + β) ([`alpha_for_beta`]; inverse [D] [`beta_for_alpha`]);
 //! - T_n(x) for a finite-state Markov channel with persistent ARQ (one attempt per slot), by the
-//!   forward recursion of digest §2.8 [U → D], started from the stationary distribution
-//!   ([`throughput_pmf`]); channels: i.i.d. (Bernoulli), Gilbert (good state error-free, bad state
-//!   always in error, digest §2.7 [D]) and general two-state Gilbert–Elliott;
+//!   forward recursion of docs/papers/qos-aimd.md §2.8 [U → D], started from the stationary
+//!   distribution ([`throughput_pmf`]); channels: i.i.d. (Bernoulli), Gilbert (good state
+//!   error-free, bad state always in error, docs/papers/qos-aimd.md §2.7 [D]) and general two-state Gilbert–Elliott;
 //! - eq. (1) delay outage of one flow with B ≥ W ([`outage`]), eq. (2) with a buffer B
 //!   ([`outage_with_buffer`]), the unnumbered overflow loss L(B, W) ([`overflow_loss`]);
 //! - eqs. (3)–(4) and their closed form [D] ([`share_windows`]); eq. (5) thinning
 //!   ([`thinned_pmf`]); eq. (6) queue-length distribution of N flows ([`queue_pmf`]), with the
 //!   k-th factor T_{R_k − R_{k−1}}(·; Σ_{m≥k} p_m), R_0 = 1 [D, erratum 18]; eqs. (7)–(9)
 //!   ([`multi_outage`], [`multi_overflow_loss`], [`multi_outage_with_buffer`]);
-//! - parameter selection (§IV, digest §2.6): W_max = the largest W with eq. (1) ≤ ε for one flow
-//!   ([`w_max`]); for N flows S_max from eq. (7) (which depends on the windows only through S
-//!   [D]) split by the closed form and rounded ([`s_max`], [`Rounding`]); then rwnd_i = W_i and
-//!   B = Σ rwnd_i ([`select`]).
+//! - parameter selection (§IV, docs/papers/qos-aimd.md §2.6): W_max = the largest W with eq. (1) ≤
+//!   ε for one flow ([`w_max`]); for N flows S_max from eq. (7) (which depends on the windows only
+//!   through S [D]) split by the closed form and rounded ([`s_max`], [`Rounding`]); then rwnd_i =
+//!   W_i and B = Σ rwnd_i ([`select`]).
 //!
 //! Everything is deterministic `f64` arithmetic in a fixed order, so results are identical on
-//! every machine. The digest's derived reference vectors (§2.7) are unit tests in `tests.rs`.
+//! every machine. docs/papers/qos-aimd.md's derived reference vectors (§2.7) are unit tests in `tests.rs`.
 //!
 //! Parameters of [`SelectRequest`] with defaults: outage target ε = 1 % [P §V], β = 0.875 [P],
 //! rounding [`Rounding::Nearest`] [U → D], equal shares p_i = 1/N [P §V-C].
 //!
-//! Choices where the paper is silent ([U] in the digest):
-//! - T_n(x) starts from the stationary channel state (digest §2.8), not conditioned on a state.
+//! Choices where the paper is silent ([U] in the QoS-AIMD paper page):
+//! - T_n(x) starts from the stationary channel state (docs/papers/qos-aimd.md §2.8), not conditioned on a state.
 //! - The product forms of eqs. (2) and (6) are used as printed; they are exact only for i.i.d.
 //!   channels (erratum 19), so for a Markov channel eq. (2) with B ≥ W differs a little from
 //!   eq. (1) (Gilbert example: 0.0626 vs 0.0537).
 //! - A single flow's W_max uses eq. (1) (as the paper does); N ≥ 2 flows use eq. (7).
 //! - When W_max < R (or S_max < R_N) the outage target wins: the selection keeps the window and
-//!   reports `full_utilization = false` (digest §7 item 11: the paper does not say).
-//! - The additivity identity printed under eq. (5) is false as a statement about pmfs (digest
-//!   §2.4) and is not used.
+//!   reports `full_utilization = false` (docs/papers/qos-aimd.md §7 item 11: the paper does not say).
+//! - The additivity identity printed under eq. (5) is false as a statement about pmfs
+//!   (docs/papers/qos-aimd.md §2.4) and is not used.
 
 use std::fmt;
 
@@ -58,12 +58,12 @@ pub fn beta_for_alpha(alpha: f64) -> f64 {
 /// The wireless link's packet-level channel, one transmission attempt per slot.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Channel {
-    /// Independent errors with probability `error_rate` per attempt (the digest's reference
-    /// channel for the derived vectors, §2.7).
+    /// Independent errors with probability `error_rate` per attempt (the QoS-AIMD paper page's
+    /// reference channel for the derived vectors, §2.7).
     Iid { error_rate: f64 },
-    /// Gilbert channel (digest §2.7 [D]): the good state is error-free, the bad state always
-    /// in error; stationary error rate `error_rate`, mean bad burst `mean_burst_slots` slots.
-    /// P(bad→good) = 1/burst, P(good→bad) = p_e/((1 − p_e)·burst).
+    /// Gilbert channel (docs/papers/qos-aimd.md §2.7 [D]): the good state is error-free, the bad
+    /// state always in error; stationary error rate `error_rate`, mean bad burst `mean_burst_slots`
+    /// slots. P(bad→good) = 1/burst, P(good→bad) = p_e/((1 − p_e)·burst).
     Gilbert { error_rate: f64, mean_burst_slots: f64 },
     /// Two-state Gilbert–Elliott chain with per-state error probabilities.
     GilbertElliott { p_good_to_bad: f64, p_bad_to_good: f64, error_good: f64, error_bad: f64 },
@@ -153,7 +153,7 @@ impl Channel {
 }
 
 /// T_n(x), x = 0..=n: the probability of exactly x successful transmissions in n slots
-/// (digest §2.8 recursion, persistent transmission, stationary start). T_0 = [1].
+/// (docs/papers/qos-aimd.md §2.8 recursion, persistent transmission, stationary start). T_0 = [1].
 ///
 /// f_0(0, s) = π_s;  f_{t+1}(x+1, s') += f_t(x, s)(1 − ε_s)P_{ss'};  f_{t+1}(x, s') += f_t(x, s)ε_s P_{ss'};
 /// T_n(x) = Σ_s f_n(x, s).
@@ -421,7 +421,7 @@ pub fn w_max(channel: &Channel, rtt_slots: u32, delay_slots: u32, target: f64) -
     best
 }
 
-/// S_max [D, digest §2.6]: the largest window sum S with eq. (7) ≤ `target`; 0 if none.
+/// S_max [D, docs/papers/qos-aimd.md §2.6]: the largest window sum S with eq. (7) ≤ `target`; 0 if none.
 pub fn s_max(channel: &Channel, flows: &Flows, delay_slots: u32, target: f64) -> u32 {
     let y = tokens_outside_pmf(channel, flows);
     let t_d = throughput_pmf(channel, delay_slots + 1);
@@ -438,17 +438,17 @@ pub fn s_max(channel: &Channel, flows: &Flows, delay_slots: u32, target: f64) ->
     best
 }
 
-/// How integer windows are taken from the closed-form split of S_max (digest §2.6, §7 item 10;
-/// the paper does not say).
+/// How integer windows are taken from the closed-form split of S_max (docs/papers/qos-aimd.md §2.6,
+/// §7 item 10; the paper does not say).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Rounding {
     /// [D] Round each closed-form W_i(S) to the nearest integer (halves away from zero), starting
     /// at S = S_max and lowering S until the rounded windows add up to exactly S. Keeps flows of
-    /// one RTT class equal (digest §2.7: 2 flows R = (17, 25), p_e = 0.01 → (12, 15)).
+    /// one RTT class equal (docs/papers/qos-aimd.md §2.7: 2 flows R = (17, 25), p_e = 0.01 → (12, 15)).
     #[default]
     Nearest,
     /// [D] Keep the windows' differences integer: W_i = W_1 + round(W_i − W_1), with the largest
-    /// W_1 such that Σ W_i ≤ S_max (digest §2.7: → (11, 15)). Equal shares only.
+    /// W_1 such that Σ W_i ≤ S_max (docs/papers/qos-aimd.md §2.7: → (11, 15)). Equal shares only.
     IntegerGap,
 }
 
@@ -569,11 +569,11 @@ pub struct Selection {
     /// S ≥ R_N: the sufficient condition for full wireless utilisation [P].
     pub full_utilization: bool,
     /// ⌈R_N/β⌉: the window that still keeps the link busy after one wired loss, β·rwnd ≥ R
-    /// (digest §2.6 item 3 [D]).
+    /// (docs/papers/qos-aimd.md §2.6 item 3 [D]).
     pub wired_loss_window: u32,
 }
 
-/// Runs the cross-layer parameter selection (paper §IV, digest §2.6).
+/// Runs the cross-layer parameter selection (paper §IV, docs/papers/qos-aimd.md §2.6).
 pub fn select(req: &SelectRequest) -> Result<Selection, String> {
     req.channel.validate()?;
     if !(req.beta.is_finite() && req.beta > 0.0 && req.beta < 1.0) {

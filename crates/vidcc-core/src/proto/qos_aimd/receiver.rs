@@ -1,4 +1,4 @@
-//! The QoS-AIMD receiver (paper §II-A/B, digest §3.2).
+//! The QoS-AIMD receiver (paper §II-A/B, docs/papers/qos-aimd.md §3.2).
 //!
 //! - It keeps the status of the newest rwnd + |sackvec| + 1 sequence numbers (a ring bitmap),
 //!   numbers unwrapped from 24 bits against the largest one received ("largest" in circular

@@ -1,11 +1,11 @@
-//! The QoS-AIMD sender: the window rules of paper §II-B and Fig. 1 (digest §3.3–§3.6).
+//! The QoS-AIMD sender: the window rules of paper §II-B and Fig. 1 (docs/papers/qos-aimd.md §3.3–§3.6).
 //!
 //! State: a scoreboard of the packets in [W_head, next_seq), each outstanding, acked or
 //! declared lost; W_head is the oldest packet that is neither. cwnd and ssthresh are fractional
 //! packets; rwnd comes from the acks. The window W = min(cwnd, rwnd) bounds the packets that are
 //! *outstanding* (sent, neither acked nor declared lost): packets acked out of order inflate
 //! the window one for one (event D) and a declared loss deflates it (event E), which is SACK's
-//! `pipe` accounting (RFC 3517) [I, digest §3.4 defers "inflate/deflate" to RFC 3517 / CCID2].
+//! `pipe` accounting (RFC 3517) [I, docs/papers/qos-aimd.md §3.4 defers "inflate/deflate" to RFC 3517 / CCID2].
 //!
 //! Per ack (ack_a < W_head: discarded, event F):
 //! 1. mark ack_a and every packet ack_a − i whose sackvec bit i is set as acked; ack_a, if newly

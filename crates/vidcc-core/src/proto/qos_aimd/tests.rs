@@ -1,6 +1,6 @@
 //! Bare-state tests of each QoS-AIMD rule with explicit time, the receiver, a property test of
-//! sender and receiver under arbitrary delivery, and the analytic model against the digest's
-//! derived reference vectors (`specs/003-qos-aimd.md` §2.7, claims A1–A12).
+//! sender and receiver under arbitrary delivery, and the analytic model against the QoS-AIMD paper
+//! page's derived reference vectors (`docs/papers/qos-aimd.md` §2.7, claims A1–A12).
 
 use super::model::*;
 use super::*;
@@ -592,7 +592,7 @@ mod property {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The analytic model: the digest's derived reference vectors (§2.7), each to its printed digits.
+// The analytic model: docs/papers/qos-aimd.md's derived reference vectors (§2.7), each to its printed digits.
 
 fn iid(p: f64) -> Channel {
     Channel::Iid { error_rate: p }
@@ -726,7 +726,7 @@ fn a8_thinning() {
         assert!((th.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         assert!((mean(&th) - p * mean(&t)).abs() < 1e-12);
     }
-    // The digest's counter-example to the printed additivity: n = 5, p_e = 0.1, x = 0:
+    // docs/papers/qos-aimd.md's counter-example to the printed additivity: n = 5, p_e = 0.1, x = 0:
     // T(0; 0.3) + T(0; 0.2) = 0.578 ≠ T(0; 0.5) = 0.0503.
     close(thinned_pmf(&t, 0.3)[0] + thinned_pmf(&t, 0.2)[0], 0.578, 3);
     close(thinned_pmf(&t, 0.5)[0], 0.0503, 3);

@@ -1,6 +1,6 @@
 //! [`RlcConfig`]: RLC's parameters. The paper (Vicisano, Rizzo, Crowcroft, INFOCOM 1998) fixes
 //! the structure (rates doubling per layer, synchronisation points spaced in proportion to the
-//! cumulative rate, bursts, a deaf period) but the SRAMT digest (specs/004-sramt.md §2.2, §6
+//! cumulative rate, bursts, a deaf period) but the SRAMT paper page (docs/papers/sramt.md §2.2, §6
 //! item 15) records no values: every default here is this implementation's choice \[R\],
 //! explained in `docs/protocols/rlc.md`.
 

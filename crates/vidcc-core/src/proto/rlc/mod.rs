@@ -1,7 +1,7 @@
 //! `rlc`: RLC, receiver-driven layered congestion control (L. Vicisano, L. Rizzo, J. Crowcroft,
 //! "TCP-like congestion control for layered multicast data transfer", INFOCOM 1998), as the
-//! SRAMT digest summarises it for the comparison of the SRAMT paper's §9 (specs/004-sramt.md
-//! §2.2, rules tagged \[X\]). Bulk data.
+//! docs/papers/sramt.md summarises it for the comparison of the SRAMT paper's §9
+//! (docs/papers/sramt.md §2.2, rules tagged \[X\]). Bulk data.
 //!
 //! - **Layers** \[X\]: n cumulative layers; layer 0 sends B₀, layer i ≥ 1 sends 2^(i−1)·B₀, so
 //!   level L (layers 0..L−1) receives 2^(L−1)·B₀: the cumulative rate doubles per layer.
@@ -18,7 +18,7 @@
 //!   their level, join the next layer if no loss was seen since the previous SP of their level.
 //!   No feedback: the scheme scales with the receivers.
 //!
-//! Parameters ([`RlcConfig`], all \[R\]: the digest records none): n = 6, B₀ = 32 kbit/s,
+//! Parameters ([`RlcConfig`], all \[R\]: docs/papers/sramt.md records none): n = 6, B₀ = 32 kbit/s,
 //! P₀ = 1 s, burst 250 ms, deaf period 1 s. Deviations (`docs/protocols/rlc.md`): bulk data
 //! only; losses inside the deaf period cause no drop but still forbid the next join.
 

@@ -1,6 +1,6 @@
 //! [`RtcpUdpConfig`]: the `rtcp-udp` baseline's parameters. The paper gives only the concept
-//! (DVRC digest §1.3: reports "periodically and also whenever it detects congestion" \[P\]); every
-//! number here is the digest's default \[D\] or RFC 3550's \[X\].
+//! (docs/papers/dvrc.md §1.3: reports "periodically and also whenever it detects congestion"
+//! \[P\]); every number here is the DVRC paper page's default \[D\] or RFC 3550's \[X\].
 
 use serde::{Deserialize, Serialize};
 

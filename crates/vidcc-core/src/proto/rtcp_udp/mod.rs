@@ -1,10 +1,10 @@
 //! `rtcp-udp`: unresponsive RTP/UDP layered video whose application adapts the number of layers
 //! from RTCP Receiver Reports — the "RTCP over UDP" baseline of the DVRC paper (Sec. 5.3, 5.5;
-//! DVRC digest `specs/000-dvrc.md` §1.3; docs/protocols/rtcp-udp.md).
+//! `docs/papers/dvrc.md` §1.3; docs/protocols/rtcp-udp.md).
 //!
 //! The paper gives the concept only \[P\]: the receiver sends RTCP RRs periodically and whenever
 //! it detects congestion, the application adapts the same layered scheme as DVRC, and RTCP does
-//! no congestion control. Everything operational is the digest's default \[D\]:
+//! no congestion control. Everything operational is docs/papers/dvrc.md's default \[D\]:
 //! - RR every 1 s, plus an immediate RR on a detected sequence gap, at most one per RTT;
 //! - K ← max(1, K−1) on an RR with fraction_lost > 0, K ← min(k, K+1) on an RR without loss;
 //!   start at K = 1;
@@ -12,13 +12,13 @@
 //!   frame is ready; the RR carries RFC 3550 §6.4.2's fields (fraction lost, cumulative lost,
 //!   extended highest sequence, interarrival jitter via [`crate::estimate::jitter`], LSR, DLSR).
 //!
-//! Parameters: [`RtcpUdpConfig`]. Additions beyond the digest, needed to fill its fields: the
-//! sender sends Sender Reports (RFC 3550 §6.4.1) every second so that LSR/DLSR are meaningful and
-//! it can compute the RTT; the SR carries that RTT in a profile-specific extension so that the
+//! Parameters: [`RtcpUdpConfig`]. Additions beyond docs/papers/dvrc.md, needed to fill its fields:
+//! the sender sends Sender Reports (RFC 3550 §6.4.1) every second so that LSR/DLSR are meaningful
+//! and it can compute the RTT; the SR carries that RTT in a profile-specific extension so that the
 //! receiver can space its immediate reports by an RTT. Deviations from RFC 3550: no RTCP
-//! transmission-interval algorithm (§6.2; reports are periodic, as the digest says), no SDES/BYE,
-//! no compound packets, a fixed SSRC and a zero initial sequence number and timestamp offset
-//! (no randomness), no A.1 probation.
+//! transmission-interval algorithm (§6.2; reports are periodic, as docs/papers/dvrc.md says), no
+//! SDES/BYE, no compound packets, a fixed SSRC and a zero initial sequence number and timestamp
+//! offset (no randomness), no A.1 probation.
 
 mod config;
 mod receiver;

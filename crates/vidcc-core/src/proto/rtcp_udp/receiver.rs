@@ -1,6 +1,6 @@
 //! The `rtcp-udp` receiver: RTP reception statistics (RFC 3550 §6.4.1 and Appendix A.1, A.3,
 //! A.8) reported in Receiver Reports every `report_interval` and, with `immediate_reports`, at
-//! once on a sequence gap, at most one immediate report per RTT (DVRC digest §1.3 \[D\]).
+//! once on a sequence gap, at most one immediate report per RTT (docs/papers/dvrc.md §1.3 \[D\]).
 //!
 //! Statistics: [`RtpReception`] (RFC 3550 Appendix A.1, A.3, A.8).
 //!

@@ -1,5 +1,5 @@
 //! The `rtcp-udp` sender: an unresponsive RTP video sender whose *application* picks the number
-//! of layers from RTCP Receiver Reports (DVRC digest §1.3 \[D\]):
+//! of layers from RTCP Receiver Reports (docs/papers/dvrc.md §1.3 \[D\]):
 //!
 //! - start at K = `initial_layers` (1);
 //! - an RR whose report block has fraction_lost > 0: K ← max(1, K − 1);

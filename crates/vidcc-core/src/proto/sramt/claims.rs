@@ -1,6 +1,6 @@
-//! The implementation's own numbers for the SRAMT digest's unit-level claims (C01–C03, C05–C07,
-//! C29), measured here so the paper suite (`vidcc reproduce sramt`) can check them against the
-//! digest like any other result; the unit tests in `tests.rs` hold the same behaviour.
+//! The implementation's own numbers for docs/papers/sramt.md's unit-level claims (C01–C03, C05–C07,
+//! C29), measured here so the paper suite (`vidcc reproduce sramt`) can check them against
+//! docs/papers/sramt.md like any other result; the unit tests in `tests.rs` hold the same behaviour.
 
 use rand::Rng;
 
@@ -17,7 +17,7 @@ use crate::time::{Duration, Instant};
 use crate::units::DataSize;
 use crate::wire::rtcp::ReportBlock;
 
-/// Eq. 1 at the digest's §1.2 vectors: (l, RTT s, P bytes) → bytes/s.
+/// Eq. 1 at docs/papers/sramt.md's §1.2 vectors: (l, RTT s, P bytes) → bytes/s.
 pub const C01_VECTORS: [(f64, f64, f64); 6] = [
     (0.001, 0.06, 1000.0),
     (0.01, 0.06, 1000.0),
@@ -126,7 +126,7 @@ pub fn unit_measurements() -> Vec<(String, f64)> {
     for (i, (l, r, p)) in C01_VECTORS.iter().enumerate() {
         out.push((format!("c01_f{i}"), tcp_rate(*p, *l, *r)));
     }
-    // C02: the 8-tap filter on the digest's two vectors (samples pushed oldest first).
+    // C02: the 8-tap filter on docs/papers/sramt.md's two vectors (samples pushed oldest first).
     for (name, samples) in [
         ("c02_newest", [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.02]),
         ("c02_oldest", [0.05, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),

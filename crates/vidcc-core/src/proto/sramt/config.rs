@@ -1,4 +1,4 @@
-//! [`SramtConfig`]: every parameter of specs/004-sramt.md §1.13 with its default and source tag,
+//! [`SramtConfig`]: every parameter of docs/papers/sramt.md §1.13 with its default and source tag,
 //! and the two registry configurations [`SramtSConfig`] (`sramt-s`) and [`SramtLeConfig`]
 //! (`sramt-le`), which differ only in their defaults (bands and initial rates). See
 //! `docs/protocols/sramt.md`.
@@ -27,7 +27,7 @@ pub enum EpochEstimate {
     Current,
 }
 
-/// The parameters shared by both variants (specs/004-sramt.md §1.13).
+/// The parameters shared by both variants (docs/papers/sramt.md §1.13).
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SramtConfig {
@@ -47,8 +47,8 @@ pub struct SramtConfig {
     pub rule2_epochs: u32,
     /// SRAMT-S rule 1 downwards also when the estimate is below the stream's band minimum while
     /// the announced rate is not yet pinned there (the sender has not yet heard the receiver
-    /// since it joined; A-28), an option of this implementation; off (default): the digest's
-    /// rule, a pinned announced rate only.
+    /// since it joined; A-28), an option of this implementation; off (default):
+    /// docs/papers/sramt.md's rule, a pinned announced rate only.
     pub rule1_estimate_below_band: bool,
     /// Cap the receiver's r_r_tcp at the most the session can carry (the top band's maximum, S;
     /// the sum of the band maxima, LE) \[R\] of this implementation; off (default): A-05, no cap.
@@ -58,8 +58,8 @@ pub struct SramtConfig {
     pub change_ns: u64,
     /// The longest a change may stand and still be unsuccessful when undone: none (default, the
     /// paper's rule as stated: any undo by the next change) or, as the alternative reading
-    /// (the digest's \[I\]), T_change + T_epoch/2 = 7.5 s, under which only an undo at the next
-    /// epoch end counts.
+    /// (docs/papers/sramt.md's \[I\]), T_change + T_epoch/2 = 7.5 s, under which only an undo at
+    /// the next epoch end counts.
     pub unsuccessful_window_ns: Option<u64>,
     /// Cap on the back-off exponent k \[R\] (the paper gives none; 2^16·T_change is ~4 days).
     pub max_backoff_exponent: u32,

@@ -1,4 +1,4 @@
-//! The receiver's estimators (specs/004-sramt.md §1.2–1.4): the TCP model of Eq. 1, the 8-tap
+//! The receiver's estimators (docs/papers/sramt.md §1.2–1.4): the TCP model of Eq. 1, the 8-tap
 //! weighted moving average of Eq. 10, per-group loss sampling from RTP sequence numbers, and the
 //! one-way-delay RTT of Eqs. 12–16 recalibrated by the sender's echo.
 

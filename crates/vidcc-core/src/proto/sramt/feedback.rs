@@ -1,4 +1,4 @@
-//! When a receiver reports (specs/004-sramt.md §1.12): the RTCP interval of RFC 3550 with the
+//! When a receiver reports (docs/papers/sramt.md §1.12): the RTCP interval of RFC 3550 with the
 //! paper's 5 s minimum, and, when that interval exceeds T_suspent, Nonnenmacher–Biersack partial
 //! suppression: a report per round of T_rand, after a truncated-exponential wait (Eq. 18, the
 //! corrected density of A-13), cancelled if the receiver hears a report from its own stream or

@@ -1,6 +1,6 @@
 //! `sramt-s` and `sramt-le`: SRAMT, the Sender–Receiver based Adaptation scheme for Multicast
-//! Transmission (Bouras & Gkamas, Computer Networks 47(4), 2005; seed 004, digest
-//! specs/004-sramt.md), with simulcast streams (S) or cumulative layers (LE).
+//! Transmission (Bouras & Gkamas, Computer Networks 47(4), 2005; seed 004,
+//! docs/papers/sramt.md), with simulcast streams (S) or cumulative layers (LE).
 //!
 //! The sender sends n groups (one per stream or layer, each to `Destination::Group(j)`), each
 //! paced at a rate the sender retunes inside the group's band. Receivers estimate a TCP-friendly
@@ -12,9 +12,9 @@
 //! or each layer so that level k's cumulative rate is the minimum r^i at level k (Eq. 6,
 //! corrected), clamped to the bands. Receivers change stream or level only at epoch ends
 //! (T_epoch = 5 s, flagged in RTP), with exponential back-off after an unsuccessful change — one
-//! the receiver's next change undoes, whenever it comes (§3.3 as stated; the digest's window of
-//! T_change + T_epoch/2 is the option `unsuccessful_window_ns`) — blocking it for 2^k·T_change
-//! after k consecutive failures. In large groups reports use partial suppression (Eq. 18).
+//! the receiver's next change undoes, whenever it comes (§3.3 as stated; docs/papers/sramt.md's
+//! window of T_change + T_epoch/2 is the option `unsuccessful_window_ns`) — blocking it for
+//! 2^k·T_change after k consecutive failures. In large groups reports use partial suppression (Eq. 18).
 //!
 //! - [`estimator`]: Eq. 1, the 8-tap filter, loss sampling, the one-way-delay RTT;
 //! - [`rules`]: the receivers' epoch decisions (S rules 1 and 2, LE Eq. 9) and the back-off;
@@ -23,10 +23,10 @@
 //! - [`wire`]: RTP with the SRAMT extension, RTCP SR, RR + APP;
 //! - [`sender`], [`receiver`]: the endpoints; [`config`]: every parameter with its source tag.
 //!
-//! Parameters: [`SramtConfig`] (defaults = the paper's values, the digest's [R]/[I] choices
-//! otherwise). Deviations and interpretations: `docs/protocols/sramt.md` (the most important:
-//! the AIMD rule is a reconstruction, A-07; the sender relays reports so that receivers can
-//! suppress, since feedback goes by unicast; the change that undoes an unsuccessful one counts
+//! Parameters: [`SramtConfig`] (defaults = the paper's values, docs/papers/sramt.md's [R]/[I]
+//! choices otherwise). Deviations and interpretations: `docs/protocols/sramt.md` (the most
+//! important: the AIMD rule is a reconstruction, A-07; the sender relays reports so that receivers
+//! can suppress, since feedback goes by unicast; the change that undoes an unsuccessful one counts
 //! neither way in the back-off \[I\], docs/papers/sramt.md §1.7).
 
 pub mod claims;

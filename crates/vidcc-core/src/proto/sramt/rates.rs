@@ -1,4 +1,4 @@
-//! The sender's rate setting (specs/004-sramt.md §1.9–1.10): per receiver, the preferred rate
+//! The sender's rate setting (docs/papers/sramt.md §1.9–1.10): per receiver, the preferred rate
 //! r^i = min(r_r_tcp^i, r_AIMD^i, r_l_tcp^i) (Eq. 4), and per group the stream rate of Eq. 5
 //! (SRAMT-S) or the layer rate of the corrected Eq. 6 (SRAMT-LE), clamped to its band.
 //!

@@ -1,4 +1,4 @@
-//! The SRAMT receiver (specs/004-sramt.md §1.3–1.8, §1.12): per joined group the loss filter and
+//! The SRAMT receiver (docs/papers/sramt.md §1.3–1.8, §1.12): per joined group the loss filter and
 //! the one-way-delay RTT; once per RTT its TCP-friendly rate r_r_tcp (Eqs. 7–8); RTCP RR + APP
 //! reports to the sender (or, in large groups, partial suppression); stream / level changes at
 //! epoch ends with back-off.

@@ -178,7 +178,7 @@ pub type Change = (usize, usize);
 /// The paper gives the "short time period" no length but the name T_change. Changes come only
 /// at epoch ends (T_epoch = T_change = 5 s), so a change always stands at least that long, and
 /// the default reads no further bound into it. `window` = Some(w) is the alternative reading
-/// (the digest's \[I\], w = T_change + T_epoch/2 = 7.5 s): an undo later than w makes the
+/// (docs/papers/sramt.md's \[I\], w = T_change + T_epoch/2 = 7.5 s): an undo later than w makes the
 /// change a success, so only an undo at the next epoch end counts — with SRAMT-S's rule 2
 /// (4 epochs) and epoch-mean estimates most undos come later, k resets at almost every change
 /// and never grows.
@@ -205,7 +205,7 @@ fn undoes(prev: Change, next: Change) -> bool {
 
 impl Backoff {
     /// `window`: None (the default reading: any undo by the next change) or the longest time a
-    /// change may stand and still fail (the digest's reading).
+    /// change may stand and still fail (docs/papers/sramt.md's reading).
     pub fn new(t_change: Duration, window: Option<Duration>, max_exponent: u32) -> Self {
         Backoff {
             t_change,

@@ -1,4 +1,4 @@
-//! The SRAMT sender (specs/004-sramt.md §1.1, §1.8–1.11): n stream / layer managers pacing each
+//! The SRAMT sender (docs/papers/sramt.md §1.1, §1.8–1.11): n stream / layer managers pacing each
 //! group's RTP packets at its rate, a receiver manager per reporting receiver (its preferred
 //! rate r^i, Eq. 4), the synchronisation manager (group rates by Eq. 5 / 6 on every report,
 //! epoch flags every T_epoch), RTCP sender reports and the echo of each receiver's RTT.

@@ -33,7 +33,7 @@ fn secs(x: f64) -> Instant {
 
 #[test]
 fn c01_tcp_model_matches_the_digest_vectors() {
-    // (l, R s, P bytes, f bytes/s) from specs/004-sramt.md §1.2 (given to 0.1 B/s).
+    // (l, R s, P bytes, f bytes/s) from docs/papers/sramt.md §1.2 (given to 0.1 B/s).
     let vectors = [
         (0.001, 0.06, 1000.0, 639_739.4),
         (0.01, 0.06, 1000.0, 187_220.4),
@@ -396,13 +396,13 @@ fn reports_in_a_round(n: usize, latency: Duration, round: u64, rng: &mut crate::
 #[test]
 fn c29_fewer_than_ten_reports_per_round_for_ten_thousand_receivers() {
     let mut rng = RngStreams::new(29).stream("c29");
-    // T_rand = 10 s = 6c: c ≈ 1.67 s (the digest's Monte-Carlo ≈ 7.3).
+    // T_rand = 10 s = 6c: c ≈ 1.67 s (docs/papers/sramt.md's Monte-Carlo ≈ 7.3).
     let c = Duration::from_nanos(10_000_000_000 / 6);
     let rounds = 40;
     let total: usize = (0..rounds).map(|r| reports_in_a_round(10_000, c, r, &mut rng)).sum();
     let mean = total as f64 / rounds as f64;
     assert!(mean < 10.0 && mean > 3.0, "mean reports per round {mean}");
-    // T_rand = 4c is beyond the bound (digest ≈ 17.3): the test can tell.
+    // T_rand = 4c is beyond the bound (docs/papers/sramt.md ≈ 17.3): the test can tell.
     let c4 = Duration::from_nanos(10_000_000_000 / 4);
     let total: usize = (0..rounds).map(|r| reports_in_a_round(10_000, c4, r, &mut rng)).sum();
     assert!(total as f64 / rounds as f64 > 10.0);

@@ -1,4 +1,4 @@
-//! SRAMT's packets (specs/004-sramt.md §1.11; encodings are free, A-30), built on the shared
+//! SRAMT's packets (docs/papers/sramt.md §1.11; encodings are free, A-30), built on the shared
 //! RFC 3550 formats of [`crate::wire::rtp`] and [`crate::wire::rtcp`]: RTP data packets whose
 //! header extension carries the SRAMT fields, RTCP sender reports, and the receivers' compound
 //! RR + APP "SRMT". The shared parsers check the RFC 3550 framing (version, lengths, counts,

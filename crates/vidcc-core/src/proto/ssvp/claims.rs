@@ -1,7 +1,7 @@
-//! The implementation's own numbers for the SSVP digest's unit-level claims (C3, C4, C6, and
+//! The implementation's own numbers for docs/papers/ssvp.md's unit-level claims (C3, C4, C6, and
 //! C22 on the TFRC baseline), measured here so that the paper suite (`vidcc reproduce ssvp`)
-//! checks them against the digest like any other result; the unit tests in `tests.rs` hold the
-//! same behaviour. Each measurement drives the real code (the layer rule, the controller, the
+//! checks them against docs/papers/ssvp.md like any other result; the unit tests in `tests.rs` hold
+//! the same behaviour. Each measurement drives the real code (the layer rule, the controller, the
 //! sender endpoint, TFRC's loss-interval estimator and throughput equation) with a scripted input.
 
 use super::config::{PostLossFactor, SsvpConfig, SsvpLayeredConfig};
@@ -15,8 +15,8 @@ use crate::time::{Duration, Instant};
 use crate::units::{DataRate, DataSize};
 use crate::wire::ssvp::ControlHeader;
 
-/// C3's worked example (digest §1.2): equal layers of 100 kbit/s, 1000 B packets, RTT 0.1 s,
-/// k = 2 active layers, allowed rate R = 320 kbit/s.
+/// C3's worked example (docs/papers/ssvp.md §1.2): equal layers of 100 kbit/s, 1000 B packets, RTT
+/// 0.1 s, k = 2 active layers, allowed rate R = 320 kbit/s.
 const LAYER_BPS: f64 = 100_000.0;
 const EXAMPLE_RATE_BPS: f64 = 320_000.0;
 

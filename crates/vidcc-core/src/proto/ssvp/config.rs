@@ -1,5 +1,5 @@
 //! [`SsvpConfig`] (the `ssvp` protocol) and [`SsvpLayeredConfig`] (`ssvp-layered`): every
-//! parameter of specs/001-ssvp.md with its default and source tag. See `docs/protocols/ssvp.md`.
+//! parameter of docs/papers/ssvp.md with its default and source tag. See `docs/protocols/ssvp.md`.
 
 use serde::{Deserialize, Serialize};
 
@@ -53,7 +53,7 @@ impl DeviationForm {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BufferPolicy {
-    /// \[U\] digest §1.1.7: drop the oldest (stalest) packet first.
+    /// \[U\] docs/papers/ssvp.md §1.1.7: drop the oldest (stalest) packet first.
     #[default]
     DropOldest,
     DropNewest,
@@ -230,7 +230,7 @@ pub enum PostLossFactor {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ConsumptionRule {
-    /// Σ_{i≤k+1} c_i (exact for any layer rates; the digest's recommendation).
+    /// Σ_{i≤k+1} c_i (exact for any layer rates; docs/papers/ssvp.md's recommendation).
     #[default]
     Cumulative,
     /// (k+1)·c̄ with c̄ the mean of the k active layers (the paper's notation).
@@ -241,7 +241,7 @@ pub enum ConsumptionRule {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LayerPolicy {
-    /// \[P\] add only when rules (11) and (17) hold; drop by the digest's rule (A-LA-5).
+    /// \[P\] add only when rules (11) and (17) hold; drop by docs/papers/ssvp.md's rule (A-LA-5).
     #[default]
     Buffered,
     /// §6.3's "immediate adaptation": the most layers whose consumption fits the rate.

@@ -1,4 +1,4 @@
-//! SSVP-LA: the receiver-buffered layered adaptation (paper §4, specs/001-ssvp.md §1.2).
+//! SSVP-LA: the receiver-buffered layered adaptation (paper §4, docs/papers/ssvp.md §1.2).
 //!
 //! k of n cumulative layers are active; layer i is consumed at the receiver at c_i (its share of
 //! the video's payload rate). R is SSVP's *allowed* rate (A-LA-8 \[I\]) expressed as payload rate

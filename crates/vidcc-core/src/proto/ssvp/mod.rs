@@ -1,5 +1,5 @@
 //! `ssvp` and `ssvp-layered`: the Scalable Streaming Video Protocol (Papadimitriou &
-//! Tsaoussidis, Computer Networks 2007; seed 001, digest specs/001-ssvp.md) and its
+//! Tsaoussidis, Computer Networks 2007; seed 001, docs/papers/ssvp.md) and its
 //! receiver-buffered layered adaptation (SSVP-LA).
 //!
 //! SSVP is a paced, unreliable, sender-driven rate control over UDP: the receiver answers every
@@ -12,11 +12,11 @@
 //! - [`sender`]: the rate controller ([`Controller`], Alg. 2, Eqs. 2–10) and the sender
 //!   endpoint (pacing, STO shipping, bulk / live video / stored layered video);
 //! - [`receiver`]: CIn marking on gap or timeout, the control packets, SSVP-LA's buffers;
-//! - [`layered`]: SSVP-LA's add rule (Eqs. 11–17) and the digest's drop rule (A-LA-5);
+//! - [`layered`]: SSVP-LA's add rule (Eqs. 11–17) and docs/papers/ssvp.md's drop rule (A-LA-5);
 //! - [`config`]: every parameter with its default and source; wire format in `wire::ssvp`.
 //!
-//! Parameters (defaults = the paper's values, [I]/[U] choices of the digest otherwise): see
-//! [`SsvpConfig`] and [`SsvpLayeredConfig`]. Deviations and choices: `docs/protocols/ssvp.md`
+//! Parameters (defaults = the paper's values, [I]/[U] choices of docs/papers/ssvp.md otherwise):
+//! see [`SsvpConfig`] and [`SsvpLayeredConfig`]. Deviations and choices: `docs/protocols/ssvp.md`
 //! (the most important: Eq. 10 is read as an additive increase of α packets per RTT, A-RATE-1).
 
 pub mod claims;

@@ -1,4 +1,4 @@
-//! The SSVP receiver (paper §3.1, Fig. 2 — flowchart image missing; specs/001-ssvp.md §1.1.3).
+//! The SSVP receiver (paper §3.1, Fig. 2 — flowchart image missing; docs/papers/ssvp.md §1.1.3).
 //!
 //! - Every data packet is answered at once by one control packet echoing its timestamp \[P\].
 //! - CIn = 1 when the packet reveals a sequence gap (`estimate::loss_detect::GapDetector` in

@@ -27,11 +27,11 @@
 //! **Application.** Bulk: always backlogged, full packets. Video (`ssvp`): frames enter a
 //! bounded [`SenderBuffer`] when ready (live source), drained at the SSVP rate; packets older
 //! than `sender_buffer_max_age_ns` are dropped, overflow drops by `sender_buffer_policy`
-//! (default drop-oldest, digest §1.1.7 \[U\]). A layered stream sent by `ssvp` sends every layer
-//! (full quality), a simulcast stream its top stream. Video (`ssvp-layered`): a stored-video
-//! server (the paper's MPEG-4 streaming server; Rejaie et al. \[15\]) reads frames up to
-//! `max_lead_ns` ahead of real time, so that R > C fills the receiver's buffers; it reads a frame
-//! only when the sender buffer has room for it (a server never drops stored video for lack of
+//! (default drop-oldest, docs/papers/ssvp.md §1.1.7 \[U\]). A layered stream sent by `ssvp` sends
+//! every layer (full quality), a simulcast stream its top stream. Video (`ssvp-layered`): a
+//! stored-video server (the paper's MPEG-4 streaming server; Rejaie et al. \[15\]) reads frames up
+//! to `max_lead_ns` ahead of real time, so that R > C fills the receiver's buffers; it reads a
+//! frame only when the sender buffer has room for it (a server never drops stored video for lack of
 //! room), sends layers 0..k of each frame read, and discards queued packets of a dropped layer.
 //!
 //! **Rate bounds** \[U A-RATE-5\]: `[min_rate_bps, max]`, max = `max_rate_bps` or (0) the video's

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// ns-2 one-way TCP agent settings (DVRC digest §1.3: ns-2 defaults of the papers' era).
+/// ns-2 one-way TCP agent settings (docs/papers/dvrc.md §1.3: ns-2 defaults of the papers' era).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct TcpConfig {

@@ -22,7 +22,7 @@
 //! - [`video`]: any variant carrying the flow's video through its send buffer (the papers'
 //!   "TCPW+ carrying MPEG" baseline), frames dated by in-order delivery at the receiver.
 //!
-//! Parameters come from [`TcpConfig`] (defaults = the DVRC digest §1.3 ns-2 settings: 64 kB
+//! Parameters come from [`TcpConfig`] (defaults = docs/papers/dvrc.md §1.3 ns-2 settings: 64 kB
 //! maximum window, initial window 2, min RTO 200 ms, initial RTO 1 s, no delayed ACK, FTP
 //! always backlogged). Each module's docs list its deviations from ns-2 and the RFCs.
 

@@ -1,9 +1,9 @@
 //! Video over TCP: the application side of a TCP agent carrying the flow's `video` (the DVRC and
-//! SSVP papers' "TCP Westwood+ carrying MPEG" baseline, DVRC digest §1.3 and Table 2, SSVP digest
-//! §3 "TCPW+ (carrying MPEG)"; issue 13). Works with every TCP variant on the shared sender.
+//! SSVP papers' "TCP Westwood+ carrying MPEG" baseline, docs/papers/dvrc.md §1.3 and Table 2,
+//! docs/papers/ssvp.md §3 "TCPW+ (carrying MPEG)"; issue 13). Works with every TCP variant on the shared sender.
 //!
-//! Application semantics (the digests say only "reliable, in-order ⇒ HOL delays" and leave the
-//! sender buffer open, DVRC U10; the choices below are ours, [D]):
+//! Application semantics (the paper pages (docs/papers/) say only "reliable, in-order ⇒ HOL delays"
+//! and leave the sender buffer open, DVRC U10; the choices below are ours, [D]):
 //! - **Frames are written at their generation time.** Each frame that becomes ready (the
 //!   stream's ready time, the same frames a `udp`, `dvrc` or `ssvp` flow of that video sends) is
 //!   written whole (every layer: full quality, as the papers' TCPW+ sends) into the **send

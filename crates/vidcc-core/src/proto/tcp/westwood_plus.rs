@@ -1,5 +1,5 @@
 //! TCP Westwood+ (Grieco & Mascolo, "Performance evaluation and comparison of Westwood+, New
-//! Reno, and Vegas TCP congestion control", ACM CCR 34(2), 2004; DVRC digest §1.3 and A10):
+//! Reno, and Vegas TCP congestion control", ACM CCR 34(2), 2004; docs/papers/dvrc.md §1.3 and A10):
 //! Reno whose loss response sets ssthresh from an end-to-end bandwidth estimate instead of
 //! halving.
 //!
@@ -16,7 +16,7 @@
 //! - RTT_min: the smallest RTT sample; after a timeout the next sample replaces it (Linux
 //!   `reset_rtt_min`).
 //!
-//! Loss response (digest §1.3, after Grieco & Mascolo 2004), with s = segment size:
+//! Loss response (docs/papers/dvrc.md §1.3, after Grieco & Mascolo 2004), with s = segment size:
 //! - 3 duplicate ACKs: ssthresh = max(2, BWE·RTT_min/s); cwnd = min(cwnd, ssthresh); then
 //!   Reno fast retransmit/recovery (inflation, exit on the first new ACK).
 //! - Timeout: ssthresh = max(2, BWE·RTT_min/s); cwnd = 1.
@@ -28,8 +28,8 @@
 //! as in Linux). Deviations: the estimate is `f64` (Linux truncates to integer bytes per jiffy);
 //! ssthresh is rounded down after adding 1e-9 so that an exact product such as 10.0 computed
 //! as 9.999… still gives 10; Linux additionally resets cwnd = ssthresh = BWE·RTT_min when fast
-//! recovery completes (`CA_EVENT_COMPLETE_CWR`), which the paper's algorithm and the digest do
-//! not, so it is not done here; the c3lab ns-2 code's constants may differ (digest A10).
+//! recovery completes (`CA_EVENT_COMPLETE_CWR`), which the paper's algorithm and the DVRC paper
+//! page do not, so it is not done here; the c3lab ns-2 code's constants may differ (docs/papers/dvrc.md A10).
 
 use crate::{Duration, Instant};
 

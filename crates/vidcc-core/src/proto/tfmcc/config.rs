@@ -1,6 +1,6 @@
-//! [`TfmccConfig`]: every TFMCC parameter, defaulting to RFC 4654 and to the ASMP/TFMCC digest
-//! (`specs/002-asmp-tfmcc.md` §1.4, "[C] RFC 4654 defaults"); the alternatives the digest names
-//! are options.
+//! [`TfmccConfig`]: every TFMCC parameter, defaulting to RFC 4654 and to the ASMP/TFMCC paper page
+//! (`docs/papers/asmp-tfmcc.md` §1.4, "[C] RFC 4654 defaults"); the alternatives the ASMP/TFMCC
+//! paper page names are options.
 
 use serde::{Deserialize, Serialize};
 

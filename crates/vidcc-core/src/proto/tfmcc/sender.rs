@@ -31,7 +31,7 @@
 //! - Data go to group 0, paced at X (packet n+1 leaves size/X after packet n). Bulk data fill
 //!   every packet; a video (`media::paced::PacedVideo`) queues its frames' packets in an
 //!   unbounded FIFO as they become ready and X is the target of a rate-adaptive set (the
-//!   quantizer of each GOP, digest 002 §2); the sender idles while the FIFO is empty.
+//!   quantizer of each GOP, docs/papers/asmp-tfmcc.md §2); the sender idles while the FIFO is empty.
 //!
 //! Deviations: no application-limited rule (RFC 4654 has none: a video sender below X just
 //! sends less, and receivers in slow start report twice what they get); the increase limit is applied per CLR report with

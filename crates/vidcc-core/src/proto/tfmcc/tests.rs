@@ -1,6 +1,6 @@
-//! TFMCC tests: the equation on the digest's hand values, the sender's CLR rules on hand-made
-//! reports, a small multicast loop (receivers with their own delay, losses, join, leave and
-//! crash), the suppression mechanism alone at 10 … 10 000 receivers, the parsers on garbage and
+//! TFMCC tests: the equation on docs/papers/asmp-tfmcc.md's hand values, the sender's CLR rules on
+//! hand-made reports, a small multicast loop (receivers with their own delay, losses, join, leave
+//! and crash), the suppression mechanism alone at 10 … 10 000 receivers, the parsers on garbage and
 //! the shared property driver.
 
 use std::cmp::Reverse;
@@ -81,11 +81,11 @@ fn rate_equation_matches_the_rfc_formula_on_the_digest_values() {
         (0.5, 265.5),
     ] {
         let x = rfc5348_rate(1018.0, 0.16, l, 0.64, 1.0);
-        // The digest prints one decimal (truncated): within 0.1 B/s.
+        // docs/papers/asmp-tfmcc.md prints one decimal (truncated): within 0.1 B/s.
         assert!((x - expect).abs() <= 0.1, "l = {l}: {x} vs {expect}");
     }
     // By hand, l = 0.01: 0.16·√(0.02/3) = 0.0130639; 0.64·3·√(0.00375)·0.01·1.0032 = 0.0011791
-    //   → 1018 / 0.0142430 = 71 473 (the digest's 71 471.4 to 3e-5).
+    //   → 1018 / 0.0142430 = 71 473 (docs/papers/asmp-tfmcc.md's 71 471.4 to 3e-5).
     assert!(rel_close(rfc5348_rate(1018.0, 0.16, 0.01, 0.64, 1.0), 71_471.4, 5e-5));
 }
 

@@ -1,9 +1,9 @@
-//! [`TfrcConfig`]: every TFRC parameter, defaulting to RFC 5348 and to the DVRC digest's
+//! [`TfrcConfig`]: every TFRC parameter, defaulting to RFC 5348 and to the DVRC paper page's
 //! choices (docs/papers/dvrc.md §1.3 "TFRC"); ns-2 2.35's Agent/TFRC behaviour is options.
 
 use serde::{Deserialize, Serialize};
 
-/// The rate slow start starts from and never goes below (DVRC digest §1.3 "Initial rate").
+/// The rate slow start starts from and never goes below (docs/papers/dvrc.md §1.3 "Initial rate").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InitialRate {
@@ -78,10 +78,10 @@ pub struct TfrcConfig {
     pub tcp_tick_ns: u64,
     /// q2, weight of the old value in R_sqmean (RFC 5348 §4.5): 0.9 (ns-2 uses `df_`, 0.95).
     pub q2: f64,
-    /// Video only: most packets in the sender buffer (`None`: unbounded, the digest's \[D\]).
+    /// Video only: most packets in the sender buffer (`None`: unbounded, docs/papers/dvrc.md's \[D\]).
     pub sender_buffer_packets: Option<u64>,
     /// Video only: a packet older than its frame's ready time plus this is dropped instead of
-    /// sent (`None`: never, the digest's \[D\] unbounded FIFO).
+    /// sent (`None`: never, docs/papers/dvrc.md's \[D\] unbounded FIFO).
     pub sender_buffer_max_age_ns: Option<u64>,
 }
 

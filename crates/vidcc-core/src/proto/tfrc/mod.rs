@@ -1,6 +1,6 @@
 //! `tfrc`: TCP-Friendly Rate Control, RFC 5348 (S. Floyd, M. Handley, J. Padhye, J. Widmer,
-//! 2008), the equation-based baseline of the DVRC and SSVP papers (DVRC digest §1.3 "TFRC",
-//! SSVP digest §1.4 and claim C22).
+//! 2008), the equation-based baseline of the DVRC and SSVP papers (docs/papers/dvrc.md §1.3 "TFRC",
+//! docs/papers/ssvp.md §1.4 and claim C22).
 //!
 //! The receiver ([`receiver`]) detects losses (§5.1, NDUPACK = 3), groups them into loss events
 //! (§5.2, one per RTT), averages the last 8 loss intervals with weights (1, 1, 1, 1, 0.8, 0.6,
@@ -14,16 +14,16 @@
 //!
 //! Parameters ([`TfrcConfig`], defaults): q = 0.9 \[X RFC 5348 §4.3\]; b = 1 and t_RTO = 4R
 //! \[X §3.1\]; t_mbi = 64 s \[X §4.3\]; no-feedback timer max(4R, 2s/X) \[X §4.3; ns-2 uses 2R:
-//! `nofeedback_rtts`\]; initial rate \[D, DVRC digest §1.3\] RFC 3448's (1 packet/s, then slow
-//! start from s/R; `initial_rate = "rfc5348"` starts from W_init/R, = ns-2's 4 packets/RTT);
+//! `nofeedback_rtts`\]; initial rate \[D, docs/papers/dvrc.md §1.3\] RFC 3448's (1 packet/s, then
+//! slow start from s/R; `initial_rate = "rfc5348"` starts from W_init/R, = ns-2's 4 packets/RTT);
 //! NDUPACK = 3 \[X §5.1; ns-2 `numPkts_` 1: `ndupack`\]; history discounting off (the issue's
-//! choice and the RFC's baseline; the digest notes ns-2 runs with `discount_` 1:
+//! choice and the RFC's baseline; docs/papers/dvrc.md notes ns-2 runs with `discount_` 1:
 //! `history_discounting`, threshold 0.5); §4.5 oscillation prevention off (ns-2 `ca_` 1:
-//! `oscillation_prevention`); video through an unbounded FIFO sender buffer \[D, digest §1.3
-//! "Application coupling"\] (bounds: `sender_buffer_packets`, `sender_buffer_max_age_ns`).
-//! s is the flow's packet size on the wire. ns-2 2.35's Agent/TFRC ([`ns2`]): its rate rules
-//! (`rules = ns2`), TCP's RTO in ticks in the equation (`t_rto = tcp`, `tcp_tick_ns`), q2 of
-//! R_sqmean (`q2`, 0.9; ns-2 uses `df_`).
+//! `oscillation_prevention`); video through an unbounded FIFO sender buffer \[D,
+//! docs/papers/dvrc.md §1.3 "Application coupling"\] (bounds: `sender_buffer_packets`,
+//! `sender_buffer_max_age_ns`). s is the flow's packet size on the wire. ns-2 2.35's Agent/TFRC
+//! ([`ns2`]): its rate rules (`rules = ns2`), TCP's RTO in ticks in the equation (`t_rto = tcp`,
+//! `tcp_tick_ns`), q2 of R_sqmean (`q2`, 0.9; ns-2 uses `df_`).
 //!
 //! Application: Bulk (every packet full) or Video at full quality (every layer, or the top
 //! simulcast stream); TFRC never changes the video, so it emits no `LayersChanged`.

@@ -38,9 +38,9 @@
 //! equation instead of 4R; `q2` weights R_sqmean.
 //!
 //! Application: Bulk fills every packet (`packet_size − 20` payload bytes); Video sends every
-//! layer of every frame (full quality, the DVRC digest's TFRC baseline; the top stream of a
-//! simulcast) through a [`SenderBuffer`]: unbounded FIFO by default (digest \[D\]), or bounded
-//! in packets and age when configured (then deadline drops, highest layer first).
+//! layer of every frame (full quality, docs/papers/dvrc.md's TFRC baseline; the top stream of a
+//! simulcast) through a [`SenderBuffer`]: unbounded FIFO by default (docs/papers/dvrc.md \[D\]), or
+//! bounded in packets and age when configured (then deadline drops, highest layer first).
 
 use std::collections::VecDeque;
 

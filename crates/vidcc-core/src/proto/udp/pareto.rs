@@ -1,7 +1,7 @@
 //! `ParetoOnOff`: on/off UDP traffic with Pareto-distributed bursts and idle periods, as ns-2
 //! `Application/Traffic/Pareto` (`tools/pareto.cc`, `POO_Traffic`) over `Agent/UDP`.
 //!
-//! Used by DVRC's reverse-traffic topology (specs/000-dvrc.md §2.4: 10 flows, 250 B packets,
+//! Used by DVRC's reverse-traffic topology (docs/papers/dvrc.md §2.4: 10 flows, 250 B packets,
 //! peaks 64–256 kbit/s). Aggregating many such sources gives long-range-dependent traffic.
 //!
 //! Semantics (ns-2 `POO_Traffic::next_interval`), with τ = packet_size·8/rate the packet

@@ -1,5 +1,5 @@
 //! `udp` carrying video: an unresponsive sender that transmits the packets of every frame when
-//! the frame is ready, whatever the network does (DVRC digest Fig. 11b "plain UDP";
+//! the frame is ready, whatever the network does (docs/papers/dvrc.md Fig. 11b "plain UDP";
 //! the unadapted baseline of every video paper).
 //!
 //! Each frame's selected parts are packetized (at most `packet_size − 16` payload bytes per

@@ -101,7 +101,7 @@ fn c09_a_success_resets_k_and_falling_back_is_never_blocked() {
     }
 }
 
-/// The alternative reading (the digest's [I]): only an undo within T_change + T_epoch/2 =
+/// The alternative reading (docs/papers/sramt.md's [I]): only an undo within T_change + T_epoch/2 =
 /// 7.5 s fails. In the rule-2 cycle of the first test every undo comes 20 s after the move, so
 /// every move is a success, k stays 0 and the receiver moves every 20 s for ever.
 #[test]
