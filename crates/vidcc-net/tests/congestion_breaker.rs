@@ -4,6 +4,10 @@
 //! loss link does not; a receiver whose reports show no progress trips the media timeout.
 //! Nothing here depends on how fast the machine is: rates, loss and RTT are the run's own.
 
+mod common;
+
+use common::local;
+
 use std::net::UdpSocket;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -17,25 +21,9 @@ use vidcc_net::driver::NoObserver;
 use vidcc_net::envelope::{self, Kind};
 use vidcc_net::link::{DirectionSpec, Link, LinkOptions, LossSpec};
 use vidcc_net::session::{run_receiver, run_sender, Offer, RecvOptions, RecvOutcome, SendOptions, SendReport};
-use vidcc_net::socket::Socket;
-
-fn local() -> Socket {
-    Socket::bind("127.0.0.1:0".parse().unwrap()).unwrap()
-}
 
 fn offer(protocol: ProtocolConfig, secs: u64) -> Offer {
-    Offer {
-        protocol,
-        video: None,
-        packet_size_bytes: 1000,
-        seed: 5,
-        flow_index: 0,
-        duration_ns: secs * 1_000_000_000,
-        stop_ns: None,
-        sample_interval_ns: 100_000_000,
-        label: String::new(),
-        extra: serde_json::Value::Null,
-    }
+    common::offer(protocol, None, 5, secs)
 }
 
 /// A session through a 10 Mbit/s link of 20 ms delay each way losing `loss` of the forward

@@ -4,42 +4,24 @@
 //! authentication. The receiver must keep running, count every forgery as rejected, and write
 //! tables that agree with what really arrived.
 
+mod common;
+
+use common::local;
+
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread;
 
-use vidcc_core::media::config::VideoConfig;
 use vidcc_core::proto::registry::defaults;
 use vidcc_core::Duration;
 use vidcc_net::auth::Key;
 use vidcc_net::driver::NoObserver;
 use vidcc_net::envelope;
 use vidcc_net::session::{run_receiver, run_sender, Offer, RecvOptions, Security, SendOptions};
-use vidcc_net::socket::Socket;
-
-fn local() -> Socket {
-    Socket::bind("127.0.0.1:0".parse().unwrap()).unwrap()
-}
 
 fn offer(secs: u64) -> Offer {
-    let video: VideoConfig = serde_json::from_value(serde_json::json!({
-        "model": {"kind": "cbr", "rate_bps": 1_000_000}, "fps": 25.0, "gop": "IBBPBBPBBPBB",
-        "playout": {"kind": "first-arrival", "delay_ns": 200_000_000u64}, "delayed_threshold_ns": 75_000_000u64,
-    }))
-    .unwrap();
-    Offer {
-        protocol: defaults("udp").unwrap(),
-        video: Some(video),
-        packet_size_bytes: 1000,
-        seed: 1,
-        flow_index: 0,
-        duration_ns: secs * 1_000_000_000,
-        stop_ns: None,
-        sample_interval_ns: 100_000_000,
-        label: String::new(),
-        extra: serde_json::Value::Null,
-    }
+    common::offer(defaults("udp").unwrap(), Some(common::cbr_video(1_000_000, &[], 200_000_000)), 1, secs)
 }
 
 const HUGE: [u64; 3] = [1 << 31, 1 << 62, u64::MAX];

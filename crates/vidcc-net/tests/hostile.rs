@@ -2,13 +2,16 @@
 //! feedback against the sender's rate cap, and authentication (wrong key, truncated tag, replay).
 //! No timed assertions: counts and rates are measured on the run's own clock.
 
+mod common;
+
+use common::local;
+
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 
 use rand::Rng;
-use vidcc_core::media::config::VideoConfig;
 use vidcc_core::media::MediaTag;
 use vidcc_core::proto::registry::defaults;
 use vidcc_core::queue::Limit;
@@ -19,30 +22,9 @@ use vidcc_net::driver::NoObserver;
 use vidcc_net::envelope::{self, Kind};
 use vidcc_net::link::{DirectionSpec, Link, LinkOptions};
 use vidcc_net::session::{run_receiver, run_sender, Offer, RecvOptions, Security, SendOptions};
-use vidcc_net::socket::Socket;
-
-fn local() -> Socket {
-    Socket::bind("127.0.0.1:0".parse().unwrap()).unwrap()
-}
 
 fn video_offer(secs: u64) -> Offer {
-    let video: VideoConfig = serde_json::from_value(serde_json::json!({
-        "model": {"kind": "cbr", "rate_bps": 1_000_000}, "fps": 25.0, "gop": "IBBPBBPBBPBB",
-        "playout": {"kind": "first-arrival", "delay_ns": 500_000_000u64}, "delayed_threshold_ns": 75_000_000u64,
-    }))
-    .unwrap();
-    Offer {
-        protocol: defaults("udp").unwrap(),
-        video: Some(video),
-        packet_size_bytes: 1000,
-        seed: 1,
-        flow_index: 0,
-        duration_ns: secs * 1_000_000_000,
-        stop_ns: None,
-        sample_interval_ns: 100_000_000,
-        label: String::new(),
-        extra: serde_json::Value::Null,
-    }
+    common::offer(defaults("udp").unwrap(), Some(common::cbr_video(1_000_000, &[], 500_000_000)), 1, secs)
 }
 
 /// Random datagrams: pure noise, and noise behind each envelope kind (wrong sessions, truncated

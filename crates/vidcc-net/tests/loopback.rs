@@ -4,6 +4,10 @@
 //! fast the machine is: rates are measured on the run's own clock and compared with the link's
 //! and the video's rates, the link's loss with its model, delays with its propagation delay.
 
+mod common;
+
+use common::local;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -19,19 +23,9 @@ use vidcc_net::link::{DirectionSpec, Link, LinkOptions, LinkStats, LossSpec};
 use vidcc_net::session::{
     run_receiver, run_sender, Offer, RecvOptions, RecvOutcome, Security, SendOptions, SendReport,
 };
-use vidcc_net::socket::Socket;
-
-fn local() -> Socket {
-    Socket::bind("127.0.0.1:0".parse().unwrap()).unwrap()
-}
 
 fn video(rate_bps: u64, layers: &[u64]) -> VideoConfig {
-    serde_json::from_value(serde_json::json!({
-        "model": {"kind": "cbr", "rate_bps": rate_bps}, "fps": 25.0, "gop": "IBBPBBPBBPBB",
-        "layers_bps": layers, "playout": {"kind": "first-arrival", "delay_ns": 500_000_000u64},
-        "delayed_threshold_ns": 75_000_000u64,
-    }))
-    .unwrap()
+    common::cbr_video(rate_bps, layers, 500_000_000)
 }
 
 /// A protocol's default configuration with some fields changed (resolved form).
@@ -44,18 +38,7 @@ fn protocol(name: &str, changes: serde_json::Value) -> ProtocolConfig {
 }
 
 fn offer(p: ProtocolConfig, video: Option<VideoConfig>, secs: u64) -> Offer {
-    Offer {
-        protocol: p,
-        video,
-        packet_size_bytes: 1000,
-        seed: 7,
-        flow_index: 0,
-        duration_ns: secs * 1_000_000_000,
-        stop_ns: None,
-        sample_interval_ns: 100_000_000,
-        label: String::new(),
-        extra: serde_json::Value::Null,
-    }
+    common::offer(p, video, 7, secs)
 }
 
 struct Run {

@@ -1,21 +1,31 @@
-//! Shared by the integration tests: a TFRC offer and a fake receiver that lies in its feedback.
+//! Shared by the integration tests: a loopback socket, offers, a CBR video, and a fake receiver
+//! that lies in its feedback.
+#![allow(dead_code)] // each test crate uses some of these
 
 use std::net::UdpSocket;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use vidcc_core::proto::registry::defaults;
+use vidcc_core::media::config::VideoConfig;
+use vidcc_core::proto::registry::{defaults, ProtocolConfig};
 use vidcc_core::wire::tfrc::{TfrcFeedback, TfrcHeader};
 use vidcc_net::auth::Key;
 use vidcc_net::envelope::{self, Kind};
 use vidcc_net::session::Offer;
+use vidcc_net::socket::Socket;
 
-pub fn tfrc_offer(secs: u64) -> Offer {
+/// A socket on an ephemeral loopback port.
+pub fn local() -> Socket {
+    Socket::bind("127.0.0.1:0".parse().unwrap()).unwrap()
+}
+
+/// An offer of `protocol` carrying `video` (or bulk data) in 1000-byte packets for `secs`.
+pub fn offer(protocol: ProtocolConfig, video: Option<VideoConfig>, seed: u64, secs: u64) -> Offer {
     Offer {
-        protocol: defaults("tfrc").unwrap(),
-        video: None,
+        protocol,
+        video,
         packet_size_bytes: 1000,
-        seed: 1,
+        seed,
         flow_index: 0,
         duration_ns: secs * 1_000_000_000,
         stop_ns: None,
@@ -23,6 +33,21 @@ pub fn tfrc_offer(secs: u64) -> Offer {
         label: String::new(),
         extra: serde_json::Value::Null,
     }
+}
+
+/// A CBR video of `rate_bps` in `layers` (none: one layer), 25 frames/s, played out
+/// `playout_delay_ns` after the first arrival.
+pub fn cbr_video(rate_bps: u64, layers: &[u64], playout_delay_ns: u64) -> VideoConfig {
+    serde_json::from_value(serde_json::json!({
+        "model": {"kind": "cbr", "rate_bps": rate_bps}, "fps": 25.0, "gop": "IBBPBBPBBPBB",
+        "layers_bps": layers, "playout": {"kind": "first-arrival", "delay_ns": playout_delay_ns},
+        "delayed_threshold_ns": 75_000_000u64,
+    }))
+    .unwrap()
+}
+
+pub fn tfrc_offer(secs: u64) -> Offer {
+    offer(defaults("tfrc").unwrap(), None, 1, secs)
 }
 
 /// What the liar saw: data bytes, and the first and last data send times (sender's clock).
