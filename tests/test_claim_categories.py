@@ -115,3 +115,17 @@ def test_claims_json_and_the_report_show_category_and_the_unclassified():
     assert by_id["X3"]["category"] is None
     page = render_html([run], title="t")
     assert "Category: over-claim" in page and "not classified yet" in page
+
+
+def test_dvrc_c25_is_an_over_claim_with_its_bound_from_the_run():
+    """DVRC's C25 (AIAMD "mostly" multiplicative under congestion) carries the classifier's Markov
+    bound as over-claim evidence, stated with the shares the run measured."""
+    from vidcc.papers import load_suite
+
+    suite = load_suite("dvrc")
+    suite.validate()
+    c25 = next(c for c in suite.claims if c.id == "C25")
+    assert isinstance(c25.category, OverClaim)
+    measured = {"MD share pooled [S6]": 0.08, "largest MD share": 0.11}
+    text = c25.category.bound(None, measured)
+    assert "1/(2n) = 0.33" in text and "0.110" in text and measured["bound 1/(2n) on the MD share"] == 1 / 3

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from vidcc.papers import cross_traffic, ns2
 from vidcc.papers.building import chain, droptail, dumbbell, flow, glink, graph, scenario
+from vidcc.papers.categories import OverClaim
 from vidcc.papers.measures import queue_stats, video_flows, warmup_ns
 from vidcc.papers.model import (
     FAIL,
@@ -644,6 +645,25 @@ def c25_cause(d, measured) -> str:
             f"'mostly'. Measured: {cells}; the S6 vs S2 ordering compares two shares near that typical value")
 
 
+def c25_bound(d, measured) -> str:
+    """C25's over-claim evidence: the share of loss events AIAMD can judge congestive, bounded by
+    its own rule, beside the shares these runs measured."""
+    bound = 1 / (2 * N_CLASSIFIER)
+    shares = {k: v for k, v in measured.items() if k.startswith("MD share pooled") or k.startswith("largest MD share")}
+    measured["bound 1/(2n) on the MD share"] = bound
+    worst = max(shares.values()) if shares else float("nan")
+    return (f"at n = {N_CLASSIFIER:g} the MD share is at most 1/(2n) = {bound:.2f} whatever the loss process; "
+            f"the largest measured here is {worst:.3f}")
+
+
+C25_OVER_CLAIM = OverClaim(
+    "AIAMD decreases multiplicatively iff the receiving rate 𝓜 < R̄ − n·D̄ (§3.2), R̄ and D̄ the running mean "
+    "and mean absolute deviation of that same rate; (R̄ − 𝓜)⁺ has mean D̄/2, so by Markov's inequality at most "
+    "1/(2n) of the loss events can be judged congestive, whatever causes them: never 'mostly'",
+    bound=c25_bound,
+)
+
+
 def c26(d):
     """§5.2: "DVRC can achieve satisfactory performance with a small number of layers (4–5
     layers)", said of video delivery (the paragraph on Fig. 9). The paper gives no threshold; the
@@ -802,7 +822,7 @@ CLAIMS = [
           ref="§5.5, Fig. 20a,b", cause=CAUSES["C24"]),
     Claim("C25", "With mostly congestive losses (S6/S4) DVRC mostly uses multiplicative decrease (pooled MD share > 0.5), and more often "
           "than in S2 (Gilbert errors).",
-          "fig18-20", ("dvrc",), c25, ref="§5.5", cause=c25_cause),
+          "fig18-20", ("dvrc",), c25, ref="§5.5", cause=c25_cause, category=C25_OVER_CLAIM),
     Claim("C26", "4–5 layers suffice: the VDI with k = 4 is at every N within or above the 95 % interval of the VDI with k = 5 (goodput reported).", "fig8-10", ("dvrc",),
           c26, parts=("dvrc-k4",), ref="§5.2", cause=CAUSES["C26"]),
     Claim("B1", "Baseline: in the S4 dumbbell (10 Mbit/s, 70 ms, 88-packet buffer) 20 and 40 Reno flows alone share fairly: mean normalized throughput within [0.9, 1.1] and Jain ≥ 0.9.",
