@@ -35,8 +35,10 @@ def test_claims_json_has_every_claim_with_its_numbers(tiny_run):
     assert list(by_id) == ["T1", "T2", "T3", "T4", "T5"]
     t1 = by_id["T1"]
     assert t1["status"] == PASS and t1["kind"] == "baseline" and t1["figure"] == "f1" and t1["protocols"] == ["tcp-reno"]
-    assert set(t1["measured"]) == {"Jain[n=2,label=reno]", "Jain[n=4,label=reno]"}
-    assert all(0.5 <= v <= 1.0 for v in t1["measured"].values())
+    # the two cells' values, and the cell count the explanation prints ("in all 2 cells")
+    assert set(t1["measured"]) == {"Jain[n=2,label=reno]", "Jain[n=4,label=reno]", "Jain: cells"}
+    assert t1["measured"]["Jain: cells"] == 2
+    assert all(0.5 <= v <= 1.0 for k, v in t1["measured"].items() if k.startswith("Jain["))
     assert by_id["T2"]["status"] == FAIL and by_id["T2"]["measured"] and "1.5" in by_id["T2"]["explanation"]
     assert by_id["T3"]["status"] == NOT_YET and by_id["T3"]["measured"] == {} and "no-such-protocol" in by_id["T3"]["explanation"]
     fig = doc["figures"][0]

@@ -227,11 +227,14 @@ def _aggregate(tables: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def run_real(scenario: Any, *, seed: int | None = None, keep: str | os.PathLike[str] | None = None,
-             start_timeout: float = 20.0):
+             start_timeout: float = 20.0, circuit_breaker: bool = False):
     """Run a scenario with real processes on loopback through ``vidcc-net link``; return a
     :class:`vidcc.runner.Result` whose ``stats`` say ``real_network: True`` (and hold the
     relay's counters under ``link``). ``keep``: a directory for the processes' files (default: a
-    temporary one, removed)."""
+    temporary one, removed). ``circuit_breaker``: the senders' RFC 8083 circuit breakers, off by
+    default here because a real run reproduces the simulated scenario, which has none (a DVRC
+    flow holding a 2 Mbit/s link at 10 % loss is ten times its TCP-friendly rate and would be cut
+    after a few seconds); ``vidcc send`` keeps them on."""
     from vidcc.runner import Result, as_scenario
 
     sc = as_scenario(scenario)
@@ -282,7 +285,8 @@ def run_real(scenario: Any, *, seed: int | None = None, keep: str | os.PathLike[
                 senders[k] = subprocess.Popen(
                     [binary, "send", "--config", str(cfg), "--to", f"127.0.0.1:{relay}",
                      "--bind", f"127.0.0.1:{send_ports[k]}", "--report", str(work / f"send{k}.json"),
-                     "--handshake", f"{int(start_timeout)}s"],
+                     "--handshake", f"{int(start_timeout)}s",
+                     "--circuit-breaker", "on" if circuit_breaker else "off"],
                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
                 procs.append(senders[k])
             for k, p in enumerate([*senders, *receivers]):

@@ -29,11 +29,11 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Union
 
-if TYPE_CHECKING:
-    from vidcc.papers.measures import FigureData
-    from vidcc.papers.model import Claim, Suite
+# vidcc.papers.model builds on this module (a Claim carries a Classification), so the claims,
+# suites and figure data it is given are typed loosely here: no import back into the model.
+Claim = Suite = FigureData = Any
 
 __all__ = ["Category", "OverClaim", "UnrecordedReading", "Scale", "Classification", "Finding", "REPO_ROOT",
            "problems", "classify", "full_scale_verdict"]

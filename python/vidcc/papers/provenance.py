@@ -25,10 +25,11 @@ import functools
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Union
 
-if TYPE_CHECKING:
-    from vidcc.papers.model import Figure, Suite
+# vidcc.papers.model builds on this module (a Suite carries SetupKeys, a Part applies readings),
+# so the suites and figures it is given are typed loosely here: no import back into the model.
+Figure = Suite = Any
 
 __all__ = ["Paper", "Ns2", "Reconstruction", "Source", "SetupKey", "SetupRow", "key_paths", "setup_rows", "unsourced",
            "ns2_script", "ns2_declared", "set_at"]

@@ -104,6 +104,9 @@ impl VideoRecorder {
     pub fn on_produced(&mut self, frame: &ProducedFrame, share: Share) {
         let all = &frame.packets_per_layer;
         let (stream, ppl) = match (self.kind, share) {
+            // A single-stream frame names its encoding even for a receiver not meant to get it
+            // (the frames table's `encoding` says what the sender produced).
+            (PartKind::Streams, Share::Nothing) if all.len() == 1 => (frame.first_layer, Vec::new()),
             (_, Share::Nothing) => (0, Vec::new()),
             (PartKind::Layers, Share::All) => (0, all.clone()),
             (PartKind::Layers, Share::Layers(k)) | (PartKind::Layers, Share::Stream(k)) => {
