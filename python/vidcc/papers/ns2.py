@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+from vidcc.papers.provenance import Ns2
+
 QUEUE_LIMIT = 50  # Queue limit_ 50 (packets): every DropTail queue and RED's hard limit
 TCP_WINDOW = 20  # Agent/TCP window_ 20 (packets: the receiver window the sender never exceeds)
 TCP_INITIAL_WINDOW = 2  # Agent/TCP windowInit_ 2 (vidcc's default too)
@@ -22,6 +24,22 @@ CBR_PACKET_BYTES = 210  # Application/Traffic/CBR packetSize_ 210 (over Agent/UD
 RED_MEAN_PACKET_BYTES = 500  # Queue/RED mean_pktsize_ 500
 RED_TARGET_DELAY_S = 0.005  # Queue/RED targetdelay_ 0.005
 RED_LINTERM = 10  # Queue/RED linterm_ 10: max_p = 1/10
+
+# The constants above as the ns-2 variables they stand for: `make validate` asks `ns` for each and
+# fails on a difference (vidcc.validate.defaults), as for the defaults the set-up tables declare.
+SOURCES = [
+    Ns2("Queue limit_", str(QUEUE_LIMIT)),
+    Ns2("Agent/TCP window_", str(TCP_WINDOW)),
+    Ns2("Agent/TCP windowInit_", str(TCP_INITIAL_WINDOW)),
+    Ns2("Agent/TCP minrto_", str(int(TCP_MIN_RTO.removesuffix("ms")) / 1000)),
+    Ns2("Agent/TCP rtxcur_init_", TCP_INITIAL_RTO.removesuffix("s")),
+    Ns2("Agent/TCP tcpip_base_hdr_size_", str(TCP_HEADER_BYTES)),
+    Ns2("Agent/TCP packetSize_", str(TCP_PACKET_BYTES - TCP_HEADER_BYTES)),
+    Ns2("Application/Traffic/CBR packetSize_", str(CBR_PACKET_BYTES)),
+    Ns2("Queue/RED mean_pktsize_", str(RED_MEAN_PACKET_BYTES)),
+    Ns2("Queue/RED targetdelay_", str(RED_TARGET_DELAY_S)),
+    Ns2("Queue/RED linterm_", str(RED_LINTERM)),
+]
 
 
 def droptail() -> dict:

@@ -43,9 +43,10 @@ def check(out_dir: Path, timeout_s: float = 60.0) -> list[DefaultCheck]:
     """Every ns-2 default declared by the suites, with what ``ns`` prints for it; the script is
     written to ``out_dir/ns2-defaults.tcl`` (re-run by hand: ``ns out_dir/ns2-defaults.tcl``)."""
     from vidcc.papers import PAPERS, load_suite
+    from vidcc.papers import ns2 as ns2_defaults
     from vidcc.papers.provenance import ns2_declared, ns2_script
 
-    declared = ns2_declared([load_suite(p) for p in PAPERS])
+    declared = ns2_declared([load_suite(p) for p in PAPERS]) + [("papers/ns2.py", s) for s in ns2_defaults.SOURCES]
     if not declared:
         return []
     script = out_dir / "ns2-defaults.tcl"
