@@ -77,13 +77,6 @@ def test_existence_is_asked_of_the_registry_and_the_schema():
     assert not feature_exists("no-such-feature")
 
 
-def test_the_framework_module_still_offers_every_name():
-    import vidcc.papers.framework as framework
-
-    assert framework.run_suite is run_suite and framework.check_claim is check_claim and framework.Claim is Claim
-    assert all(hasattr(framework, name) for name in framework.__all__)
-
-
 def test_at_scale_resolves_nested_values():
     value = {"a": Q(1, 2), "b": [Q("x", "y"), 3], "c": (Q([1], [1, 2]),)}
     assert at_scale(value, "quick") == {"a": 1, "b": ["x", 3], "c": ([1],)}

@@ -458,7 +458,7 @@ def _add_reproduce_command(sub) -> None:
 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
-    from vidcc.papers import reproduce
+    from vidcc.papers.reproducing import reproduce
     from vidcc.results import ResultsError
     from vidcc.sweep import SweepInterrupted
 
