@@ -19,11 +19,11 @@ from vidcc.papers.model import (
     UNSTABLE,
     Alternative,
     Axis,
+    ByScale,
     Claim,
     ClaimResult,
     Figure,
     Part,
-    Q,
     Suite,
     SuiteRun,
 )
@@ -196,7 +196,7 @@ def _changed(before: dict, after: dict) -> set[str]:
 def test_a_setup_alternative_changes_exactly_the_matched_keys_of_every_part_that_has_them():
     # C2-R matches the link pattern but has no queue key; A-C1 has a queue but does not match.
     reading = Alternative("classic-red", setup={"topology.links[C*].queue": CLASSIC_RED,
-                                                "flows[reno].max_window": Q("8KB", "16KB")}, ref="test")
+                                                "flows[reno].max_window": ByScale("8KB", "16KB")}, ref="test")
     suite = reno_suite()
     suite.figures = [*suite.figures, Figure("f3", "Tree", "Fig. 3", "a tree", parts=[tree_part()])]
     suite.alternatives = [*suite.alternatives, reading]

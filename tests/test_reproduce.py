@@ -24,11 +24,11 @@ from vidcc.papers.model import (
     STATUSES,
     UNSTABLE,
     Axis,
+    ByScale,
     Claim,
     Figure,
     Part,
     Plot,
-    Q,
     Suite,
     Verdict,
     at_scale,
@@ -78,11 +78,11 @@ def test_existence_is_asked_of_the_registry_and_the_schema():
 
 
 def test_at_scale_resolves_nested_values():
-    value = {"a": Q(1, 2), "b": [Q("x", "y"), 3], "c": (Q([1], [1, 2]),)}
+    value = {"a": ByScale(1, 2), "b": [ByScale("x", "y"), 3], "c": (ByScale([1], [1, 2]),)}
     assert at_scale(value, "quick") == {"a": 1, "b": ["x", 3], "c": ([1],)}
     assert at_scale(value, "full") == {"a": 2, "b": ["y", 3], "c": ([1, 2],)}
     with pytest.raises(ValueError):
-        Q(1, 2).at("huge")
+        ByScale(1, 2).at("huge")
 
 
 # --------------------------------------------------------------------------------------------
@@ -195,7 +195,7 @@ def tiny_suite() -> Suite:
         return d.summary("jain", by="n", table="run_aggregate", where={"label": "reno"})
 
     fig = Figure("f1", "A tiny <figure>", "Fig. 1", "Reno flows & a protocol that does not exist.",
-                 parts=[Part("reno", base, axes=[Axis("flows[0].count", Q([2, 4], [2, 4, 8]), "n")], seeds=Q([1, 2], [1, 2, 3]), kind="baseline"),
+                 parts=[Part("reno", base, axes=[Axis("flows[0].count", ByScale([2, 4], [2, 4, 8]), "n")], seeds=ByScale([1, 2], [1, 2, 3]), kind="baseline"),
                         Part("future", future, seeds=[1])],
                  plots=[Plot("nt", "Normalized throughput", "normalized_throughput", axis="n"),
                         Plot("rate", "Throughput", "throughput_bps", kind="series", table="flow_samples", parts=["reno"], select={"n": 2}),

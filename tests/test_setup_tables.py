@@ -4,14 +4,14 @@ they come from (the paper, ns-2 2.35's default, or our reconstruction)."""
 from __future__ import annotations
 
 from vidcc.papers.building import dumbbell, flow, scenario
-from vidcc.papers.model import Axis, Figure, Part, Q, Suite, SuiteRun
+from vidcc.papers.model import Axis, ByScale, Figure, Part, Suite, SuiteRun
 from vidcc.papers.provenance import Ns2, Paper, Reconstruction, SetupKey, key_paths, ns2_script, setup_rows, unsourced
 from vidcc.report import render_html, suite_document
 
 BASE = scenario("30s", dumbbell("1Mbps", "25ms", access={"bandwidth": "10Mbps", "delay": "5ms"}),
                 [flow("tcp-reno", label="reno", count=2, window=20)], warmup="2s")
 FIG = Figure("f1", "Reno", "Fig. 1", "two Reno flows",
-             parts=[Part("reno", BASE, axes=[Axis("flows[0].count", Q([2, 4], [2, 4, 8]), "n")])])
+             parts=[Part("reno", BASE, axes=[Axis("flows[0].count", ByScale([2, 4], [2, 4, 8]), "n")])])
 FULL_SETUP = [
     SetupKey("scenario.duration", Reconstruction("scaled down from the paper's 200 s at quick scale")),
     SetupKey("scenario.warmup", Paper("§4.2", "the first 2 s are discarded")),

@@ -2,7 +2,7 @@
 
 The helpers (:func:`scenario`, :func:`dumbbell`, :func:`chain`, :func:`graph`, :func:`glink`,
 :func:`flow`, :func:`droptail`, :func:`red`) build user-level scenario dicts, exactly what a TOML
-file holds; any value may be ``Q(quick, full)``. :func:`part_spec` makes the
+file holds; any value may be ``ByScale(quick, full)``. :func:`part_spec` makes the
 :class:`vidcc.sweep.SweepSpec` of one part at one scale, named by :func:`sweep_name`.
 """
 
@@ -16,7 +16,7 @@ from vidcc.papers.model import Figure, Part, Suite, at_scale
 __all__ = ["scenario", "droptail", "red", "dumbbell", "chain", "glink", "graph", "flow", "sweep_name", "part_spec"]
 
 # --------------------------------------------------------------------------------------------
-# Building blocks for suites: user-level scenario dicts (values may be Q)
+# Building blocks for suites: user-level scenario dicts (values may be ByScale)
 
 
 def scenario(duration: Any, topology: dict, flows: list[dict], *, warmup: Any = "2s", **keys: Any) -> dict:

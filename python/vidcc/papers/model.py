@@ -4,7 +4,7 @@ A suite (``vidcc/papers/<paper>/``) is a :class:`Suite` of :class:`Figure` objec
 :class:`Part` sweeps and :class:`Plot` drawings) and :class:`Claim` objects (a claim's text, the
 figure it reads, what it needs, its ``check`` and, for a claim known not to reproduce, its
 ``cause``). Values that differ between the ``quick`` and ``full`` scales are written
-``Q(quick, full)``; :func:`at_scale` picks one. A check returns a :class:`Verdict` (PASS, FAIL or
+``ByScale(quick, full)``; :func:`at_scale` picks one. A check returns a :class:`Verdict` (PASS, FAIL or
 NOT-YET with the measured values that decided it). The suite reports a claim as PASS or FAIL only
 when the check agrees over the seeds (:class:`Stability`, :data:`PASS_SHARE`); otherwise it is
 UNSTABLE.
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PASS", "FAIL", "UNSTABLE", "NOT_YET", "UNCLASSIFIED", "STATUSES", "CHECK_STATUSES", "PASS_SHARE", "FAIL_SHARE", "FEW_SEEDS",
-    "Stability", "SCALES", "Q", "at_scale", "Axis", "Part", "Plot", "Figure", "Verdict",
+    "Stability", "SCALES", "ByScale", "at_scale", "Axis", "Part", "Plot", "Figure", "Verdict",
     "Cause", "Claim", "Alternative", "with_alternatives_named", "Suite", "reconstruction_notes", "PartRun", "Image", "FigureRun", "ClaimResult", "SuiteRun",
 ]
 
@@ -54,8 +54,8 @@ PASS_SHARE, FAIL_SHARE, FEW_SEEDS = 0.8, 0.2, 10
 
 
 @dataclass(frozen=True)
-class Q:
-    """A value that depends on the scale: ``Q("20s", "200s")``."""
+class ByScale:
+    """A value that depends on the scale: ``ByScale("20s", "200s")``."""
 
     quick: Any
     full: Any
@@ -67,8 +67,8 @@ class Q:
 
 
 def at_scale(value: Any, scale: str) -> Any:
-    """``value`` with every :class:`Q` inside (dicts, lists, tuples) resolved for ``scale``."""
-    if isinstance(value, Q):
+    """``value`` with every :class:`ByScale` inside (dicts, lists, tuples) resolved for ``scale``."""
+    if isinstance(value, ByScale):
         return at_scale(value.at(scale), scale)
     if isinstance(value, Mapping):
         return {k: at_scale(v, scale) for k, v in value.items()}
@@ -85,7 +85,7 @@ def at_scale(value: Any, scale: str) -> Any:
 
 @dataclass(frozen=True)
 class Axis:
-    """One axis of a part: a scenario key path, its values (or ``Q(quick, full)``), and the
+    """One axis of a part: a scenario key path, its values (or ``ByScale(quick, full)``), and the
     short column name the checks and plots use (several parts of a figure may sweep different
     key paths under one name, e.g. ``n`` for ``flows[0].count`` and ``flows[1].count``)."""
 
@@ -110,7 +110,7 @@ class Part:
     name: str
     base: dict
     axes: Sequence[Axis] = ()
-    seeds: Any = field(default_factory=lambda: Q([1, 2], list(range(1, 11))))
+    seeds: Any = field(default_factory=lambda: ByScale([1, 2], list(range(1, 11))))
     kind: str = "paper"
     needs: Sequence[str] = ()
     tags: Mapping[str, Any] = field(default_factory=dict)
@@ -277,7 +277,7 @@ class Alternative:
       :class:`~vidcc.papers.provenance.SetupKey` writes them, ``*`` matching anything) to the
       value every matching node of every part's scenario takes instead
       (:func:`~vidcc.papers.provenance.set_at`: only nodes the scenario has, a matched mapping
-      replaced whole; values may be ``Q(quick, full)`` or a function of the node's current
+      replaced whole; values may be ``ByScale(quick, full)`` or a function of the node's current
       value): ``Alternative("classic-red", setup={"topology.links[C1-*].queue": {...}}, ref=...)``;
       ``figures`` limits it to those figures' parts (a pattern that would also match elsewhere).
 
@@ -334,8 +334,8 @@ class Alternative:
 def _short(value: Any) -> str:
     if callable(value):  # a function of the current value: its docstring says what it does
         return (value.__doc__ or value.__name__).strip().split("\n")[0]
-    if isinstance(value, Q):
-        return f"Q({_short(value.quick)}, {_short(value.full)})"
+    if isinstance(value, ByScale):
+        return f"ByScale({_short(value.quick)}, {_short(value.full)})"
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{k}: {_short(v)}" for k, v in value.items()) + "}"
     return str(value)

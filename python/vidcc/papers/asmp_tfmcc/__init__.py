@@ -60,20 +60,20 @@ from vidcc.papers.building import droptail, flow, glink, graph, scenario
 from vidcc.papers.model import (
     Alternative,
     Axis,
+    ByScale,
     Claim,
     Figure,
     Part,
     Plot,
-    Q,
     Suite,
     reconstruction_notes,
     with_alternatives_named,
 )
 from vidcc.papers.verdicts import bound
 
-SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
-DURATION = Q("60s", "408s")
-WARMUP = Q("6s", "40.8s")
+SEEDS = ByScale([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
+DURATION = ByScale("60s", "408s")
+WARMUP = ByScale("6s", "40.8s")
 PROTOS = ck.PROTOS
 NEEDS = ("multicast",)
 RTTS = [80, 120, 160, 200, 240, 320, 400, 500]
@@ -158,7 +158,7 @@ def s6(proto: str, background: str) -> dict:
         return flow("tcp-newreno", label="tcp", count=2, src="US", dst="UD", start=start, stop=stop, **TCP_KEYS)
 
     make = cbr if background == "udp" else tcps
-    return scenario(DURATION, S6_TOPO, Q([video(proto, "S", ["V"])] + square_wave(make, 60),
+    return scenario(DURATION, S6_TOPO, ByScale([video(proto, "S", ["V"])] + square_wave(make, 60),
                                          [video(proto, "S", ["V"])] + square_wave(make, 408)),
                     warmup=WARMUP, sample_interval="1s")
 
@@ -167,7 +167,7 @@ def s3(proto: str, deadline: str | None = None) -> dict:
     topo = graph(["S", "L", "R", "V"], [glink("S", "L", "100Mbps", "1ms", **_ACC),
                                         glink("L", "R", "2Mbps", "20ms", queue=droptail(50)),
                                         glink("R", "V", "100Mbps", "1ms", **_ACC)])
-    return scenario(Q("71s", "71s"), topo, [video(proto, "S", ["V"], deadline)], warmup="0s", sample_interval="1s")
+    return scenario(ByScale("71s", "71s"), topo, [video(proto, "S", ["V"], deadline)], warmup="0s", sample_interval="1s")
 
 
 def both(build, **kw) -> list[Part]:
@@ -196,7 +196,7 @@ FIGURES = [
     Figure("fig7", "PSNR against the packet error rate (S2)", "Fig. 7",
            "S1 without TCP; packet error rate 0.05 %–10 % on the first bottleneck (Bernoulli in place of the paper's periodic model).",
            parts=[*[VPart(p, s1(p, tcp_flows=False, loss={"kind": "bernoulli", "p": 0.0005}),
-                          axes=[Axis("topology.links[1].loss.p", Q([0.0005, 0.01, 0.1], [0.0005, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1]),
+                          axes=[Axis("topology.links[1].loss.p", ByScale([0.0005, 0.01, 0.1], [0.0005, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1]),
                                      "error_rate")],
                           seeds=SEEDS, needs=NEEDS) for p in PROTOS],
                   *[VPart(f"{p}-lossless", s1(p, tcp_flows=False), seeds=SEEDS, needs=NEEDS, note="the loss-free run C8 compares with")

@@ -47,11 +47,11 @@ from vidcc.papers.model import (
     PASS,
     Alternative,
     Axis,
+    ByScale,
     Claim,
     Figure,
     Part,
     Plot,
-    Q,
     Suite,
     Verdict,
     reconstruction_notes,
@@ -68,9 +68,9 @@ VIDEO_K4 = {"model": "tes-mpeg4", "layers": ["128kbps", "256kbps", "512kbps", "1
 # What an MPEG part needs besides its protocol.
 NEEDS = {"tcpw+": ("video-over-tcp",)}
 
-N_AXIS = Q([1, 10, 40], [1, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50])
-SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
-DURATION = Q("20s", "200s")
+N_AXIS = ByScale([1, 10, 40], [1, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50])
+SEEDS = ByScale([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
+DURATION = ByScale("20s", "200s")
 CORR_LOSS = {"kind": "correlated-bernoulli", "p": 0.01, "q": 0.15}  # A11 [I]
 
 
@@ -214,7 +214,7 @@ FIGURES = [
         "One DVRC flow and one Reno flow on a 1 Mbit/s path with 3 % random packet errors on the DVRC "
         "receiver's access link: which loss events AIAMD treats as random (additive decrease) and which "
         "as congestion (multiplicative decrease).",
-        parts=[Part("dvrc", scenario(Q("30s", "200s"), s0_topo(), [mpeg("dvrc", src="DS", dst="DD"), reno(1, src="TS", dst="TD")]),
+        parts=[Part("dvrc", scenario(ByScale("30s", "200s"), s0_topo(), [mpeg("dvrc", src="DS", dst="DD"), reno(1, src="TS", dst="TD")]),
                     seeds=SEEDS)],
         plots=[rate_plot("dvrc")],
     ),
@@ -222,7 +222,7 @@ FIGURES = [
         "fig6", "DVRC against two Reno flows on a 1 Mbit/s dumbbell (S1)", "Fig. 6, Fig. 7, §5.1 CoV",
         "Sending rate (150 ms bins) of one MPEG flow over DVRC, then over TFRC, sharing a 1 Mbit/s, 70 ms "
         "dumbbell with two FTP/Reno flows; CoV of the MPEG flow.",
-        parts=[Part(n, scenario(Q("30s", "200s"), S1_TOPO, [mpeg(n), reno(2)], packet_log=True), seeds=SEEDS)
+        parts=[Part(n, scenario(ByScale("30s", "200s"), S1_TOPO, [mpeg(n), reno(2)], packet_log=True), seeds=SEEDS)
                for n in ("dvrc", "tfrc")],
         plots=[rate_plot("dvrc"), rate_plot("tfrc")],
     ),
@@ -286,11 +286,11 @@ FIGURES = [
         "Multi-hop chain of 1 Mbit/s links; each hop carries one forward and one backward Reno flow; the DVRC "
         "flow crosses every hop, joining at 10 s of a 200 s run. Throughput of DVRC and of the forward Reno "
         "flows against the hop count.",
-        parts=[Part("dvrc", scenario(Q("60s", "200s"), multihop(1, "1Mbps"), [
+        parts=[Part("dvrc", scenario(ByScale("60s", "200s"), multihop(1, "1Mbps"), [
             mpeg("dvrc", start="10s"),
             reno(1, label="reno-forward", span="per-hop"),
             reno(1, label="reno-backward", span="per-hop", direction="reverse"),
-        ], warmup="12s"), axes=[Axis("topology.hops", Q([1, 4, 10], list(range(1, 11))), "hops")], seeds=SEEDS)],
+        ], warmup="12s"), axes=[Axis("topology.hops", ByScale([1, 4, 10], list(range(1, 11))), "hops")], seeds=SEEDS)],
         plots=[Plot("throughput", "Throughput vs hop count", "throughput_bps", axis="hops",
                     where={"label": ["dvrc", "reno-forward"]}, xlabel="hops", ylabel="throughput (Mbit/s)", scale=1e-6)],
     ),

@@ -59,11 +59,11 @@ from vidcc.papers.model import (
     PASS,
     Alternative,
     Axis,
+    ByScale,
     Claim,
     Figure,
     Part,
     Plot,
-    Q,
     Suite,
     Verdict,
     reconstruction_notes,
@@ -73,11 +73,11 @@ from vidcc.papers.qos_aimd import model
 from vidcc.papers.qos_aimd.analytic import ANALYTIC_CHECKS, WIRELESS_BPS
 from vidcc.papers.verdicts import all_of, within
 
-SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
-DURATION = Q("20s", "80s")
+SEEDS = ByScale([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
+DURATION = ByScale("20s", "80s")
 SLOT_S = 0.005
 BURST_R = 0.5
-PE_AXIS = Q([0.01, 0.05, 0.1], [0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10])
+PE_AXIS = ByScale([0.01, 0.05, 0.1], [0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10])
 BACKBONE_LINK = 1  # index of r1–r2 in topology.links
 WIRELESS_LINK = 3  # index of BS–MH
 # Every wired link is 100 Mb/s [P, §V: "links between CH, r1, r2, and BS are duplex links with 100
@@ -116,7 +116,7 @@ def topo(p_e: float, *, bs_buffer=10, arq: bool | dict = False) -> dict:
 
 
 def pe_axis() -> Axis:
-    return Axis(f"topology.links[{WIRELESS_LINK}].loss.p", Q([ge(x)["p"] for x in PE_AXIS.quick], [ge(x)["p"] for x in PE_AXIS.full]), "ge_p")
+    return Axis(f"topology.links[{WIRELESS_LINK}].loss.p", ByScale([ge(x)["p"] for x in PE_AXIS.quick], [ge(x)["p"] for x in PE_AXIS.full]), "ge_p")
 
 
 def with_pe(df):
@@ -158,7 +158,7 @@ def rate_kbps(df):
     return df
 
 
-UDP_RATES = Q(["120kbps", "160kbps", "180kbps", "200kbps"], ["100kbps", "120kbps", "140kbps", "160kbps", "180kbps", "200kbps", "220kbps"])
+UDP_RATES = ByScale(["120kbps", "160kbps", "180kbps", "200kbps"], ["100kbps", "120kbps", "140kbps", "160kbps", "180kbps", "200kbps", "220kbps"])
 
 
 # Fig. 9's UDP CBR packets are 125 B, not ns-2's CBR packetSize_ 210: the paper sizes the UDP BS
@@ -197,13 +197,13 @@ def windows(pe: float, rtts) -> list[int]:
 # channel at every p_e of the axis). The AIMD flow alone (no cross traffic: the analysis'
 # conditions), B = 40 ≥ rwnd, rwnd swept around the analytical W_max.
 OPT_ARQ = {"kind": "optimal", "threshold": 0.8}
-OPT_PE = Q([0.01, 0.05, 0.1], PE_AXIS.full)
-OPT_RWND = Q(list(range(9, 25)), list(range(8, 27)))
+OPT_PE = ByScale([0.01, 0.05, 0.1], PE_AXIS.full)
+OPT_RWND = ByScale(list(range(9, 25)), list(range(8, 27)))
 R_SLOTS, D_SLOTS = 17, 10
 
 
 def optimal_parts() -> list:
-    pe = Axis(f"topology.links[{WIRELESS_LINK}].loss.p", Q([ge(x)["p"] for x in OPT_PE.quick], [ge(x)["p"] for x in OPT_PE.full]), "ge_p")
+    pe = Axis(f"topology.links[{WIRELESS_LINK}].loss.p", ByScale([ge(x)["p"] for x in OPT_PE.quick], [ge(x)["p"] for x in OPT_PE.full]), "ge_p")
     return [Part("optimal", scenario(DURATION, topo(0.05, bs_buffer=40, arq=OPT_ARQ), [aimd(rwnd=16)], warmup="5s", packet_log=True),
                  axes=[pe, Axis("flows[0].rwnd", OPT_RWND, "rwnd")], seeds=SEEDS, needs=("wireless-arq",),
                  note="rwnd × p_e sweep under the optimal link scheme")]
@@ -214,14 +214,14 @@ def optimal_parts() -> list:
 # all along (the wireless hop the bottleneck). Heavy [U → suite]: 60 more elephants from 30 s to
 # 60 s of the 80 s run (quick: 8 s to 15 s of 20 s), the paper's "backbone the bottleneck from 30 s
 # to 60 s"; the outage is measured over the whole run after the warm-up, as in Fig. 5.
-FIG5_PE = Q([0.01, 0.05, 0.08, 0.1], PE_AXIS.full)
-FIG5_RWND = Q(list(range(16, 25)), list(range(14, 28)))  # quick: around eq. (1)'s 23..17, 144 runs
-HEAVY = (Q("8s", "30s"), Q("15s", "60s"))
-HEAVY_SPREAD = Q("9s", "31s")  # the 60 start within 1 s of the heavy phase's start, as the elephants at 0 s
+FIG5_PE = ByScale([0.01, 0.05, 0.08, 0.1], PE_AXIS.full)
+FIG5_RWND = ByScale(list(range(16, 25)), list(range(14, 28)))  # quick: around eq. (1)'s 23..17, 144 runs
+HEAVY = (ByScale("8s", "30s"), ByScale("15s", "60s"))
+HEAVY_SPREAD = ByScale("9s", "31s")  # the 60 start within 1 s of the heavy phase's start, as the elephants at 0 s
 
 
 def fig5_parts() -> list:
-    pe = Axis(f"topology.links[{WIRELESS_LINK}].loss.p", Q([ge(x)["p"] for x in FIG5_PE.quick], [ge(x)["p"] for x in FIG5_PE.full]), "ge_p")
+    pe = Axis(f"topology.links[{WIRELESS_LINK}].loss.p", ByScale([ge(x)["p"] for x in FIG5_PE.quick], [ge(x)["p"] for x in FIG5_PE.full]), "ge_p")
     parts = []
     for load in ("light", "heavy"):
         flows = [aimd(rwnd=16), elephants(5)]
@@ -275,9 +275,9 @@ FIGURES = [
            parts=[*[Part(f"aimd-pe{pe}", scenario(DURATION, topo(pe, bs_buffer=windows(pe, (17,))[0], arq=True),
                                                   [aimd(rwnd=windows(pe, (17,))[0]), elephants(10)], warmup="5s",
                                                   packet_log=True),
-                         axes=[Axis("flows[1].count", Q([10, 50, 100], list(range(0, 101, 10))[1:]), "n")], seeds=SEEDS,
+                         axes=[Axis("flows[1].count", ByScale([10, 50, 100], list(range(0, 101, 10))[1:]), "n")], seeds=SEEDS,
                          needs=("wireless-arq",), tags={"p_e": pe}) for pe in (0.01, 0.1)],
-                  Part("backbone", backbone(10), axes=[Axis("flows[0].count", Q([10, 50], list(range(10, 101, 10))), "n")],
+                  Part("backbone", backbone(10), axes=[Axis("flows[0].count", ByScale([10, 50], list(range(10, 101, 10))), "n")],
                        seeds=SEEDS, kind="baseline", note="TCP NewReno in place of TCP SACK, without the AIMD flow")],
            plots=[Plot("backbone", "Backbone TCP flows: mean throughput per 5 ms slot", "pkt_per_slot", axis="n", parts=["backbone"],
                        where={"label": "tcp"}, prepare=lambda df: pkt_per_slot(df, 1250.0), xlabel="backbone flows N",

@@ -102,11 +102,11 @@ from collections.abc import Callable
 
 from vidcc.papers import ns2
 from vidcc.papers.building import flow, glink, graph, scenario
-from vidcc.papers.model import Q
+from vidcc.papers.model import ByScale
 
-SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
-DURATION = Q("500s", "1000s")
-WARMUP = Q("50s", "100s")
+SEEDS = ByScale([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
+DURATION = ByScale("500s", "1000s")
+WARMUP = ByScale("50s", "100s")
 
 # A link's queue as a function of the link's bandwidth (bit/s) and delay (s): ns-2 2.35 sets RED's
 # thresholds and weight from the link it sits on.
@@ -290,7 +290,7 @@ def fig2() -> dict:
     one_stream = sramt("sramt-s", [{"node": "D"}], bands=[["50kbps", "1000kbps"]], initial_rates=["200kbps"])
     bg = flow("udp-pareto", label="background", src="B", dst="BD", rate="500kbps", on_mean="500ms",
               off_mean="500ms", shape=1 + math.sqrt(2), packet_size=f"{BACKGROUND_PACKET_BYTES}B")
-    return scenario(Q("60s", "200s"), topo, [one_stream, bg], warmup="0s", sample_interval="1s")
+    return scenario(ByScale("60s", "200s"), topo, [one_stream, bg], warmup="0s", sample_interval="1s")
 
 
 # --------------------------------------------------------------------------------------------

@@ -47,11 +47,11 @@ from vidcc.papers.model import (
     PASS,
     Alternative,
     Axis,
+    ByScale,
     Claim,
     Figure,
     Part,
     Plot,
-    Q,
     Suite,
     Verdict,
     reconstruction_notes,
@@ -61,10 +61,10 @@ from vidcc.papers.ssvp import units
 from vidcc.papers.verdicts import all_of, bound, direction, number, ordering, within
 from vidcc.protocols.tfrc import NS2_AGENT
 
-SEEDS = Q([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
-DURATION = Q("30s", "60s")
-M_AXIS = Q([1, 20, 50], [1, 5, 10, 20, 30, 40, 50])
-N_AXIS = Q([1, 5, 15], list(range(1, 31)))
+SEEDS = ByScale([1, 2], list(range(1, 11)))  # full: 10 seeds, enough for the stability rule (model.PASS_SHARE)
+DURATION = ByScale("30s", "60s")
+M_AXIS = ByScale([1, 20, 50], [1, 5, 10, 20, 30, 40, 50])
+N_AXIS = ByScale([1, 5, 15], list(range(1, 31)))
 TARGET = 380_000  # bit/s: the MPEG rate of §6.1 [P]
 CAPACITY = 1_000_000
 
@@ -224,7 +224,7 @@ FIGURES = [
         "startup", "SSVP's startup phase on a free 1 Mbit/s link (claim C5)", "§3.2 (no figure)",
         "One bulk SSVP flow alone on the 1 Mbit/s / 44 ms dumbbell, with and without the startup phase (docs/papers/ssvp.md C5).",
         parts=[Part("ssvp", scenario("10s", DUMBBELL, [flow("ssvp", label="ssvp")], warmup="0s"),
-                    axes=[Axis("flows[0].startup", [True, False], "startup")], seeds=Q([1], [1, 2, 3]))],
+                    axes=[Axis("flows[0].startup", [True, False], "startup")], seeds=ByScale([1], [1, 2, 3]))],
         plots=[],
     ),
     Figure(
