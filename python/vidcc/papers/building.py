@@ -44,7 +44,8 @@ def _link(bandwidth: Any, delay: Any, queue: dict | None, loss: dict | None, rev
 
 def dumbbell(bandwidth: Any, delay: Any, *, access: dict, queue: dict | None = None, loss: dict | None = None,
              source_access: dict | None = None, sink_access: dict | None = None) -> dict:
-    topo: dict[str, Any] = {"kind": "dumbbell", "bottleneck": _link(bandwidth, delay, queue, loss, None), "access": access}
+    bottleneck = _link(bandwidth, delay, queue, loss, None)
+    topo: dict[str, Any] = {"kind": "dumbbell", "bottleneck": bottleneck, "access": access}
     if source_access is not None:
         topo["source_access"] = source_access
     if sink_access is not None:

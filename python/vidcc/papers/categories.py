@@ -148,7 +148,8 @@ def problems(claim: Claim, suite: Suite) -> list[str]:
     return out
 
 
-def classify(claim: Claim, status: str, scale: str, data: FigureData | None, measured: dict[str, Any]) -> Finding | None:
+def classify(claim: Claim, status: str, scale: str, data: FigureData | None,
+             measured: dict[str, Any]) -> Finding | None:
     """The category and evidence of a FAIL or UNSTABLE result (None for any other status, an
     unclassified claim, or a scale classification at full scale, where it cannot apply). A bound
     that cannot be computed says so: it is evidence, and its absence must show."""

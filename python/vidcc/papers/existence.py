@@ -82,7 +82,8 @@ FEATURES: dict[str, Feature] = {
     "multicast": Feature("multicast", "one-to-many flows over multicast trees", _probe_multicast),
     "wireless-arq": Feature("wireless-arq", "a wireless last hop with link-layer ARQ", _probe_wireless_arq),
     "video": Feature("video", "a video source feeding a flow: frames, layers, VDI", _probe_video),
-    "video-over-tcp": Feature("video-over-tcp", "a TCP flow carrying video through its send buffer", _probe_video_over_tcp),
+    "video-over-tcp": Feature("video-over-tcp", "a TCP flow carrying video through its send buffer",
+                              _probe_video_over_tcp),
 }
 
 

@@ -87,7 +87,8 @@ def with_alternatives(suite: Suite, alternatives: Sequence[Alternative]) -> Suit
     """A copy of ``suite`` whose parts apply ``alternatives`` to their flows. Its name (and so
     its sweeps' names) says which, so the defaults' sweeps are left as they are."""
     tag = "+".join(a.name for a in alternatives)
-    figures = [dataclasses.replace(f, parts=[dataclasses.replace(p, alternatives=tuple(a for a in alternatives if a.in_figure(f.id)))
+    figures = [dataclasses.replace(f, parts=[dataclasses.replace(p, alternatives=tuple(a for a in alternatives
+                                                                                       if a.in_figure(f.id)))
                                              for p in f.parts])
                for f in suite.figures]
     return dataclasses.replace(suite, name=f"{suite.name}~{tag}", figures=figures)

@@ -81,7 +81,8 @@ class FigureData:
     def runs(self, part=None, where=None) -> pd.DataFrame:
         return self.table("runs", part, where)
 
-    def summary(self, metric: str, by: str | Sequence[str] | None = None, group: str | Sequence[str] | None = "label", *,
+    def summary(self, metric: str, by: str | Sequence[str] | None = None,
+                group: str | Sequence[str] | None = "label", *,
                 table: str = "run_flows", part=None, where=None, within_run: str = "mean",
                 prepare: Callable[[pd.DataFrame], pd.DataFrame] | None = None) -> pd.DataFrame:
         """:func:`vidcc.analysis.summarize` over this figure's results."""
@@ -138,7 +139,8 @@ def load_run_table(db, run_id: str, table: str) -> pd.DataFrame:
     return results.load_series(run_id, table=table, db=db)
 
 
-def video_flows(data: FigureData, part: str | Sequence[str] | None = None, where: Mapping[str, Any] | None = None) -> pd.DataFrame:
+def video_flows(data: FigureData, part: str | Sequence[str] | None = None,
+                where: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """``run_flows`` rows of video flows joined with their ``video_summary`` row by flow and receiver (vdi,
     delayed_packet_rate, packet_drop_rate, frames_*, ...), with the part, seed, axis and tag
     columns. Flows without video are left out."""
@@ -177,7 +179,8 @@ def queue_stats(data: FigureData, part: str | Sequence[str] | None, link: str, *
     import pandas as pd
 
     runs = data.runs(part, where)
-    keep = [c for c in runs.columns if c not in ("scenario_json", "resolved_json", "stats_json", "parquet_tables", "axes_json", "error")]
+    dropped = ("scenario_json", "resolved_json", "stats_json", "parquet_tables", "axes_json", "error")
+    keep = [c for c in runs.columns if c not in dropped]
     rows = []
     for r in runs.to_dict("records"):
         links = data.series(r["run_id"], "links")

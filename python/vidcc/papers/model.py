@@ -31,9 +31,11 @@ if TYPE_CHECKING:
     from vidcc.papers.measures import FigureData
 
 __all__ = [
-    "PASS", "FAIL", "UNSTABLE", "NOT_YET", "UNCLASSIFIED", "STATUSES", "CHECK_STATUSES", "PASS_SHARE", "FAIL_SHARE", "FEW_SEEDS",
+    "PASS", "FAIL", "UNSTABLE", "NOT_YET", "UNCLASSIFIED", "STATUSES", "CHECK_STATUSES", "PASS_SHARE", "FAIL_SHARE",
+    "FEW_SEEDS",
     "Stability", "SCALES", "ByScale", "at_scale", "Axis", "Part", "Plot", "Figure", "Verdict",
-    "Cause", "Claim", "Alternative", "with_alternatives_named", "Suite", "reconstruction_notes", "PartRun", "Image", "FigureRun", "ClaimResult", "SuiteRun",
+    "Cause", "Claim", "Alternative", "with_alternatives_named", "Suite", "reconstruction_notes", "PartRun", "Image",
+    "FigureRun", "ClaimResult", "SuiteRun",
 ]
 
 PASS, FAIL, UNSTABLE, NOT_YET = "PASS", "FAIL", "UNSTABLE", "NOT-YET"
@@ -435,7 +437,8 @@ class PartRun:
     run_ids: list[str] = field(default_factory=list)
     axes: dict[str, list] = field(default_factory=dict)
     seeds: list[int] = field(default_factory=list)
-    stale: dict[str, str | None] = field(default_factory=dict)  # reused runs of other code: run_id → its code (None: unknown)
+    # reused runs of other code: run_id → its code (None: unknown)
+    stale: dict[str, str | None] = field(default_factory=dict)
     code: str = ""  # the code fingerprint of this process (vidcc.runids.code_fingerprint)
 
 

@@ -75,8 +75,8 @@ Source = Union[Paper, Ns2, Reconstruction]
 
 @dataclass(frozen=True)
 class SetupKey:
-    """Key paths matching ``pattern`` (``*`` matches anything; brackets are literal) take their value from ``source``; limited to
-    ``figures`` when given. The first matching row of a suite's list wins."""
+    """Key paths matching ``pattern`` (``*`` matches anything; brackets are literal) take their value
+    from ``source``; limited to ``figures`` when given. The first matching row of a suite's list wins."""
 
     pattern: str
     source: Source

@@ -41,7 +41,8 @@ def reproduce(paper: str, *, scale: str = "quick", out=None, db=None, jobs=None,
             from vidcc.papers.explore import explore as explore_suite
 
             def run_variant(variant, where=where):
-                return run_suite(variant, scale, db=db, out_dir=where / "explore" / variant.name.split("~", 1)[1], jobs=jobs,
+                return run_suite(variant, scale, db=db, out_dir=where / "explore" / variant.name.split("~", 1)[1],
+                                 jobs=jobs,
                                  cluster=cluster, reuse_stale=reuse_stale, progress=progress, log=log)
 
             run.explored = explore_suite(run, run_variant, log=log)

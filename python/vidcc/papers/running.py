@@ -41,12 +41,13 @@ def _load_part(db, spec, part: Part, run_ids: Sequence[str]) -> dict[str, pd.Dat
     return out
 
 
-def _run_part(suite: Suite, figure: Figure, part: Part, scale: str, reasons: list[str], *, db, jobs, cluster, reuse_stale,
-              progress, log: Callable[[str], None]) -> tuple[PartRun, dict[str, pd.DataFrame]]:
+def _run_part(suite: Suite, figure: Figure, part: Part, scale: str, reasons: list[str], *, db, jobs, cluster,
+              reuse_stale, progress, log: Callable[[str], None]) -> tuple[PartRun, dict[str, pd.DataFrame]]:
     """Run one part's sweep unless something it needs is missing (``reasons``); its loaded tables."""
     from vidcc.sweep import SweepError, run_sweep
 
-    pr = PartRun(part, "not-yet", reasons, total=part.runs(scale), axes=part.axis_values(scale), seeds=part.seed_list(scale))
+    pr = PartRun(part, "not-yet", reasons, total=part.runs(scale), axes=part.axis_values(scale),
+                 seeds=part.seed_list(scale))
     if reasons:
         return pr, {}
     spec = part_spec(suite, figure, part, scale)
@@ -65,7 +66,8 @@ def _run_part(suite: Suite, figure: Figure, part: Part, scale: str, reasons: lis
     if outcome.stale:
         from vidcc.runids import code_summary
 
-        log(f"[{suite.name}] {figure.id}: part {part.name}: {len(outcome.stale)} of {pr.total} runs reused from other code "
+        log(f"[{suite.name}] {figure.id}: part {part.name}: {len(outcome.stale)} of {pr.total} runs reused "
+            "from other code "
             f"({code_summary(outcome.stale.values())})")
     pr.status = "failed" if outcome.failed else "ran"
     return pr, _load_part(db, spec, part, outcome.run_ids)
@@ -80,7 +82,8 @@ def _run_figure(suite: Suite, figure: Figure, scale: str, *, db, jobs, cluster, 
     fig_missing = missing((), figure.needs)
     tables: dict[str, list[pd.DataFrame]] = {"runs": [], "run_flows": [], "run_aggregate": []}
     for part in figure.parts:
-        pr, loaded = _run_part(suite, figure, part, scale, fig_missing + part.missing(), db=db, jobs=jobs, cluster=cluster,
+        pr, loaded = _run_part(suite, figure, part, scale, fig_missing + part.missing(), db=db, jobs=jobs,
+                               cluster=cluster,
                                reuse_stale=reuse_stale, progress=progress, log=log)
         for name, df in loaded.items():
             tables[name].append(df)
@@ -113,7 +116,8 @@ def run_suite(suite: Suite, scale: str, *, db, out_dir, jobs: int | None = None,
                          progress=progress, log=log)
         state = {"ran": "ran", "partial": "partly ran", NOT_YET: "NOT-YET", "failed": "runs failed"}[fr.status]
         why = "; ".join(dict.fromkeys(r for p in fr.parts for r in p.reasons))
-        log(f"[{suite.name}] figure {fi}/{len(suite.figures)} {figure.id} ({figure.ref}): {state}" + (f" — {why}" if why and fr.status != "ran" else ""))
+        shown_why = f" — {why}" if why and fr.status != "ran" else ""
+        log(f"[{suite.name}] figure {fi}/{len(suite.figures)} {figure.id} ({figure.ref}): {state}{shown_why}")
         if fr.data.ran:
             _draw(suite, fr, fig_dir)
         fig_runs.append(fr)

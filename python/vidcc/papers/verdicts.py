@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
     from vidcc.papers.measures import FigureData
 
-__all__ = ["no_data", "bound", "within", "number", "ordering", "direction", "all_of", "state_cause", "per_seed", "decide",
+__all__ = ["no_data", "bound", "within", "number", "ordering", "direction", "all_of", "state_cause", "per_seed",
+           "decide",
            "check_claim"]
 
 # --------------------------------------------------------------------------------------------
@@ -126,7 +127,8 @@ def bound(summary: pd.DataFrame, op: str, threshold: float, *, name: str, value:
     measured, bad = _cells(summary, name, value, lambda v: check(v, threshold))
     if bad:
         cell, v, more = _first_bad(bad)
-        return Verdict(FAIL, _counted(measured, name, bad), f"{name} = {_fmt(v)} at {cell}, not {op} {_fmt(threshold)}{more}")
+        return Verdict(FAIL, _counted(measured, name, bad),
+                       f"{name} = {_fmt(v)} at {cell}, not {op} {_fmt(threshold)}{more}")
     vals = [float(r[value]) for r in summary.to_dict("records")]
     worst = min(vals) if op in (">", ">=") else max(vals)
     measured[f"{name}: cells"] = len(vals)
@@ -140,7 +142,8 @@ def within(summary: pd.DataFrame, lo: float, hi: float, *, name: str, value: str
     measured, bad = _cells(summary, name, value, lambda v: lo <= v <= hi)
     if bad:
         cell, v, more = _first_bad(bad)
-        return Verdict(FAIL, _counted(measured, name, bad), f"{name} = {_fmt(v)} at {cell}, outside [{_fmt(lo)}, {_fmt(hi)}]{more}")
+        return Verdict(FAIL, _counted(measured, name, bad),
+                       f"{name} = {_fmt(v)} at {cell}, outside [{_fmt(lo)}, {_fmt(hi)}]{more}")
     measured[f"{name}: cells"] = len(summary)
     return Verdict(PASS, measured, f"{name} within [{_fmt(lo)}, {_fmt(hi)}] in all {len(summary)} cells")
 
@@ -335,7 +338,8 @@ def check_claim(claim: Claim, fig: FigureRun | None, scale: str = "quick") -> Cl
     if reasons:
         return ClaimResult(claim, NOT_YET, {}, "; ".join(reasons))
     if claim.check is None:
-        return ClaimResult(claim, NOT_YET, {}, "check not written yet" + (f": {claim.pending}" if claim.pending else ""))
+        pending = f": {claim.pending}" if claim.pending else ""
+        return ClaimResult(claim, NOT_YET, {}, "check not written yet" + pending)
     if claim.figure is not None and (fig is None or fig.data is None):
         return ClaimResult(claim, NOT_YET, {}, f"figure {claim.figure} has no results")
     data = fig.data if fig is not None else None
