@@ -18,6 +18,7 @@ DEFAULT = {
     "min_rto_ns": 200_000_000,
     "initial_rto_ns": 1_000_000_000,
     "delayed_ack": False,
+    "limited_transmit": True,
     "transfer_bytes": None,
 }
 
@@ -37,7 +38,8 @@ def test_defaults_resolve_to_every_field():
 def test_keys_in_user_units():
     p = protocol(
         'protocol = "gaimd"\nbeta = 0.5\nalpha = 1\ntimeout_ssthresh = "beta"\nmax_window = "128KB"\n'
-        'initial_window = 4\nmin_rto = "1s"\ninitial_rto = "3s"\ndelayed_ack = true\ntransfer = "1MB"'
+        'initial_window = 4\nmin_rto = "1s"\ninitial_rto = "3s"\ndelayed_ack = true\nlimited_transmit = false\n'
+        'transfer = "1MB"'
     )
     assert p == {
         "kind": "gaimd",
@@ -49,6 +51,7 @@ def test_keys_in_user_units():
         "min_rto_ns": 1_000_000_000,
         "initial_rto_ns": 3_000_000_000,
         "delayed_ack": True,
+        "limited_transmit": False,
         "transfer_bytes": 1_000_000,
     }
 

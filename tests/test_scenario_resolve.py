@@ -76,6 +76,7 @@ EXPECTED = {
                 "min_rto_ns": 200_000_000,
                 "initial_rto_ns": 1_000_000_000,
                 "delayed_ack": False,
+                "limited_transmit": True,
                 "transfer_bytes": None,
             },
             "count": 10,

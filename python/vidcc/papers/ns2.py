@@ -18,6 +18,7 @@ TCP_WINDOW = 20  # Agent/TCP window_ 20 (packets: the receiver window the sender
 TCP_INITIAL_WINDOW = 2  # Agent/TCP windowInit_ 2 (vidcc's default too)
 TCP_MIN_RTO = "200ms"  # Agent/TCP minrto_ 0.2 (vidcc's default too)
 TCP_INITIAL_RTO = "3s"  # Agent/TCP rtxcur_init_ 3.0 (vidcc's default is RFC 6298's 1 s)
+TCP_SINGLEDUP = 1  # Agent/TCP singledup_ 1: limited transmit (vidcc's default too: limited_transmit)
 TCP_HEADER_BYTES = 40  # Agent/TCP tcpip_base_hdr_size_ 40, added to packetSize_ (useHeaders_ true)
 TCP_PACKET_BYTES = 1000 + TCP_HEADER_BYTES  # packetSize_ 1000 of payload: 1040 B on the wire
 CBR_PACKET_BYTES = 210  # Application/Traffic/CBR packetSize_ 210 (over Agent/UDP: one packet each)
@@ -33,6 +34,7 @@ SOURCES = [
     Ns2("Agent/TCP windowInit_", str(TCP_INITIAL_WINDOW)),
     Ns2("Agent/TCP minrto_", str(int(TCP_MIN_RTO.removesuffix("ms")) / 1000)),
     Ns2("Agent/TCP rtxcur_init_", TCP_INITIAL_RTO.removesuffix("s")),
+    Ns2("Agent/TCP singledup_", str(TCP_SINGLEDUP)),
     Ns2("Agent/TCP tcpip_base_hdr_size_", str(TCP_HEADER_BYTES)),
     Ns2("Agent/TCP packetSize_", str(TCP_PACKET_BYTES - TCP_HEADER_BYTES)),
     Ns2("Application/Traffic/CBR packetSize_", str(CBR_PACKET_BYTES)),

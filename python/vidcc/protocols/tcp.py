@@ -27,6 +27,7 @@ class TcpAgentKeys(BaseFlow):
     min_rto: PositiveDuration = 200_000_000
     initial_rto: PositiveDuration = 1_000_000_000
     delayed_ack: bool = False
+    limited_transmit: bool = True
     transfer: Size | None = None
 
 
@@ -38,6 +39,7 @@ def agent_config(flow: TcpAgentKeys) -> dict:
         "min_rto_ns": flow.min_rto,
         "initial_rto_ns": flow.initial_rto,
         "delayed_ack": flow.delayed_ack,
+        "limited_transmit": flow.limited_transmit,
         "transfer_bytes": flow.transfer,
     }
 

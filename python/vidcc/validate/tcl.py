@@ -230,6 +230,7 @@ def _tcp(f: FlowSpec) -> list[str]:
         f"$agent({i}) set minrto_ {_s(p['min_rto_ns'])}",
         f"$agent({i}) set rtxcur_init_ {_s(p['initial_rto_ns'])}",
         f"$agent({i}) set maxrto_ 60",
+        f"$agent({i}) set singledup_ {1 if p.get('limited_transmit', True) else 0}",
         f"$agent({i}) set overhead_ {_s(f.send_jitter_ns)}",
         f"set sink({i}) [new {delack_sink if p['delayed_ack'] else sink}]",
         *([f"$sink({i}) set interval_ 0.1"] if p["delayed_ack"] else []),

@@ -32,6 +32,8 @@ pub struct GaimdConfig {
     pub min_rto_ns: u64,
     pub initial_rto_ns: u64,
     pub delayed_ack: bool,
+    /// Limited transmit on the first two duplicate ACKs ([`TcpConfig::limited_transmit`]).
+    pub limited_transmit: bool,
     /// Bytes of application data to send, then stop (`None`: always backlogged).
     pub transfer_bytes: Option<u64>,
 }
@@ -48,6 +50,7 @@ impl Default for GaimdConfig {
             min_rto_ns: tcp.min_rto_ns,
             initial_rto_ns: tcp.initial_rto_ns,
             delayed_ack: tcp.delayed_ack,
+            limited_transmit: tcp.limited_transmit,
             transfer_bytes: tcp.transfer_bytes,
         }
     }
@@ -80,6 +83,7 @@ impl GaimdConfig {
             min_rto_ns: self.min_rto_ns,
             initial_rto_ns: self.initial_rto_ns,
             delayed_ack: self.delayed_ack,
+            limited_transmit: self.limited_transmit,
             transfer_bytes: self.transfer_bytes,
         }
     }

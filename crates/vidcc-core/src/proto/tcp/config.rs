@@ -14,6 +14,10 @@ pub struct TcpConfig {
     pub min_rto_ns: u64,
     pub initial_rto_ns: u64,
     pub delayed_ack: bool,
+    /// Limited transmit (RFC 3042, RFC 5681 §3.2; ns-2 `singledup_ 1`): one new segment on each of
+    /// the first two duplicate ACKs.
+    #[serde(default = "limited_transmit_default")]
+    pub limited_transmit: bool,
     /// Bytes of application data to send, then stop (`None`: FTP, always backlogged).
     #[serde(default)]
     pub transfer_bytes: Option<u64>,
@@ -27,7 +31,12 @@ impl Default for TcpConfig {
             min_rto_ns: 200_000_000,
             initial_rto_ns: 1_000_000_000,
             delayed_ack: false,
+            limited_transmit: true,
             transfer_bytes: None,
         }
     }
+}
+
+fn limited_transmit_default() -> bool {
+    TcpConfig::default().limited_transmit
 }

@@ -20,8 +20,8 @@
 //!
 //! Parameters: none of its own. Deviations from ns-2: no RFC 6582 §4.2 ACK/timestamp
 //! heuristics (ns-2 has them off too); ns-2's `send_much(…, maxburst 2)` on duplicate ACKs in
-//! recovery is not reproduced (one duplicate opens one segment, so it rarely binds), nor its
-//! limited transmit (`singledup_ 1`), see [`super::sender`].
+//! recovery is not reproduced (one duplicate opens one segment, so it rarely binds). Limited
+//! transmit (`singledup_ 1`) is the shared sender's, see [`super::sender`].
 
 use super::reno::Reno;
 use super::sender::{CongestionControl, PartialAck, Window};

@@ -25,7 +25,8 @@
 //! as a counter (set to the outstanding segments minus 3 on entry, −1 per ACK, +1 per packet
 //! sent) and retransmits any hole below the highest SACKed segment without waiting for IsLost;
 //! here `pipe` and the choice of segment follow RFC 6675's SetPipe and NextSeg. No rescue
-//! retransmission (RFC 6675 rule 4, optional), no D-SACK, no limited transmit.
+//! retransmission (RFC 6675 rule 4, optional), no D-SACK. Limited transmit on the first two
+//! duplicates (ns-2 Sack1's `send_one()`) is the shared sender's.
 
 use std::collections::VecDeque;
 

@@ -29,6 +29,12 @@
 //! - RTT sampling for the RTO follows Karn and ns-2 (`rtt_active_`/`rtt_seq_`): one segment at
 //!   a time is timed, retransmitted segments never are, any retransmission cancels the running
 //!   measurement, and the backoff is reset only when a timed segment is acknowledged.
+//! - Limited transmit (RFC 3042; RFC 5681 §3.2 SHOULD; ns-2 `singledup_ 1`, its default), on by
+//!   default (`limited_transmit`): on each of the first two duplicate ACKs outside recovery, one
+//!   new segment, as ns-2's `send_one()` decides it: the segment `snd_nxt` if it exists, lies
+//!   within the window limit, and `snd_nxt + 1 ≤ snd_una + cwnd + dupacks` (ns-2
+//!   `t_seqno_ <= highest_ack_ + cwnd_ + dupacks_`; RFC 5681 allows up to cwnd + 2 on either
+//!   duplicate). It leaves at once (ns-2 `output()`), marked urgent, and cwnd is unchanged.
 //! - ns-2 restarts the retransmission timer on fast retransmit (`reset_rtx_timer(1,0)`), and on
 //!   every new ACK while data is outstanding (RFC 6298 §5.3); so does this sender.
 //!
@@ -50,8 +56,8 @@
 //! - A finite transfer sends ⌈transfer_bytes / payload⌉ full-size segments, like ns-2.
 //! - Video ([`TcpSender::with_video`], [`super::video`]): a segment carries one packet of the
 //!   application's video, whose length may be below `packet_size_bytes − 40`.
-//! - SACK recovery only for `tcp-sack` ([`super::sack`]); no limited transmit (ns-2 2.35 has
-//!   `singledup_ 1`), no NewReno `maxburst` of 2 per duplicate ACK in recovery, no
+//! - SACK recovery only for `tcp-sack` ([`super::sack`]); no NewReno `maxburst` of 2 per
+//!   duplicate ACK in recovery, no
 //!   delayed-ACK-aware byte counting, no handshake. ns-2's initial RTO is 3 s (`rtxcur_init_`);
 //!   the default here is RFC 6298's 1 s.
 //! - The header's timestamps are echoed by the receiver; besides Westwood+'s per-ACK RTT they
@@ -188,6 +194,10 @@ pub struct TcpSender<C> {
     recover: Option<u64>,
     /// A single segment to retransmit ahead of the window (fast retransmit, partial ACK).
     pending_rtx: Option<u64>,
+    /// Limited transmit on (ns-2 `singledup_`).
+    limited_transmit: bool,
+    /// The new segment limited transmit chose on a duplicate ACK, sent by the next poll.
+    pending_limited: Option<u64>,
     /// SACK senders only: what the receiver reported (RFC 6675 scoreboard).
     scoreboard: Option<Scoreboard>,
 
@@ -238,6 +248,8 @@ impl<C: CongestionControl> TcpSender<C> {
             partial_ack_seen: false,
             recover: None,
             pending_rtx: None,
+            limited_transmit: config.limited_transmit,
+            pending_limited: None,
             scoreboard: sack.then(Scoreboard::default),
             rtt,
             timed: None,
@@ -388,6 +400,7 @@ impl<C: CongestionControl> TcpSender<C> {
             v.release(ack);
         }
         self.dupacks = 0;
+        self.pending_limited = None;
         if self.pending_rtx.is_some_and(|s| s < ack) {
             self.pending_rtx = None;
         }
@@ -475,10 +488,24 @@ impl<C: CongestionControl> TcpSender<C> {
         let lost = self.scoreboard.as_ref().is_some_and(|sb| sb.is_lost(self.snd_una, self.snd_max));
         if (self.dupacks == DUPACK_THRESHOLD || lost) && beyond_recover {
             self.enter_fast_recovery(now);
+        } else if self.limited_transmit && self.dupacks < DUPACK_THRESHOLD && !self.in_recovery {
+            self.choose_limited_transmit(now);
+        }
+    }
+
+    /// ns-2 `send_one()` (RFC 3042): the next segment, if it exists, fits the window limit and
+    /// keeps `snd_nxt + 1 ≤ snd_una + cwnd + dupacks` (ns-2's `highest_ack_` is `snd_una − 1`).
+    fn choose_limited_transmit(&mut self, now: Instant) {
+        let seq = self.snd_nxt;
+        let within_limit = seq < self.snd_una + self.window_limit;
+        let within_cwnd = (seq + 1) as f64 <= self.snd_una as f64 + self.w.cwnd + self.dupacks as f64;
+        if within_limit && within_cwnd && self.has_segment(seq, now) {
+            self.pending_limited = Some(seq);
         }
     }
 
     fn enter_fast_recovery(&mut self, now: Instant) {
+        self.pending_limited = None;
         self.cc.on_fast_retransmit(&mut self.w);
         self.clamp_window();
         self.recover = Some(self.snd_max - 1);
@@ -514,6 +541,7 @@ impl<C: CongestionControl> TcpSender<C> {
         self.dupwnd = 0.0;
         self.dupacks = 0;
         self.pending_rtx = None;
+        self.pending_limited = None;
         if let Some(sb) = &mut self.scoreboard {
             sb.clear();
         }
@@ -633,6 +661,16 @@ impl<C: CongestionControl> Endpoint for TcpSender<C> {
                     sb.mark_retransmitted(seq);
                 }
                 return Some(self.transmit(now, seq, true, true));
+            }
+        }
+        // Limited transmit: the segment a duplicate ACK allowed beyond the window (ns-2 sends it
+        // from `send_one()` with `output()`, at once).
+        if let Some(seq) = self.pending_limited.take() {
+            if seq == self.snd_nxt && !self.in_recovery && self.has_segment(seq, now) {
+                self.snd_nxt += 1;
+                let retransmit = seq < self.snd_max;
+                self.snd_max = self.snd_max.max(self.snd_nxt);
+                return Some(self.transmit(now, seq, retransmit, true));
             }
         }
         if self.in_recovery && self.scoreboard.is_some() {

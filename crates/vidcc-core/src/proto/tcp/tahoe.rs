@@ -10,7 +10,7 @@
 //! - retransmission timeout: as Reno (ssthresh = max(⌊W/2⌋, 2), cwnd = 1, backoff, go-back-N).
 //!
 //! Parameters: none of its own (the shared ones of [`super::sender`]). Deviations from ns-2:
-//! those of the shared sender (no limited transmit, initial RTO 1 s). The hole goes out through
+//! those of the shared sender (initial RTO 1 s; limited transmit as ns-2's `singledup_ 1`). The hole goes out through
 //! the window like any go-back-N copy, so `send_jitter` applies to it, as ns-2's `overhead_`
 //! applies to `send_much()`.
 

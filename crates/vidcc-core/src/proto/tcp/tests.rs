@@ -14,7 +14,13 @@ use super::*;
 const PKT: u32 = 1000;
 const PAYLOAD: u64 = 960;
 
+/// The bare-state tests check each rule on its own: limited transmit, which adds segments on the
+/// first two duplicate ACKs, is off here and has its own tests (`limited_transmit_*`).
 fn sender<C: CongestionControl>(cc: C) -> TcpSender<C> {
+    TcpSender::new(cc, &TcpConfig { limited_transmit: false, ..TcpConfig::default() }, PKT, Instant::ZERO, None)
+}
+
+fn sender_with_limited_transmit<C: CongestionControl>(cc: C) -> TcpSender<C> {
     TcpSender::new(cc, &TcpConfig::default(), PKT, Instant::ZERO, None)
 }
 
@@ -143,6 +149,63 @@ fn reno_three_dupacks_trigger_exactly_one_fast_retransmit() {
 #[test]
 fn newreno_three_dupacks_trigger_exactly_one_fast_retransmit() {
     three_dupacks_one_fast_retransmit(NewReno);
+}
+
+/// RFC 3042 / ns-2 `send_one()`: the first and second duplicate ACKs each release one new segment
+/// beyond the window, as long as `snd_nxt + 1 ≤ snd_una + cwnd + dupacks`; the third starts fast
+/// retransmit as before, and cwnd is not changed by the limited-transmit segments.
+fn limited_transmit_sends_one_new_segment_per_early_duplicate<C: CongestionControl>(cc: C) {
+    let mut s = sender_with_limited_transmit(cc);
+    s.set_window(10.0, 5.0);
+    assert_eq!(sent_seqs(&mut s, ms(0)).len(), 10);
+    ack(&mut s, ms(100), 1, ms(0)); // cwnd 10.1, segment 10 released
+    assert_eq!(sent_seqs(&mut s, ms(100)), vec![(10, false)]);
+    ack(&mut s, ms(101), 1, ms(1));
+    let first: Vec<_> = std::iter::from_fn(|| s.poll_transmit(ms(101))).collect();
+    assert_eq!(
+        first.iter().map(|t| (t.meta.seq, t.meta.retransmit, t.meta.urgent)).collect::<Vec<_>>(),
+        vec![(11, false, true)],
+        "12 ≤ 1 + 10.1 + 1: one new segment, sent at once"
+    );
+    ack(&mut s, ms(101), 1, ms(1));
+    assert_eq!(sent_seqs(&mut s, ms(101)), vec![(12, false)], "13 ≤ 1 + 10.1 + 2");
+    assert_eq!(s.cwnd(), 10.1, "limited transmit leaves cwnd alone");
+    ack(&mut s, ms(101), 1, ms(1));
+    assert_eq!(sent_seqs(&mut s, ms(101)), vec![(1, true)], "the third duplicate retransmits the hole");
+    assert_eq!(s.counters().fast_retransmits, 1);
+}
+
+#[test]
+fn limited_transmit_reno() {
+    limited_transmit_sends_one_new_segment_per_early_duplicate(Reno);
+}
+
+#[test]
+fn limited_transmit_newreno() {
+    limited_transmit_sends_one_new_segment_per_early_duplicate(NewReno);
+}
+
+#[test]
+fn limited_transmit_tahoe() {
+    limited_transmit_sends_one_new_segment_per_early_duplicate(Tahoe);
+}
+
+/// ns-2 tests against cwnd + dupacks: at cwnd 2 with segments 0..=2 outstanding, the first
+/// duplicate would need snd_nxt + 1 = 4 ≤ 0 + 2 + 1 (no), the second allows it (4 ≤ 0 + 2 + 2).
+/// Turned off, no duplicate sends anything.
+#[test]
+fn limited_transmit_respects_cwnd_plus_dupacks_and_can_be_turned_off() {
+    for on in [true, false] {
+        let cfg = TcpConfig { limited_transmit: on, initial_window: 3, ..TcpConfig::default() };
+        let mut s = TcpSender::new(NewReno, &cfg, PKT, Instant::ZERO, None);
+        assert_eq!(sent_seqs(&mut s, ms(0)).len(), 3);
+        s.set_window(2.0, 1.0);
+        ack(&mut s, ms(100), 0, ms(0));
+        assert_eq!(sent_seqs(&mut s, ms(100)), vec![], "4 > 0 + 2 + 1");
+        ack(&mut s, ms(100), 0, ms(0));
+        let expected = if on { vec![(3, false)] } else { vec![] };
+        assert_eq!(sent_seqs(&mut s, ms(100)), expected, "4 ≤ 0 + 2 + 2 (limited transmit {on})");
+    }
 }
 
 #[test]
