@@ -54,7 +54,11 @@ def prepared_dir() -> Path:
     """Where the suite's encodings live (under the video cache, ``$VIDCC_CACHE``)."""
     from vidcc.video.clip import cache_dir
 
-    return cache_dir() / "asmp-tfmcc" / f"cif-{CLIP_SECONDS}s-q{QUANTIZERS[0]}-{QUANTIZERS[-1]}-g{GOP}b{BFRAMES}-p{PAYLOAD_BYTES}"
+    return (
+        cache_dir()
+        / "asmp-tfmcc"
+        / f"cif-{CLIP_SECONDS}s-q{QUANTIZERS[0]}-{QUANTIZERS[-1]}-g{GOP}b{BFRAMES}-p{PAYLOAD_BYTES}"
+    )
 
 
 def ensure_prepared(directory: Path | None = None, *, clip: Path | None = None, quantizers=QUANTIZERS) -> Path:
@@ -67,16 +71,26 @@ def ensure_prepared(directory: Path | None = None, *, clip: Path | None = None, 
             return d
     except video.VideoError:
         pass
-    video.prepare(clip if clip is not None else video.default_clip(CLIP_SECONDS), d, gop=GOP, bframes=BFRAMES,
-                  quantizers=list(quantizers), packet_size=PAYLOAD_BYTES)
+    video.prepare(
+        clip if clip is not None else video.default_clip(CLIP_SECONDS),
+        d,
+        gop=GOP,
+        bframes=BFRAMES,
+        quantizers=list(quantizers),
+        packet_size=PAYLOAD_BYTES,
+    )
     return d
 
 
 def video_table(deadline: str | None = None, directory: Path | None = None, quantizers=QUANTIZERS) -> dict[str, Any]:
     """A flow's ``video`` table: the rate-adaptive set of the prepared traces."""
     d = Path(directory) if directory is not None else prepared_dir()
-    table: dict[str, Any] = {"model": "trace", "traces": [str(d / f"q{q}.trace") for q in quantizers],
-                             "trace_format": "evalvid", "quantizers": list(quantizers)}
+    table: dict[str, Any] = {
+        "model": "trace",
+        "traces": [str(d / f"q{q}.trace") for q in quantizers],
+        "trace_format": "evalvid",
+        "quantizers": list(quantizers),
+    }
     if deadline is None:
         table["playout_delay"] = PLAYOUT
     else:
@@ -89,7 +103,10 @@ def rate_range(directory: Path | None = None) -> tuple[int, int]:
     the q = 31 and q = 2 rates (Table 2's 100 and 1642 kbit/s for the paper's clip)."""
     from vidcc.video import load_manifest
 
-    rates = [e["mean_bitrate_bps"] for e in load_manifest(directory if directory is not None else prepared_dir())["encodings"]]
+    rates = [
+        e["mean_bitrate_bps"]
+        for e in load_manifest(directory if directory is not None else prepared_dir())["encodings"]
+    ]
     return math.ceil(min(rates) / 1000) * 1000, math.ceil(max(rates) / 1000) * 1000
 
 
@@ -166,8 +183,9 @@ def without_deadline(frames: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(out, ignore_index=True)
 
 
-def score(run_id: str, frames: pd.DataFrame, directory: Path | None = None, quantizers=QUANTIZERS,
-          deadline: bool = False) -> list[dict[str, Any]]:
+def score(
+    run_id: str, frames: pd.DataFrame, directory: Path | None = None, quantizers=QUANTIZERS, deadline: bool = False
+) -> list[dict[str, Any]]:
     """Per (flow, receiver) of one run's frames table: the quality summary of
     :func:`vidcc.video.evaluate` plus ``psnr_var`` (variance of the per-frame PSNR), ``share_mos_le_2``,
     ``share_mos_5``, ``mean_quantizer`` (of the frames shown) and ``psnr_scene0``/``psnr_scene1``
@@ -203,12 +221,18 @@ def score(run_id: str, frames: pd.DataFrame, directory: Path | None = None, quan
         psnr = g["psnr_db"].to_numpy()
         scene = (g["frame"].to_numpy() % prep.frames) >= prep.frames // 2
         shown = g["shown_quantizer"].to_numpy()
-        scored[k] = {"mean_psnr_db": s["mean_psnr_db"], "psnr_var": float(np.var(psnr)), "mean_mos": s["mean_mos"],
-                     "share_mos_ge_3": s["share_mos_ge_3"], "share_mos_le_2": s["mos_share"]["1"] + s["mos_share"]["2"],
-                     "share_mos_5": s["mos_share"]["5"], "concealed": s["concealed_frames"] / s["frames"],
-                     "mean_quantizer": float(shown[shown > 0].mean()) if (shown > 0).any() else math.nan,
-                     "psnr_scene0": float(psnr[~scene].mean()) if (~scene).any() else math.nan,
-                     "psnr_scene1": float(psnr[scene].mean()) if scene.any() else math.nan}
+        scored[k] = {
+            "mean_psnr_db": s["mean_psnr_db"],
+            "psnr_var": float(np.var(psnr)),
+            "mean_mos": s["mean_mos"],
+            "share_mos_ge_3": s["share_mos_ge_3"],
+            "share_mos_le_2": s["mos_share"]["1"] + s["mos_share"]["2"],
+            "share_mos_5": s["mos_share"]["5"],
+            "concealed": s["concealed_frames"] / s["frames"],
+            "mean_quantizer": float(shown[shown > 0].mean()) if (shown > 0).any() else math.nan,
+            "psnr_scene0": float(psnr[~scene].mean()) if (~scene).any() else math.nan,
+            "psnr_scene1": float(psnr[scene].mean()) if scene.any() else math.nan,
+        }
     rows = [{"flow": k[0], "receiver": k[1] if len(k) > 1 else 0, **scored[rep]} for k, rep in same.items()]
     _CACHE[key] = rows
     return rows
