@@ -105,7 +105,8 @@ CLAIMS = [
     ),
     _claim(
         "C11",
-        "S3: TFMCC > 30 dB in Akiyo; in Stefan TFMCC drops ≈ 15 dB, ASMP ≈ 10 dB; mean PSNR ASMP > TFMCC (Akiyo/Stefan: the "
+        "S3: TFMCC > 30 dB in Akiyo; in Stefan TFMCC drops ≈ 15 dB, ASMP ≈ 10 dB; mean PSNR ASMP > "
+        "TFMCC (Akiyo/Stefan: the "
         "clip's easier/harder scene).",
         "fig10-12",
         video_quality.scene_psnr_and_fall,
@@ -185,7 +186,8 @@ CLAIMS = [
     ),
     _claim(
         "C21",
-        "S4: MOS grading favours ASMP at every RTT: a larger share of its frames graded 'fair' to 'excellent' (MOS ≥ 3).",
+        "S4: MOS grading favours ASMP at every RTT: a larger share of its frames graded 'fair' to "
+        "'excellent' (MOS ≥ 3).",
         "fig13-18",
         video_quality.mos_order(None, "rtt_ms"),
         cause=video_quality.video_cause,
@@ -225,7 +227,8 @@ CLAIMS = [
     ),
     _claim(
         "C26",
-        "S5: TFMCC ≈ 70 % of frames MOS 1–2; ASMP ≈ 50 % MOS 5 and ≈ 90 % MOS ≥ 3 (tested: TFMCC's share MOS 1–2 > 0.5, "
+        "S5: TFMCC ≈ 70 % of frames MOS 1–2; ASMP ≈ 50 % MOS 5 and ≈ 90 % MOS ≥ 3 (tested: TFMCC's "
+        "share MOS 1–2 > 0.5, "
         "'the largest part'; ASMP's share MOS ≥ 3 ≥ 0.75; a larger share MOS 5 for ASMP).",
         "fig19-23",
         video_quality.mos_shares_s5,
@@ -234,7 +237,8 @@ CLAIMS = [
     ),
     _claim(
         "C27",
-        "S6: TFMCC has higher mean throughput, reacts faster to the UDP steps and overshoots at start (its rate above ASMP's "
+        "S6: TFMCC has higher mean throughput, reacts faster to the UDP steps and overshoots at "
+        "start (its rate above ASMP's "
         "in the first seconds).",
         "fig24-25",
         dynamics.tfmcc_faster_with_startup_overshoot,
@@ -243,7 +247,8 @@ CLAIMS = [
     ),
     _claim(
         "C28",
-        "S6: ASMP has no slow start: its sender rises ≈ 0.9·P/RTT per report (median, P/RTT at the measured RTT; within a "
+        "S6: ASMP has no slow start: its sender rises ≈ 0.9·P/RTT per report (median, P/RTT at the "
+        "measured RTT; within a "
         "factor of 2: 0.45 to 1.8), does "
         "not fall back from its top after the ramp, and takes longer to reach its top rate.",
         "fig24-25",
@@ -309,7 +314,8 @@ CLAIMS = [
     ),
     Claim(
         "B1",
-        "Baseline: two TCP NewReno flows sharing the S5 bottleneck (2 Mbit/s, 50 packets) reach Jain ≥ 0.99 (C23's bound, for TCP).",
+        "Baseline: two TCP NewReno flows sharing the S5 bottleneck (2 Mbit/s, 50 packets) reach Jain "
+        "≥ 0.99 (C23's bound, for TCP).",
         "fig19-23",
         ("tcp-newreno",),
         fairness.tcp_pair_jain,

@@ -203,7 +203,8 @@ def indicator_cause(d: FigureData | None, measured: dict[str, Any], parts=None) 
     )
     return (
         f"ASMP's sender rises by a median {step / 1e3:.1f} kbit/s per report = {units:.2f}·P/RTT at the "
-        f"{rtt * 1e3:.0f} ms RTT the run measured ({GAMMA_UNLOADED} = an UNLOADED step every report, {GAMMA_CONGESTED} = a "
+        f"{rtt * 1e3:.0f} ms RTT the run measured ({GAMMA_UNLOADED} = an UNLOADED step every report, "
+        f"{GAMMA_CONGESTED} = a "
         f"CONGESTED one), "
         f"with reports {gap:.1f} s apart, and first reaches its top rate, {top / 1e3:.0f} kbit/s, at {t_top:.0f} s"
     )
@@ -330,7 +331,8 @@ def cov_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
         texts.append(
             (f"at {cell} {c}: " if cell else "")
             + f"CoV of the 1 s bins ASMP {a[0]:.2f} against TFMCC {t[0]:.2f}, around the trend "
-            f"{a[1]:.2f} against {t[1]:.2f}; ASMP's mean rate {a[2] / 1e3:.0f} then {a[3] / 1e3:.0f} kbit/s over the two "
+            f"{a[1]:.2f} against {t[1]:.2f}; ASMP's mean rate {a[2] / 1e3:.0f} then {a[3] / 1e3:.0f} "
+            "kbit/s over the two "
             f"halves, TFMCC's {t[2] / 1e3:.0f} then {t[3] / 1e3:.0f}"
         )
     return "; ".join(texts)

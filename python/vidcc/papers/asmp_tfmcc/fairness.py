@@ -156,8 +156,10 @@ def equation_share_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
         }
     )
     return (
-        f"TFMCC crosses both bottlenecks and each TCP flow one: over the RTT points TFMCC sees loss {float(loss['tfmcc']):.4f} "
-        f"and a {rtt['tfmcc'] * 1e3:.0f} ms measured RTT, TCP {float(loss['tcp']):.4f} and {rtt['tcp'] * 1e3:.0f} ms: the TCP "
+        "TFMCC crosses both bottlenecks and each TCP flow one: over the RTT points TFMCC sees loss "
+        f"{float(loss['tfmcc']):.4f} "
+        f"and a {rtt['tfmcc'] * 1e3:.0f} ms measured RTT, TCP {float(loss['tcp']):.4f} and "
+        f"{rtt['tcp'] * 1e3:.0f} ms: the TCP "
         f"equation on these gives TFMCC {ratio:.2f}× TCP's rate (with the loss ratio for the loss event rate); "
         f"measured, TFMCC gets {float(thr['tfmcc'] / thr['tcp']):.2f}× TCP's throughput"
     )
@@ -195,7 +197,8 @@ def tcp_pair_jain(d: FigureData) -> Verdict:
     if v.status != "PASS" and len(per_seed):
         worst = per_seed.loc[per_seed["jain"].idxmin()]
         v.explanation += (
-            f" (seed {worst['seed']}: {worst['jain']:.3f}; the other seeds ≥ {per_seed['jain'].drop(worst.name).min():.4f})"
+            f" (seed {worst['seed']}: {worst['jain']:.3f}; the other seeds ≥ "
+            f"{per_seed['jain'].drop(worst.name).min():.4f})"
             if len(per_seed) > 1
             else ""
         )

@@ -61,7 +61,8 @@ FIGURES = [
         "fig3-6",
         "ASMP and TFMCC against TCP in the parking lot (S1)",
         "Fig. 3, 4, 5, 6",
-        "One multicast video crossing both_protocols bottlenecks, two TCP flows each crossing one: throughput over time, "
+        "One multicast video crossing both_protocols bottlenecks, two TCP flows each crossing one: "
+        "throughput over time, "
         "per-frame PSNR and the MOS distribution.",
         parts=both_protocols(lambda p: parking_lot_run(p)),
         plots=throughput_plots(),
@@ -70,7 +71,8 @@ FIGURES = [
         "fig7",
         "PSNR against the packet error rate (S2)",
         "Fig. 7",
-        "S1 without TCP; packet error rate 0.05 %–10 % on the first bottleneck (Bernoulli in place of the paper's periodic model).",
+        "S1 without TCP; packet error rate 0.05 %–10 % on the first bottleneck (Bernoulli in place "
+        "of the paper's periodic model).",
         parts=[
             *[
                 VideoPart(
@@ -117,7 +119,8 @@ FIGURES = [
         "fig10-12",
         "Video with a 150 ms playout deadline on a dumbbell (S3)",
         "Fig. 10, 11, 12",
-        "The video alone (the project's clip for the 1753-frame News/Akiyo/Stefan/Paris sequence) on a 2 Mbit/s (suite), 20 ms dumbbell; PSNR without and "
+        "The video alone (the project's clip for the 1753-frame News/Akiyo/Stefan/Paris sequence) on "
+        "a 2 Mbit/s (suite), 20 ms dumbbell; PSNR without and "
         "with the 150 ms playout deadline; one-way delay.",
         parts=[
             *both_protocols(lambda p: dumbbell_video_run(p)),
@@ -138,7 +141,8 @@ FIGURES = [
         "fig13-18",
         "Fairness, utilisation, loss, CoV, PSNR and MOS against the RTT (S4)",
         "Fig. 13–18",
-        "S1 with both_protocols bottleneck delays scaled to set the source→receiver RTT (one part per RTT, column rtt_ms).",
+        "S1 with both_protocols bottleneck delays scaled to set the source→receiver RTT (one part "
+        "per RTT, column rtt_ms).",
         parts=[
             VideoPart(
                 f"{p}-rtt{r}",
@@ -235,7 +239,8 @@ FIGURES = [
         "fig24-25",
         "Reaction to a 2 Mbit/s UDP CBR switched on and off (S6)",
         "Fig. 24, 25",
-        "Video on a 4 Mbit/s, 10 ms dumbbell with a 2 Mbit/s CBR on for 20 s, off for 20 s: throughput over time and MOS.",
+        "Video on a 4 Mbit/s, 10 ms dumbbell with a 2 Mbit/s CBR on for 20 s, off for 20 s: "
+        "throughput over time and MOS.",
         parts=both_protocols(lambda p: on_off_run(p, "udp")),
         plots=throughput_plots(),
     ),

@@ -48,7 +48,8 @@ def loss_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
     a, t = ep.get("asmp", math.nan), ep.get("tfmcc", math.nan)
     step = step_response(d) if d.figure.id in ON_OFF_FIGURES else None
     text = (
-        f"ASMP loses {float(g.get('asmp', math.nan)):.4f} of its packets against TFMCC's {float(g.get('tfmcc', math.nan)):.4f}; "
+        f"ASMP loses {float(g.get('asmp', math.nan)):.4f} of its packets against TFMCC's "
+        f"{float(g.get('tfmcc', math.nan)):.4f}; "
         f"its loss episodes last {a:.1f} s against TFMCC's {t:.1f} s"
     )
     if step:
