@@ -89,6 +89,26 @@ def test_the_scorer_on_hand_made_frames(prepared):
     assert rows[0]["psnr_scene0"] != rows[0]["psnr_scene1"]
 
 
+def test_the_sent_reference_scores_only_what_the_network_did(prepared):
+    """AMB-18's reading "sent" (§6.2 "we compare the encoded video at the sender with the video
+    received"): a receiver shown every frame as sent scores the cap whatever the quantiser; a
+    concealed frame scores the repeated picture against the one sent in its slot."""
+    from vidcc.video.metrics import PSNR_CAP_DB
+
+    n = load_manifest(prepared)["frames"]
+    coarse = pd.DataFrame({"flow": 0, "frame": range(n), "encoding": 2, "decodable": True, "status": "ok"})
+    lossy = coarse.assign(decodable=[not (5 <= k < 10) for k in range(n)])
+    frames = pd.concat([coarse.assign(receiver=0), lossy.assign(receiver=1)], ignore_index=True)
+    rows = {r["receiver"]: r for r in videoset.score("sent-ref", frames, prepared, QS, reference="sent")}
+    original = {r["receiver"]: r for r in videoset.score("sent-ref", frames, prepared, QS)}
+    assert rows[0]["mean_psnr_db"] == pytest.approx(PSNR_CAP_DB) and rows[0]["share_mos_5"] == 1.0
+    assert original[0]["mean_psnr_db"] < 40  # q31 against the original clip
+    assert rows[1]["concealed"] == pytest.approx(5 / n)
+    assert rows[1]["mean_psnr_db"] < PSNR_CAP_DB - 5 and rows[1]["share_mos_5"] == pytest.approx(1 - 5 / n)
+    with pytest.raises(ValueError, match="PSNR reference"):
+        videoset.score("sent-ref", frames, prepared, QS, reference="decoded")
+
+
 def _scores(rows):
     """Hand-made quality rows: (part, label, seed, **values)."""
     return pd.DataFrame([{"run_id": f"{p}-{s}", "part": p, "label": lab, "seed": s, "flow": 0, "receiver": 0, **v}

@@ -262,6 +262,48 @@ def on_off_delay(d: FigureData, period_s: float = BACKGROUND_PERIOD_S) -> dict[s
     return {k: (sum(a for a, _ in v) / len(v), sum(b for _, b in v) / len(v)) for k, v in out.items()}
 
 
+def on_step_headroom(d: FigureData | None, measured: dict[str, Any]) -> str:
+    """C27's bound, from the run: the bottleneck's capacity and the background's on-rate as the
+    scenario sets them (§6.8's 4 Mb/s and 2 Mb/s), against each video's mean receiving rate
+    during the on-periods and the one-way delay with the background off and on. When the video
+    plus the background stays below the capacity, the on-step takes nothing the video uses:
+    there is no network change to react to, for any protocol whose rate stays at the video's."""
+    from vidcc import _vidcc
+
+    if d is None:
+        return "no results"
+    doc = d.figure.parts[0].scenario("quick")
+    links = {f"{x['a']}-{x['b']}": x for x in doc["topology"]["links"]}
+    capacity = float(_vidcc.parse_rate(links["L-R"]["bandwidth"]))
+    background = [f for f in doc["flows"] if f.get("label") == "udp"]
+    if not background:
+        return "no UDP background in this figure"
+    cbr = float(_vidcc.parse_rate(background[0]["rate"]))
+    rates: dict[str, list[float]] = {}
+    for label, runs in traces(d).items():
+        for _, _, smp in runs:
+            on = ((smp["t_s"] - 1e-9) // BACKGROUND_PERIOD_S) % 2 == 1
+            if on.any():
+                rates.setdefault(label, []).append(float(smp[on]["rate_bps"].mean()))
+    if not rates:
+        return "no rate traces"
+    mean = {k: sum(v) / len(v) for k, v in rates.items()}
+    measured["bottleneck capacity (bit/s)"] = capacity
+    measured["UDP CBR rate when on (bit/s)"] = cbr
+    measured.update({f"mean receiving rate with the background on (bit/s)[{k}]": round(v, 0) for k, v in mean.items()})
+    delay = on_off_delay(d)
+    for lab, (off, on_ms) in delay.items():
+        measured[f"mean one-way delay, background off (ms)[{lab}]"] = round(off, 1)
+        measured[f"mean one-way delay, background on (ms)[{lab}]"] = round(on_ms, 1)
+    top = max(mean.values())
+    measured["faster video + CBR with the background on (bit/s)"] = round(top + cbr, 0)
+    return (f"with the background on, the faster video receives {top / 1e6:.2f} Mbit/s on average; with the CBR's "
+            f"{cbr / 1e6:.2f} Mbit/s that is {(top + cbr) / 1e6:.2f} Mbit/s of the {capacity / 1e6:.2f} Mbit/s "
+            f"bottleneck ({'below' if top + cbr < capacity else 'not below'} it), and the one-way delay moves from "
+            + "; ".join(f"{lab.upper()} {off:.1f} to {on_ms:.1f} ms" for lab, (off, on_ms) in delay.items())
+            + " as the background switches on")
+
+
 def _cov(xs: list[float], ys: list[float], detrend: bool) -> float:
     """CoV of ``ys``, or of its residuals around the least-squares line (plus the mean) with ``detrend``."""
     n = len(ys)
