@@ -12,7 +12,29 @@ from __future__ import annotations
 from vidcc.papers.asmp_tfmcc import delay, dynamics, fairness, loss, video_quality
 from vidcc.papers.asmp_tfmcc.common import PROTOS, order
 from vidcc.papers.asmp_tfmcc.scenarios import NEEDS
+from vidcc.papers.categories import UnrecordedReading
 from vidcc.papers.model import Claim
+
+# What the paper leaves open where a FAIL of the quick run PASSes under a reading (``--explore``,
+# quick run of 2026-11-27; the readings are in readings.py, the runs on docs/papers/asmp-tfmcc.md §5).
+PSNR_REFERENCE = UnrecordedReading(
+    "the PSNR reference (AMB-18): the paper compares 'the encoded video at the sender with the video received' "
+    "(§6.2; §7 'The transmitted and received video files were directly compared') while eq. 6 names the source "
+    "image; against the original clip (the suite's reading) ASMP's lower rate, a coarser quantiser, costs it more "
+    "than TFMCC's losses; against the video as sent PSNR counts what the network did",
+    readings=("sent-reference",),
+)
+ERROR_RATE_READINGS = UnrecordedReading(
+    "how a lossy interval moves ASMP's rate (AMB-6: §3.2 bounds only the loss-free increase, so eq. 2 above r is "
+    "taken, and at 1 % errors ASMP climbs to finer frames than at 0.05 %) and the PSNR reference (AMB-18)",
+    readings=("lossy-never", "sent-reference"),
+)
+S6_ACCESS = UnrecordedReading(
+    "S6's access links (§6.8 gives only the 4 Mb/s bottleneck): behind the suite's 100 Mbit/s, 1 ms links the "
+    "video and the 2 Mb/s CBR fit the bottleneck (as the paper's own rates do), so the on-step leaves nothing to "
+    "react to; with §6.1's 5 Mbit/s, 20 ms access links for every agent TFMCC reacts first",
+    readings=("s6-access",),
+)
 
 
 def _claim(cid, text, fig, check=None, protos=PROTOS, why=None, ref="", **kw):
@@ -61,6 +83,7 @@ CLAIMS = [
         video_quality.psnr_order(),
         cause=video_quality.video_cause,
         ref="§6.2, Fig. 5",
+        category=PSNR_REFERENCE,
     ),
     _claim(
         "C6",
@@ -77,6 +100,7 @@ CLAIMS = [
         video_quality.psnr_falls_with_error_rate,
         cause=video_quality.error_rate_cause,
         ref="§6.3, Fig. 7",
+        category=ERROR_RATE_READINGS,
     ),
     _claim(
         "C8",
@@ -112,6 +136,7 @@ CLAIMS = [
         video_quality.scene_psnr_and_fall,
         cause=video_quality.video_cause,
         ref="§6.5, Fig. 10",
+        category=PSNR_REFERENCE,
     ),
     _claim(
         "C12",
@@ -183,6 +208,7 @@ CLAIMS = [
         video_quality.psnr_order(None, "rtt_ms"),
         cause=video_quality.video_cause,
         ref="§6.6, Fig. 17",
+        category=PSNR_REFERENCE,
     ),
     _claim(
         "C21",
@@ -224,6 +250,7 @@ CLAIMS = [
         video_quality.psnr_gap_and_variance,
         cause=video_quality.video_cause,
         ref="§6.7, Fig. 22",
+        category=PSNR_REFERENCE,
     ),
     _claim(
         "C26",
@@ -243,7 +270,8 @@ CLAIMS = [
         "fig24-25",
         dynamics.tfmcc_faster_with_startup_overshoot,
         ref="§6.8, Fig. 24",
-        cause=dynamics.reaction_cause,
+        cause=dynamics.reaction_and_headroom_cause,
+        category=S6_ACCESS,
     ),
     _claim(
         "C28",
@@ -303,6 +331,7 @@ CLAIMS = [
         video_quality.network_and_video_rankings,
         cause=video_quality.video_cause,
         ref="§7",
+        category=PSNR_REFERENCE,
     ),
     _claim(
         "C35",

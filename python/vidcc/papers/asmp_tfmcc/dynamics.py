@@ -263,11 +263,10 @@ def on_off_delay(d: FigureData, period_s: float = BACKGROUND_PERIOD_S) -> dict[s
 
 
 def on_step_headroom(d: FigureData | None, measured: dict[str, Any]) -> str:
-    """C27's bound, from the run: the bottleneck's capacity and the background's on-rate as the
-    scenario sets them (§6.8's 4 Mb/s and 2 Mb/s), against each video's mean receiving rate
-    during the on-periods and the one-way delay with the background off and on. When the video
-    plus the background stays below the capacity, the on-step takes nothing the video uses:
-    there is no network change to react to, for any protocol whose rate stays at the video's."""
+    """What the background's on-step leaves the video, from the run: the bottleneck's capacity and
+    the background's on-rate as the scenario sets them (§6.8's 4 Mb/s and 2 Mb/s) against each
+    video's mean receiving rate during the on-periods. When the video plus the background stays
+    below the capacity, the on-step takes nothing the video uses: there is nothing to react to."""
     from vidcc import _vidcc
 
     if d is None:
@@ -291,17 +290,17 @@ def on_step_headroom(d: FigureData | None, measured: dict[str, Any]) -> str:
     measured["bottleneck capacity (bit/s)"] = capacity
     measured["UDP CBR rate when on (bit/s)"] = cbr
     measured.update({f"mean receiving rate with the background on (bit/s)[{k}]": round(v, 0) for k, v in mean.items()})
-    delay = on_off_delay(d)
-    for lab, (off, on_ms) in delay.items():
-        measured[f"mean one-way delay, background off (ms)[{lab}]"] = round(off, 1)
-        measured[f"mean one-way delay, background on (ms)[{lab}]"] = round(on_ms, 1)
     top = max(mean.values())
     measured["faster video + CBR with the background on (bit/s)"] = round(top + cbr, 0)
     return (f"with the background on, the faster video receives {top / 1e6:.2f} Mbit/s on average; with the CBR's "
             f"{cbr / 1e6:.2f} Mbit/s that is {(top + cbr) / 1e6:.2f} Mbit/s of the {capacity / 1e6:.2f} Mbit/s "
-            f"bottleneck ({'below' if top + cbr < capacity else 'not below'} it), and the one-way delay moves from "
-            + "; ".join(f"{lab.upper()} {off:.1f} to {on_ms:.1f} ms" for lab, (off, on_ms) in delay.items())
-            + " as the background switches on")
+            f"bottleneck ({'below' if top + cbr < capacity else 'not below'} it)")
+
+
+def reaction_and_headroom_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
+    """C27's cause: the reaction times and delays (:func:`reaction_cause`), then what the on-step
+    left the video (:func:`on_step_headroom`)."""
+    return reaction_cause(d, measured) + "; " + on_step_headroom(d, measured)
 
 
 def _cov(xs: list[float], ys: list[float], detrend: bool) -> float:
