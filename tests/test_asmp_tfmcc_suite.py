@@ -11,7 +11,7 @@ import pytest
 from explanation_testing import renders, unbacked_numbers
 from test_reproduce import _synthetic, suite_video  # noqa: F401  (the fixture)
 from vidcc.papers import load_suite
-from vidcc.papers.asmp_tfmcc import checks, videoset
+from vidcc.papers.asmp_tfmcc import common, dynamics, videoset
 from vidcc.papers.measures import FigureData
 from vidcc.papers.model import FAIL, PASS
 
@@ -70,8 +70,8 @@ def test_c28_reads_asmp_steps_from_its_sender_and_the_measured_rtt(suite, suite_
     data = _data(suite, 7)
     d = data["fig24-25"]
     flows = d.flows(None, {"label": "asmp"})
-    rtt = checks.measured_rtt_s(flows[flows["run_id"] == flows["run_id"].iloc[0]])
-    unit = checks.PACKET_BYTES * 8 / rtt
+    rtt = common.measured_rtt_s(flows[flows["run_id"] == flows["run_id"].iloc[0]])
+    unit = common.PACKET_BYTES * 8 / rtt
     asmp_runs = set(flows["run_id"])
 
     def extra(run, table, df, steps=(0.2 * unit, 0.2 * unit) + (0.9 * unit,) * 5, fall=False):
@@ -93,15 +93,16 @@ def test_c28_reads_asmp_steps_from_its_sender_and_the_measured_rtt(suite, suite_
         return df
 
     # per-run RTTs differ slightly: all runs share flow rows of the same shape (multicast: 4e7 + 1e6·k)
-    v = checks.c28(_with_series(d, extra))
+    v = dynamics.asmp_gradual_start(_with_series(d, extra))
     assert _m(v, "ASMP median rise per report / (P/RTT)[") == pytest.approx(0.9, abs=0.01)
     assert _m(v, "ASMP top rate / its mean rate after the ramp[") == pytest.approx(1.0, abs=1e-9)
     assert v.measured["ASMP report interval on its ramp (s)"] == 5.0
     # A fall of 30 % after the top is an overshoot the check must catch.
-    v = checks.c28(_with_series(d, lambda run, table, df: extra(run, table, df, fall=True)))
+    v = dynamics.asmp_gradual_start(_with_series(d, lambda run, table, df: extra(run, table, df, fall=True)))
     assert v.status == FAIL and "top rate / its mean rate after the ramp" in v.explanation
     # Steps of 0.2·P/RTT throughout (a CONGESTED step every report) are not "almost 0.9".
-    v = checks.c28(_with_series(d, lambda run, table, df: extra(run, table, df, steps=(0.2 * unit,) * 7)))
+    congested = _with_series(d, lambda run, table, df: extra(run, table, df, steps=(0.2 * unit,) * 7))
+    v = dynamics.asmp_gradual_start(congested)
     assert v.status == FAIL and "median rise per report" in v.explanation
 
 
@@ -143,16 +144,16 @@ def test_mos_claims_compare_the_share_graded_fair_to_excellent(suite_video, monk
     """C21, C30, C33: the paper quotes shares of the video graded 'fair' to 'excellent'; a protocol
     with the higher share and the lower mean MOS (many MOS-3 frames against a mix of 5 and 1)
     outperforms on the paper's measure. The old check also required the mean MOS and failed."""
-    from vidcc.papers.asmp_tfmcc import vchecks
+    from vidcc.papers.asmp_tfmcc import video_quality
 
     rows = []
     for seed in (1, 2):
         rows.append({"label": "asmp", "seed": seed, "run_id": f"a{seed}", "share_mos_ge_3": 0.99, "mean_mos": 3.0})
         rows.append({"label": "tfmcc", "seed": seed, "run_id": f"t{seed}", "share_mos_ge_3": 0.85, "mean_mos": 4.2})
     q = pd.DataFrame(rows)
-    monkeypatch.setattr(vchecks, "_q", lambda d, parts=None: q)
-    v = vchecks.mos_order()(None)
+    monkeypatch.setattr(video_quality, "scores", lambda d, parts=None: q)
+    v = video_quality.mos_order()(None)
     assert v.status == PASS, v.explanation
     assert v.measured["mean MOS (reported, not judged)[tfmcc]"] == 4.2
     q.loc[q["label"] == "asmp", "share_mos_ge_3"] = 0.8
-    assert vchecks.mos_order()(None).status == FAIL
+    assert video_quality.mos_order()(None).status == FAIL

@@ -1,4 +1,4 @@
-"""The ASMP/TFMCC suite's video (python/vidcc/papers/asmp_tfmcc/videoset.py and vchecks.py): a tiny
+"""The ASMP/TFMCC suite's video (python/vidcc/papers/asmp_tfmcc/videoset.py and video_quality.py): a tiny
 clip prepared at a quantizer set, ASMP carrying it rate-adaptively to two receivers whose frames are
 scored, the scorer on hand-made frames, and the PSNR/MOS checks on hand-made scores."""
 
@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from vidcc import run
-from vidcc.papers.asmp_tfmcc import vchecks, videoset
+from vidcc.papers.asmp_tfmcc import video_quality, videoset
 from vidcc.papers.model import FAIL, PASS
 from vidcc.video import clip, load_manifest
 
@@ -89,6 +89,26 @@ def test_the_scorer_on_hand_made_frames(prepared):
     assert rows[0]["psnr_scene0"] != rows[0]["psnr_scene1"]
 
 
+def test_the_sent_reference_scores_only_what_the_network_did(prepared):
+    """AMB-18's reading "sent" (§6.2 "we compare the encoded video at the sender with the video
+    received"): a receiver shown every frame as sent scores the cap whatever the quantiser; a
+    concealed frame scores the repeated picture against the one sent in its slot."""
+    from vidcc.video.metrics import PSNR_CAP_DB
+
+    n = load_manifest(prepared)["frames"]
+    coarse = pd.DataFrame({"flow": 0, "frame": range(n), "encoding": 2, "decodable": True, "status": "ok"})
+    lossy = coarse.assign(decodable=[not (5 <= k < 10) for k in range(n)])
+    frames = pd.concat([coarse.assign(receiver=0), lossy.assign(receiver=1)], ignore_index=True)
+    rows = {r["receiver"]: r for r in videoset.score("sent-ref", frames, prepared, QS, reference="sent")}
+    original = {r["receiver"]: r for r in videoset.score("sent-ref", frames, prepared, QS)}
+    assert rows[0]["mean_psnr_db"] == pytest.approx(PSNR_CAP_DB) and rows[0]["share_mos_5"] == 1.0
+    assert original[0]["mean_psnr_db"] < 40  # q31 against the original clip
+    assert rows[1]["concealed"] == pytest.approx(5 / n)
+    assert rows[1]["mean_psnr_db"] < PSNR_CAP_DB - 5 and rows[1]["share_mos_5"] == pytest.approx(1 - 5 / n)
+    with pytest.raises(ValueError, match="PSNR reference"):
+        videoset.score("sent-ref", frames, prepared, QS, reference="decoded")
+
+
 def _scores(rows):
     """Hand-made quality rows: (part, label, seed, **values)."""
     return pd.DataFrame([{"run_id": f"{p}-{s}", "part": p, "label": lab, "seed": s, "flow": 0, "receiver": 0, **v}
@@ -96,7 +116,10 @@ def _scores(rows):
 
 
 def _fake(monkeypatch, df):
-    monkeypatch.setattr(vchecks, "quality", lambda d, parts=None: df if parts is None else df[df["part"].isin(parts)])
+    def fake(d, parts=None):
+        return df if parts is None else df[df["part"].isin(parts)]
+
+    monkeypatch.setattr(video_quality, "quality", fake)
 
 
 def test_deadline_check_passes_and_fails_on_hand_made_scores(monkeypatch):
@@ -110,10 +133,10 @@ def test_deadline_check_passes_and_fails_on_hand_made_scores(monkeypatch):
         return _scores(rows)
 
     _fake(monkeypatch, table(0.2))
-    v = vchecks.c12(None)
+    v = video_quality.deadline_hurts_tfmcc(None)
     assert v.status == PASS, v
     _fake(monkeypatch, table(3.0))
-    assert vchecks.c12(None).status == FAIL
+    assert video_quality.deadline_hurts_tfmcc(None).status == FAIL
 
 
 def test_lower_throughput_lower_loss_higher_psnr_check(monkeypatch):
@@ -127,9 +150,9 @@ def test_lower_throughput_lower_loss_higher_psnr_check(monkeypatch):
         return _scores(rows)
 
     _fake(monkeypatch, table(34.0))
-    assert vchecks.c22(None).status == PASS
+    assert video_quality.lower_throughput_better_video(None).status == PASS
     _fake(monkeypatch, table(30.0))
-    v = vchecks.c22(None)
+    v = video_quality.lower_throughput_better_video(None)
     assert v.status == FAIL and "asmp" in v.explanation
 
 
@@ -145,9 +168,9 @@ def test_similar_curves_check_compares_the_gap_with_the_loss_effect(monkeypatch)
         return _scores(rows)
 
     _fake(monkeypatch, table(1.0))  # the loss effect at 0.001 is ≈ 4.5 dB: a 1 dB gap is small
-    assert vchecks.c9(None).status == PASS
+    assert video_quality.similar_psnr_curves(None).status == PASS
     _fake(monkeypatch, table(3.0))
-    assert vchecks.c9(None).status == FAIL
+    assert video_quality.similar_psnr_curves(None).status == FAIL
 
 
 def test_suite_parts_start_asmp_at_the_clips_lowest_rate_and_clamp_it_to_the_clips_range(prepared, monkeypatch):

@@ -283,6 +283,10 @@ class Alternative:
       value): ``Alternative("classic-red", setup={"topology.links[C1-*].queue": {...}}, ref=...)``;
       ``figures`` limits it to those figures' parts (a pattern that would also match elsewhere).
 
+    * a scoring reading: how the suite scores its runs where the paper's post-processing is
+      open (``scoring``, keys the suite's measures read from the part's alternatives, e.g.
+      ``{"psnr_reference": "sent"}``); it leaves every scenario as it is, so its runs are reused.
+
     ``ref`` points at the paper's text (or the set-up row) the reading comes from; ``note`` says
     what the reading is and what evidence suggests it."""
 
@@ -293,10 +297,12 @@ class Alternative:
     note: str = ""
     setup: Mapping[str, Any] = field(default_factory=dict)
     figures: Sequence[str] = ()
+    scoring: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if not self.protocol and not self.setup:
-            raise ValueError(f"alternative {self.name!r}: neither a protocol (with its keys) nor set-up patterns")
+        if not self.protocol and not self.setup and not self.scoring:
+            raise ValueError(f"alternative {self.name!r}: neither a protocol (with its keys), set-up patterns nor "
+                             "scoring keys")
         if self.keys and not self.protocol:
             raise ValueError(f"alternative {self.name!r}: protocol keys {sorted(self.keys)} without a protocol")
         empty = [p for p in self.setup if not isinstance(p, str) or not p.strip()]
@@ -317,6 +323,8 @@ class Alternative:
         or a set-up pattern matches a node of its scenario."""
         if self.protocol and self.protocol in part.protocols():
             return True
+        if self.scoring:  # scores every part's runs (the suite's measures decide what it changes)
+            return True
         return bool(self.setup) and any(set_at(copy.deepcopy(at_scale(part.base, s)), at_scale(dict(self.setup), s))
                                         for s in SCALES)
 
@@ -326,6 +334,7 @@ class Alternative:
         if self.protocol:
             out.append(f"{self.protocol}: " + ", ".join(f"{k} = {v}" for k, v in self.keys.items()))
         out += [f"{p} = {_short(v)}" for p, v in self.setup.items()]
+        out += [f"scoring {k} = {_short(v)}" for k, v in self.scoring.items()]
         where = f"; in {', '.join(self.figures)}" if self.figures else ""
         return "; ".join(out) + where + (f" ({self.ref})" if self.ref else "")
 

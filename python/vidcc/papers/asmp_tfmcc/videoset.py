@@ -54,7 +54,11 @@ def prepared_dir() -> Path:
     """Where the suite's encodings live (under the video cache, ``$VIDCC_CACHE``)."""
     from vidcc.video.clip import cache_dir
 
-    return cache_dir() / "asmp-tfmcc" / f"cif-{CLIP_SECONDS}s-q{QUANTIZERS[0]}-{QUANTIZERS[-1]}-g{GOP}b{BFRAMES}-p{PAYLOAD_BYTES}"
+    return (
+        cache_dir()
+        / "asmp-tfmcc"
+        / f"cif-{CLIP_SECONDS}s-q{QUANTIZERS[0]}-{QUANTIZERS[-1]}-g{GOP}b{BFRAMES}-p{PAYLOAD_BYTES}"
+    )
 
 
 def ensure_prepared(directory: Path | None = None, *, clip: Path | None = None, quantizers=QUANTIZERS) -> Path:
@@ -67,16 +71,26 @@ def ensure_prepared(directory: Path | None = None, *, clip: Path | None = None, 
             return d
     except video.VideoError:
         pass
-    video.prepare(clip if clip is not None else video.default_clip(CLIP_SECONDS), d, gop=GOP, bframes=BFRAMES,
-                  quantizers=list(quantizers), packet_size=PAYLOAD_BYTES)
+    video.prepare(
+        clip if clip is not None else video.default_clip(CLIP_SECONDS),
+        d,
+        gop=GOP,
+        bframes=BFRAMES,
+        quantizers=list(quantizers),
+        packet_size=PAYLOAD_BYTES,
+    )
     return d
 
 
 def video_table(deadline: str | None = None, directory: Path | None = None, quantizers=QUANTIZERS) -> dict[str, Any]:
     """A flow's ``video`` table: the rate-adaptive set of the prepared traces."""
     d = Path(directory) if directory is not None else prepared_dir()
-    table: dict[str, Any] = {"model": "trace", "traces": [str(d / f"q{q}.trace") for q in quantizers],
-                             "trace_format": "evalvid", "quantizers": list(quantizers)}
+    table: dict[str, Any] = {
+        "model": "trace",
+        "traces": [str(d / f"q{q}.trace") for q in quantizers],
+        "trace_format": "evalvid",
+        "quantizers": list(quantizers),
+    }
     if deadline is None:
         table["playout_delay"] = PLAYOUT
     else:
@@ -89,7 +103,10 @@ def rate_range(directory: Path | None = None) -> tuple[int, int]:
     the q = 31 and q = 2 rates (Table 2's 100 and 1642 kbit/s for the paper's clip)."""
     from vidcc.video import load_manifest
 
-    rates = [e["mean_bitrate_bps"] for e in load_manifest(directory if directory is not None else prepared_dir())["encodings"]]
+    rates = [
+        e["mean_bitrate_bps"]
+        for e in load_manifest(directory if directory is not None else prepared_dir())["encodings"]
+    ]
     return math.ceil(min(rates) / 1000) * 1000, math.ceil(max(rates) / 1000) * 1000
 
 
@@ -122,7 +139,19 @@ def _prepared(directory: str):
     return Prepared(directory)
 
 
-_CACHE: dict[tuple[str, str, bool], list[dict[str, Any]]] = {}
+_CACHE: dict[tuple[str, str, bool, str], list[dict[str, Any]]] = {}
+REFERENCES = ("original", "sent")  # the PSNR references AMB-18 leaves open (docs/papers/asmp-tfmcc.md §4)
+
+
+def reference_of(d: FigureData, part: str) -> str:
+    """The PSNR reference ``part``'s readings ask for (an alternative's ``scoring`` key
+    ``psnr_reference``), else the suite's: the original clip."""
+    for p in d.figure.parts:
+        if p.name == part:
+            for alt in p.alternatives:
+                if alt.scoring.get("psnr_reference"):
+                    return str(alt.scoring["psnr_reference"])
+    return "original"
 
 
 _RECEIVED = ("ok", "late", "dependency")  # every packet of the frame arrived (decodability.rs)
@@ -166,19 +195,58 @@ def without_deadline(frames: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(out, ignore_index=True)
 
 
-def score(run_id: str, frames: pd.DataFrame, directory: Path | None = None, quantizers=QUANTIZERS,
-          deadline: bool = False) -> list[dict[str, Any]]:
+def _sent_psnr(prep, slots: pd.DataFrame, frames: pd.DataFrame, quantizers) -> Any:
+    """Per slot of one receiver's scored ``slots`` (:func:`vidcc.video.evaluate`'s frames table): the
+    PSNR of the picture shown against the picture sent in that slot — the frame decoded at the
+    quantiser its sender used (the ``encoding`` of ``frames``), the reading "sent" of AMB-18. A
+    slot that shows its own frame at the quantiser sent is identical to it (MSE = 0: capped at
+    the metric's cap); a frame with no encoding recorded is compared with the original."""
+    import numpy as np
+
+    from vidcc.video.metrics import PSNR_CAP_DB, psnr_ssim
+    from vidcc.video.quality import GREY
+
+    table = prep.index_of(list(quantizers), "the suite's encodings")
+    sent_of = dict(zip(frames["frame"].to_numpy(), frames["encoding"].to_numpy())) if "encoding" in frames else {}
+    frame = slots["frame"].to_numpy()
+    shown = slots["shown_frame"].to_numpy()
+    shown_q = slots["shown_quantizer"].to_numpy()
+    sent = np.array([table[int(sent_of[f])] if f in sent_of and 0 <= sent_of[f] < len(table) else -1 for f in frame])
+    shown_e = np.array([prep.quantizers.index(int(q)) if q > 0 else -1 for q in shown_q])
+    psnr = np.full(len(frame), float(PSNR_CAP_DB))
+    for i in np.flatnonzero((shown != frame) | (shown_e != sent)):
+        ref = (prep.decoded(int(sent[i])) if sent[i] >= 0 else prep.original).y(np.array([frame[i] % prep.frames]))
+        test = np.full_like(ref, GREY) if shown[i] < 0 else prep.decoded(int(shown_e[i])).y(
+            np.array([shown[i] % prep.frames]))
+        psnr[i] = float(psnr_ssim(ref, test)[0][0])
+    return psnr
+
+
+def score(
+    run_id: str,
+    frames: pd.DataFrame,
+    directory: Path | None = None,
+    quantizers=QUANTIZERS,
+    deadline: bool = False,
+    reference: str = "original",
+) -> list[dict[str, Any]]:
     """Per (flow, receiver) of one run's frames table: the quality summary of
     :func:`vidcc.video.evaluate` plus ``psnr_var`` (variance of the per-frame PSNR), ``share_mos_le_2``,
     ``share_mos_5``, ``mean_quantizer`` (of the frames shown) and ``psnr_scene0``/``psnr_scene1``
     (mean PSNR over the slots of each half of the clip). Without ``deadline`` the frames are
-    judged by :func:`without_deadline` first. Cached by run id (a run never changes)."""
+    judged by :func:`without_deadline` first. ``reference``: what each picture is compared with,
+    ``"original"`` (the raw clip, the suite's reading of AMB-18) or ``"sent"`` (the video as its
+    sender encoded it, :func:`_sent_psnr`; every PSNR and MOS score then comes from those
+    per-slot values). Cached by run id (a run never changes)."""
     import numpy as np
 
     from vidcc.video import evaluate
+    from vidcc.video.metrics import mos
 
+    if reference not in REFERENCES:
+        raise ValueError(f"PSNR reference {reference!r}: not one of {', '.join(REFERENCES)}")
     d = str(Path(directory) if directory is not None else prepared_dir())
-    key = (run_id, d, deadline)
+    key = (run_id, d, deadline, reference)
     if key in _CACHE:
         return _CACHE[key]
     if not deadline:
@@ -203,12 +271,28 @@ def score(run_id: str, frames: pd.DataFrame, directory: Path | None = None, quan
         psnr = g["psnr_db"].to_numpy()
         scene = (g["frame"].to_numpy() % prep.frames) >= prep.frames // 2
         shown = g["shown_quantizer"].to_numpy()
-        scored[k] = {"mean_psnr_db": s["mean_psnr_db"], "psnr_var": float(np.var(psnr)), "mean_mos": s["mean_mos"],
-                     "share_mos_ge_3": s["share_mos_ge_3"], "share_mos_le_2": s["mos_share"]["1"] + s["mos_share"]["2"],
-                     "share_mos_5": s["mos_share"]["5"], "concealed": s["concealed_frames"] / s["frames"],
-                     "mean_quantizer": float(shown[shown > 0].mean()) if (shown > 0).any() else math.nan,
-                     "psnr_scene0": float(psnr[~scene].mean()) if (~scene).any() else math.nan,
-                     "psnr_scene1": float(psnr[scene].mean()) if scene.any() else math.nan}
+        if reference == "sent":
+            mask = np.ones(len(frames), dtype=bool)
+            for col, value in zip(by, k):
+                mask &= frames[col].to_numpy() == value
+            sel = frames[mask]
+            psnr = _sent_psnr(prep, g, sel, quantizers)
+            grade = np.asarray(mos(psnr))
+            s = {**s, "mean_psnr_db": float(psnr.mean()), "mean_mos": float(grade.mean()),
+                 "share_mos_ge_3": float((grade >= 3).mean()),
+                 "mos_share": {str(c): float((grade == c).mean()) for c in range(1, 6)}}
+        scored[k] = {
+            "mean_psnr_db": s["mean_psnr_db"],
+            "psnr_var": float(np.var(psnr)),
+            "mean_mos": s["mean_mos"],
+            "share_mos_ge_3": s["share_mos_ge_3"],
+            "share_mos_le_2": s["mos_share"]["1"] + s["mos_share"]["2"],
+            "share_mos_5": s["mos_share"]["5"],
+            "concealed": s["concealed_frames"] / s["frames"],
+            "mean_quantizer": float(shown[shown > 0].mean()) if (shown > 0).any() else math.nan,
+            "psnr_scene0": float(psnr[~scene].mean()) if (~scene).any() else math.nan,
+            "psnr_scene1": float(psnr[scene].mean()) if scene.any() else math.nan,
+        }
     rows = [{"flow": k[0], "receiver": k[1] if len(k) > 1 else 0, **scored[rep]} for k, rep in same.items()]
     _CACHE[key] = rows
     return rows
@@ -226,7 +310,9 @@ def quality(d: FigureData, parts=None) -> pd.DataFrame:
         frames = d.series(run_id, "frames")
         if frames is None or frames.empty:
             continue
-        s = pd.DataFrame(score(str(run_id), frames, deadline=str(f["part"].iloc[0]).endswith("-deadline")))
+        part = str(f["part"].iloc[0])
+        deadline, reference = part.endswith("-deadline"), reference_of(d, part)
+        s = pd.DataFrame(score(str(run_id), frames, deadline=deadline, reference=reference))
         keys = [k for k in ("flow", "receiver") if k in f.columns and k in s.columns]
         out.append(f.merge(s, on=keys, how="inner", suffixes=("", "_video")))
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame()

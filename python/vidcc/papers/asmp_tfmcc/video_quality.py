@@ -1,4 +1,4 @@
-"""Checks of the suite's PSNR/MOS claims (C5–C12, C20–C22, C25, C26, C30, C33, C34) and the
+"""Video-quality checks of the ASMP/TFMCC suite: PSNR/MOS claims (C5–C12, C20–C22, C25, C26, C30, C33, C34) and the
 measured cause of a FAIL. Scores come from :func:`vidcc.papers.asmp_tfmcc.videoset.quality`: one row
 per receiver, averaged over a run's receivers, then over seeds (``summarize``).
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from vidcc.papers.asmp_tfmcc.common import PROTOS, per_label
 from vidcc.papers.asmp_tfmcc.videoset import quality
 from vidcc.papers.model import FAIL, PASS, Verdict
 from vidcc.papers.verdicts import all_of, bound, direction, no_data, ordering
@@ -22,86 +23,98 @@ if TYPE_CHECKING:
 
     from vidcc.papers.measures import FigureData
 
-PROTOS = ("asmp", "tfmcc")
 
-
-def _summ(df: pd.DataFrame, metric: str, by: str | None = None) -> pd.DataFrame:
-    from vidcc.analysis import summarize
-
-    return summarize(df, metric, by=by, group="label")
-
-
-def _q(d: FigureData, parts=PROTOS) -> pd.DataFrame:
+def scores(d: FigureData, parts=PROTOS) -> pd.DataFrame:
     return quality(d, list(parts) if parts is not None else None)
 
 
-def _of(df: pd.DataFrame, label: str) -> pd.DataFrame:
+def of_label(df: pd.DataFrame, label: str) -> pd.DataFrame:
     return df[df["label"] == label] if not df.empty else df
 
 
 def psnr_order(parts=PROTOS, by: str | None = None):
     """Mean PSNR ASMP > TFMCC (at every value of ``by``)."""
+
     def check(d: FigureData) -> Verdict:
-        q = _q(d, parts)
+        q = scores(d, parts)
         if q.empty:
             return no_data("mean PSNR")
-        return ordering(_summ(q, "mean_psnr_db", by), "asmp", "tfmcc", by=by, name="mean PSNR (dB)")
+        return ordering(per_label(q, "mean_psnr_db", by), "asmp", "tfmcc", by=by, name="mean PSNR (dB)")
+
     return check
 
 
 def mos_order(parts=PROTOS, by: str | None = None):
-    """"MOS grading discloses that ASMP outperforms TFMCC": the paper states every MOS result as
+    """ "MOS grading discloses that ASMP outperforms TFMCC": the paper states every MOS result as
     the share of the video graded 'fair' to 'excellent' (§6.2 "almost 50 %", §6.7 "90 %", §6.8
     "approximately 75 %"), so that share (MOS ≥ 3) is what is compared; the mean MOS is reported
     beside it, not judged."""
+
     def check(d: FigureData) -> Verdict:
-        q = _q(d, parts)
+        q = scores(d, parts)
         if q.empty:
             return no_data("share of frames MOS ≥ 3")
-        v = ordering(_summ(q, "share_mos_ge_3", by), "asmp", "tfmcc", by=by, name="share of frames MOS ≥ 3")
-        for r in _summ(q, "mean_mos", by).to_dict("records"):
+        v = ordering(per_label(q, "share_mos_ge_3", by), "asmp", "tfmcc", by=by, name="share of frames MOS ≥ 3")
+        for r in per_label(q, "mean_mos", by).to_dict("records"):
             cell = f",{by}={r[by]:g}" if by else ""
             v.measured[f"mean MOS (reported, not judged)[{r['label']}{cell}]"] = round(float(r["mean"]), 3)
         return v
+
     return check
 
 
-def c6(d: FigureData) -> Verdict:
-    q = _q(d)
+def mos_shares_s1(d: FigureData) -> Verdict:
+    q = scores(d)
     if q.empty:
         return no_data("MOS shares")
-    return all_of(ordering(_summ(q, "share_mos_ge_3"), "asmp", "tfmcc", name="share of frames MOS ≥ 3"),
-                  bound(_summ(_of(q, "tfmcc"), "share_mos_le_2"), ">", 0.5, name="TFMCC share of frames MOS 1–2"))
+    return all_of(
+        ordering(per_label(q, "share_mos_ge_3"), "asmp", "tfmcc", name="share of frames MOS ≥ 3"),
+        bound(per_label(of_label(q, "tfmcc"), "share_mos_le_2"), ">", 0.5, name="TFMCC share of frames MOS 1–2"),
+    )
 
 
 def _lossless(d: FigureData) -> dict[str, float]:
-    q = _q(d, [f"{p}-lossless" for p in PROTOS])
+    q = scores(d, [f"{p}-lossless" for p in PROTOS])
     return {} if q.empty else {k: float(v) for k, v in q.groupby("label")["mean_psnr_db"].mean().items()}
 
 
-def c7(d: FigureData) -> Verdict:
-    q = _q(d)
+def psnr_falls_with_error_rate(d: FigureData) -> Verdict:
+    q = scores(d)
     if q.empty:
         return no_data("mean PSNR against the error rate")
-    s = _summ(q, "mean_psnr_db", "error_rate")
-    return all_of(*[direction(s, "error_rate", increasing=False, name=f"{p.upper()} mean PSNR (dB)", group="label", of=p,
-                              how="monotone") for p in PROTOS])
+    s = per_label(q, "mean_psnr_db", "error_rate")
+    return all_of(
+        *[
+            direction(
+                s,
+                "error_rate",
+                increasing=False,
+                name=f"{p.upper()} mean PSNR (dB)",
+                group="label",
+                of=p,
+                how="monotone",
+            )
+            for p in PROTOS
+        ]
+    )
 
 
-def c8(d: FigureData) -> Verdict:
-    q = _q(d)
+def psnr_drop_at_lowest_error_rate(d: FigureData) -> Verdict:
+    q = scores(d)
     ref = _lossless(d)
     if q.empty or not ref:
         return no_data("PSNR at 0.05 % errors and without")
     low = q[q["error_rate"] == q["error_rate"].min()]
     drops = low.assign(drop_db=[ref.get(lab, math.nan) - v for lab, v in zip(low["label"], low["mean_psnr_db"])])
-    v = bound(_summ(drops, "drop_db"), ">=", 5.0, name=f"PSNR drop at error rate {float(low['error_rate'].min()):g} (dB)")
+    v = bound(
+        per_label(drops, "drop_db"), ">=", 5.0, name=f"PSNR drop at error rate {float(low['error_rate'].min()):g} (dB)"
+    )
     v.measured.update({f"loss-free mean PSNR (dB)[{k}]": round(x, 2) for k, x in ref.items()})
     return v
 
 
-def c9(d: FigureData) -> Verdict:
-    q = _q(d)
+def similar_psnr_curves(d: FigureData) -> Verdict:
+    q = scores(d)
     ref = _lossless(d)
     if q.empty or not ref:
         return no_data("PSNR against the error rate")
@@ -117,20 +130,26 @@ def c9(d: FigureData) -> Verdict:
             bad.append((rate, gap, effect))
     if bad:
         rate, gap, effect = bad[0]
-        return Verdict(FAIL, measured, f"at error rate {rate:g} ASMP and TFMCC differ by {gap:.2f} dB, not below half the "
-                                       f"loss effect ({effect:.2f} dB)")
+        return Verdict(
+            FAIL,
+            measured,
+            f"at error rate {rate:g} ASMP and TFMCC differ by {gap:.2f} dB, not below half the "
+            f"loss effect ({effect:.2f} dB)",
+        )
     return Verdict(PASS, measured, f"|ΔPSNR| below half the loss effect at all {len(m)} error rates")
 
 
-def c10(d: FigureData) -> Verdict:
-    q = _of(_q(d, ["asmp"]), "asmp")
+def asmp_scenes_above_30db(d: FigureData) -> Verdict:
+    q = of_label(scores(d, ["asmp"]), "asmp")
     if q.empty:
         return no_data("ASMP PSNR per scene")
-    return all_of(bound(_summ(q, "psnr_scene0"), ">", 30.0, name="ASMP mean PSNR, first scene (dB)"),
-                  bound(_summ(q, "psnr_scene1"), ">", 30.0, name="ASMP mean PSNR, second scene (dB)"))
+    return all_of(
+        bound(per_label(q, "psnr_scene0"), ">", 30.0, name="ASMP mean PSNR, first scene (dB)"),
+        bound(per_label(q, "psnr_scene1"), ">", 30.0, name="ASMP mean PSNR, second scene (dB)"),
+    )
 
 
-def _scenes(q: pd.DataFrame) -> pd.DataFrame:
+def scene_falls(q: pd.DataFrame) -> pd.DataFrame:
     """Per row: the easier scene's mean PSNR (``easy_db``) and the fall to the harder one
     (``scene_drop_db``); which scene is easier is decided over all rows (the higher mean)."""
     first_easier = float(q["psnr_scene0"].mean()) >= float(q["psnr_scene1"].mean())
@@ -138,21 +157,23 @@ def _scenes(q: pd.DataFrame) -> pd.DataFrame:
     return q.assign(easy_db=q[easy], scene_drop_db=q[easy] - q[hard])
 
 
-def c11(d: FigureData) -> Verdict:
-    q = _q(d)
+def scene_psnr_and_fall(d: FigureData) -> Verdict:
+    q = scores(d)
     if q.empty:
         return no_data("PSNR per scene")
-    s = _scenes(q)
-    return all_of(bound(_summ(_of(s, "tfmcc"), "easy_db"), ">", 30.0, name="TFMCC mean PSNR, easier scene (dB)"),
-                  ordering(_summ(s, "scene_drop_db"), "tfmcc", "asmp", name="PSNR fall to the harder scene (dB)"),
-                  ordering(_summ(q, "mean_psnr_db"), "asmp", "tfmcc", name="mean PSNR (dB)"))
+    s = scene_falls(q)
+    return all_of(
+        bound(per_label(of_label(s, "tfmcc"), "easy_db"), ">", 30.0, name="TFMCC mean PSNR, easier scene (dB)"),
+        ordering(per_label(s, "scene_drop_db"), "tfmcc", "asmp", name="PSNR fall to the harder scene (dB)"),
+        ordering(per_label(q, "mean_psnr_db"), "asmp", "tfmcc", name="mean PSNR (dB)"),
+    )
 
 
 def deadline_falls(d: FigureData) -> pd.DataFrame:
     """Per protocol and seed: mean PSNR without and with the 150 ms deadline and the fall."""
     import pandas as pd
 
-    free, late = _q(d), _q(d, [f"{p}-deadline" for p in PROTOS])
+    free, late = scores(d), scores(d, [f"{p}-deadline" for p in PROTOS])
     if free.empty or late.empty:
         return pd.DataFrame()
     a = free.groupby(["label", "seed"])["mean_psnr_db"].mean()
@@ -161,18 +182,20 @@ def deadline_falls(d: FigureData) -> pd.DataFrame:
     return df.assign(fall_db=df["free_db"] - df["deadline_db"])
 
 
-def c12(d: FigureData) -> Verdict:
+def deadline_hurts_tfmcc(d: FigureData) -> Verdict:
     f = deadline_falls(d)
     if f.empty:
         return no_data("PSNR with and without the deadline")
-    s = _summ(f, "fall_db")
-    return all_of(ordering(s, "tfmcc", "asmp", name="PSNR fall with D_pb = 150 ms (dB)"),
-                  bound(s[s["label"] == "asmp"], "<", 1.0, name="ASMP PSNR fall with D_pb = 150 ms (dB)"))
+    s = per_label(f, "fall_db")
+    return all_of(
+        ordering(s, "tfmcc", "asmp", name="PSNR fall with D_pb = 150 ms (dB)"),
+        bound(s[s["label"] == "asmp"], "<", 1.0, name="ASMP PSNR fall with D_pb = 150 ms (dB)"),
+    )
 
 
-def c22(d: FigureData) -> Verdict:
+def lower_throughput_better_video(d: FigureData) -> Verdict:
     """At each RTT: the protocol with the lower throughput has the lower loss and the higher PSNR."""
-    q = _q(d, None)
+    q = scores(d, None)
     if q.empty:
         return no_data("throughput, loss and PSNR against the RTT")
     m = q.groupby(["rtt_ms", "label"])[["throughput_bps", "drop_rate", "mean_psnr_db"]].mean()
@@ -196,40 +219,57 @@ def c22(d: FigureData) -> Verdict:
         rtt, lo = bad[0]
         if len(bad) > 1:
             measured["more RTTs failing"] = len(bad) - 1
-        return Verdict(FAIL, measured, f"at RTT {rtt} ms the lower-throughput protocol ({lo}) does not have both the lower "
-                                       f"loss and the higher PSNR" + (f" (and {len(bad) - 1} more RTTs)" if len(bad) > 1 else ""))
+        return Verdict(
+            FAIL,
+            measured,
+            f"at RTT {rtt} ms the lower-throughput protocol ({lo}) does not have both the lower "
+            f"loss and the higher PSNR" + (f" (and {len(bad) - 1} more RTTs)" if len(bad) > 1 else ""),
+        )
     return Verdict(PASS, measured, "at every RTT the lower-throughput protocol has the lower loss and the higher PSNR")
 
 
-def c25(d: FigureData) -> Verdict:
-    q = _q(d)
+def psnr_gap_and_variance(d: FigureData) -> Verdict:
+    q = scores(d)
     if q.empty:
         return no_data("PSNR of the pairs")
-    return all_of(ordering(_summ(q, "mean_psnr_db"), "asmp", "tfmcc", name="mean PSNR (dB)"),
-                  ordering(_summ(q, "psnr_var"), "tfmcc", "asmp", name="per-frame PSNR variance (dB²)"))
+    return all_of(
+        ordering(per_label(q, "mean_psnr_db"), "asmp", "tfmcc", name="mean PSNR (dB)"),
+        ordering(per_label(q, "psnr_var"), "tfmcc", "asmp", name="per-frame PSNR variance (dB²)"),
+    )
 
 
-def c26(d: FigureData) -> Verdict:
-    q = _q(d)
+def mos_shares_s5(d: FigureData) -> Verdict:
+    q = scores(d)
     if q.empty:
         return no_data("MOS shares of the pairs")
-    return all_of(bound(_summ(_of(q, "tfmcc"), "share_mos_le_2"), ">", 0.5, name="TFMCC share of frames MOS 1–2"),
-                  bound(_summ(_of(q, "asmp"), "share_mos_ge_3"), ">=", 0.75, name="ASMP share of frames MOS ≥ 3"),
-                  ordering(_summ(q, "share_mos_5"), "asmp", "tfmcc", name="share of frames MOS 5"))
+    return all_of(
+        bound(per_label(of_label(q, "tfmcc"), "share_mos_le_2"), ">", 0.5, name="TFMCC share of frames MOS 1–2"),
+        bound(per_label(of_label(q, "asmp"), "share_mos_ge_3"), ">=", 0.75, name="ASMP share of frames MOS ≥ 3"),
+        ordering(per_label(q, "share_mos_5"), "asmp", "tfmcc", name="share of frames MOS 5"),
+    )
 
 
-def c30(d: FigureData) -> Verdict:
-    q = _q(d)
+def asmp_mos_share_s6(d: FigureData) -> Verdict:
+    q = scores(d)
     if q.empty:
         return no_data("MOS shares")
-    return all_of(bound(_summ(_of(q, "asmp"), "share_mos_ge_3"), ">=", 0.65, name="ASMP share of frames MOS ≥ 3"),
-                  mos_order()(d))
+    return all_of(
+        bound(per_label(of_label(q, "asmp"), "share_mos_ge_3"), ">=", 0.65, name="ASMP share of frames MOS ≥ 3"),
+        mos_order()(d),
+    )
 
 
-RANKING_FIGURES = {"S1": "fig3-6", "S3": "fig10-12", "S4": "fig13-18", "S5": "fig19-23", "S6": "fig24-25", "S7": "fig26-28"}
+RANKING_FIGURES = {
+    "S1": "fig3-6",
+    "S3": "fig10-12",
+    "S4": "fig13-18",
+    "S5": "fig19-23",
+    "S6": "fig24-25",
+    "S7": "fig26-28",
+}
 
 
-def c34(d: FigureData) -> Verdict:
+def network_and_video_rankings(d: FigureData) -> Verdict:
     """In each scenario: throughput TFMCC > ASMP (network-centric) and mean PSNR ASMP > TFMCC
     (video-centric). S4 pooled over its RTTs."""
     verdicts = []
@@ -239,17 +279,14 @@ def c34(d: FigureData) -> Verdict:
         except KeyError:
             verdicts.append(no_data(f"{name} results"))
             continue
-        q = _q(data, None)
+        q = scores(data, None)
         q = q[~q["part"].astype(str).str.endswith("-deadline")] if not q.empty else q
         if q.empty:
             verdicts.append(no_data(f"{name} PSNR"))
             continue
-        verdicts.append(ordering(_summ(q, "throughput_bps"), "tfmcc", "asmp", name=f"{name} throughput (bit/s)"))
-        verdicts.append(ordering(_summ(q, "mean_psnr_db"), "asmp", "tfmcc", name=f"{name} mean PSNR (dB)"))
+        verdicts.append(ordering(per_label(q, "throughput_bps"), "tfmcc", "asmp", name=f"{name} throughput (bit/s)"))
+        verdicts.append(ordering(per_label(q, "mean_psnr_db"), "asmp", "tfmcc", name=f"{name} mean PSNR (dB)"))
     return all_of(*verdicts)
-
-
-# ---- cause of a FAIL, from the figure's scores
 
 
 def video_cause(d: FigureData | None, measured: dict[str, Any], parts=None) -> str:
@@ -266,16 +303,23 @@ def video_cause(d: FigureData | None, measured: dict[str, Any], parts=None) -> s
         measured[f"frames concealed[{lab}]"] = round(float(row["concealed"]), 4)
         measured[f"mean PSNR (dB)[{lab}]"] = round(float(row["mean_psnr_db"]), 2)
     if not set(PROTOS) <= set(g.index):
-        (lab, row), = list(g.iterrows())[:1]
-        return (f"{lab.upper()} shows frames at mean quantiser {row['mean_quantizer']:.1f} and conceals "
-                f"{row['concealed']:.1%} of them (loss {row['drop_rate']:.4f})")
+        ((lab, row),) = list(g.iterrows())[:1]
+        return (
+            f"{lab.upper()} shows frames at mean quantiser {row['mean_quantizer']:.1f} and conceals "
+            f"{row['concealed']:.1%} of them (loss {row['drop_rate']:.4f})"
+        )
     a, t = g.loc["asmp"], g.loc["tfmcc"]
     lead = "quantiser" if abs(a["mean_quantizer"] - t["mean_quantizer"]) > 1 else "concealment"
-    return (f"ASMP shows frames at mean quantiser {a['mean_quantizer']:.1f} ({a['throughput_bps'] / 1e3:.0f} kbit/s) and "
-            f"conceals {a['concealed']:.1%}; TFMCC q {t['mean_quantizer']:.1f} ({t['throughput_bps'] / 1e3:.0f} kbit/s), "
-            f"conceals {t['concealed']:.1%}: the PSNR difference follows the {lead}"
-            + (" — the protocol with the higher rate picks the finer quantiser" if lead == "quantiser" else
-               " — the frames lost or late"))
+    return (
+        f"ASMP shows frames at mean quantiser {a['mean_quantizer']:.1f} ({a['throughput_bps'] / 1e3:.0f} kbit/s) and "
+        f"conceals {a['concealed']:.1%}; TFMCC q {t['mean_quantizer']:.1f} ({t['throughput_bps'] / 1e3:.0f} kbit/s), "
+        f"conceals {t['concealed']:.1%}: the PSNR difference follows the {lead}"
+        + (
+            " — the protocol with the higher rate picks the finer quantiser"
+            if lead == "quantiser"
+            else " — the frames lost or late"
+        )
+    )
 
 
 def frame_fates(d: FigureData, parts) -> dict[str, dict[str, float]]:
@@ -300,8 +344,11 @@ def frame_fates(d: FigureData, parts) -> dict[str, dict[str, float]]:
     for k, v in out.items():
         st = pd.concat(v)
         sp = spans.get(k, [])
-        res[k] = {**{str(n): float(c) / len(st) for n, c in st.value_counts().items()}, "network_ms": sum(net[k]) / len(net[k]),
-                  "late_span_ms": sum(sp) / len(sp) if sp else math.nan}
+        res[k] = {
+            **{str(n): float(c) / len(st) for n, c in st.value_counts().items()},
+            "network_ms": sum(net[k]) / len(net[k]),
+            "late_span_ms": sum(sp) / len(sp) if sp else math.nan,
+        }
     return res
 
 
@@ -320,13 +367,17 @@ def deadline_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
     a, t = fates.get("asmp", {}), fates.get("tfmcc", {})
 
     def part(lab: str, sh: dict[str, float]) -> str:
-        return (f"{sh.get('late', 0.0):.1%} of {lab}'s frames miss it, completing on average "
-                f"{sh.get('late_span_ms', math.nan):.0f} ms after their ready time while its packets cross the network in "
-                f"{sh.get('network_ms', math.nan):.0f} ms on average")
+        return (
+            f"{sh.get('late', 0.0):.1%} of {lab}'s frames miss it, completing on average "
+            f"{sh.get('late_span_ms', math.nan):.0f} ms after their ready time while its packets cross the network in "
+            f"{sh.get('network_ms', math.nan):.0f} ms on average"
+        )
 
-    return (f"with D_pb = 150 ms counted from the frame's ready time (the judge's anchor; the paper counts from its "
-            f"transmission time) ASMP falls {g.get('asmp', math.nan):.2f} dB and TFMCC {g.get('tfmcc', math.nan):.2f} dB: "
-            f"{part('ASMP', a)}; {part('TFMCC', t)}")
+    return (
+        f"with D_pb = 150 ms counted from the frame's ready time (the judge's anchor; the paper counts from its "
+        f"transmission time) ASMP falls {g.get('asmp', math.nan):.2f} dB and TFMCC {g.get('tfmcc', math.nan):.2f} dB: "
+        f"{part('ASMP', a)}; {part('TFMCC', t)}"
+    )
 
 
 def error_rate_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
@@ -342,8 +393,12 @@ def error_rate_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
     for lab in PROTOS:
         if lab in g.index.get_level_values(0):
             rows = g.loc[lab]
-            parts.append(f"{lab.upper()} q " + "/".join(f"{v:.1f}" for v in rows["mean_quantizer"]) + ", concealed "
-                         + "/".join(f"{v:.0%}" for v in rows["concealed"]))
+            parts.append(
+                f"{lab.upper()} q "
+                + "/".join(f"{v:.1f}" for v in rows["mean_quantizer"])
+                + ", concealed "
+                + "/".join(f"{v:.0%}" for v in rows["concealed"])
+            )
     rates = "/".join(f"{r:g}" for r in sorted(q["error_rate"].dropna().unique()))
     moves = []
     for lab in PROTOS:
@@ -353,4 +408,3 @@ def error_rate_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
             way = "coarser" if all(x > 0 for x in steps) else "finer" if all(x < 0 for x in steps) else "not monotone"
             moves.append(f"{lab.upper()}'s quantiser is {way} as the error rate rises")
     return f"at error rates {rates}: " + "; ".join(parts) + (": " + ", ".join(moves) if moves else "")
-

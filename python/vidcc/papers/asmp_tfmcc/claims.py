@@ -1,0 +1,354 @@
+"""The ASMP/TFMCC claims (C1–C35 of docs/papers/asmp-tfmcc.md §5 and the baseline B1): text,
+figure, check, cause and, for a FAIL or UNSTABLE, its category with the evidence.
+
+Each check and cause is a function of the figure's data named for what it tests, in the module
+for its topic: :mod:`fairness` (against TCP, the S5 pairs), :mod:`delay` (one-way delay and
+jitter), :mod:`dynamics` (start-up, reaction, ASMP's ramp, CoV), :mod:`loss` and :mod:`video_quality`
+(PSNR and MOS, scored by :mod:`videoset`).
+"""
+
+from __future__ import annotations
+
+from vidcc.papers.asmp_tfmcc import delay, dynamics, fairness, loss, video_quality
+from vidcc.papers.asmp_tfmcc.common import PROTOS, order
+from vidcc.papers.asmp_tfmcc.scenarios import NEEDS
+from vidcc.papers.categories import UnrecordedReading
+from vidcc.papers.model import Claim
+
+# What the paper leaves open where a FAIL of the quick run PASSes under a reading (``--explore``,
+# quick run of 2026-11-27; the readings are in readings.py, the runs on docs/papers/asmp-tfmcc.md §5).
+PSNR_REFERENCE = UnrecordedReading(
+    "the PSNR reference (AMB-18): the paper compares 'the encoded video at the sender with the video received' "
+    "(§6.2; §7 'The transmitted and received video files were directly compared') while eq. 6 names the source "
+    "image; against the original clip (the suite's reading) ASMP's lower rate, a coarser quantiser, costs it more "
+    "than TFMCC's losses; against the video as sent PSNR counts what the network did",
+    readings=("sent-reference",),
+)
+ERROR_RATE_READINGS = UnrecordedReading(
+    "how a lossy interval moves ASMP's rate (AMB-6: §3.2 bounds only the loss-free increase, so eq. 2 above r is "
+    "taken, and at 1 % errors ASMP climbs to finer frames than at 0.05 %) and the PSNR reference (AMB-18)",
+    readings=("lossy-never", "sent-reference"),
+)
+S6_ACCESS = UnrecordedReading(
+    "S6's access links (§6.8 gives only the 4 Mb/s bottleneck): behind the suite's 100 Mbit/s, 1 ms links the "
+    "video and the 2 Mb/s CBR fit the bottleneck (as the paper's own rates do), so the on-step leaves nothing to "
+    "react to; with §6.1's 5 Mbit/s, 20 ms access links for every agent TFMCC reacts first",
+    readings=("s6-access",),
+)
+
+
+def _claim(cid, text, fig, check=None, protos=PROTOS, why=None, ref="", **kw):
+    """A claim of the paper (its § in ``ref``); without a check it is pending (``why``)."""
+    if check is None:
+        kw["pending"] = why
+    return Claim(cid, text, fig, protos, check, needs=NEEDS, ref=ref, **kw)
+
+
+CLAIMS = [
+    _claim(
+        "C1",
+        "S1: mean video throughput TFMCC > ASMP.",
+        "fig3-6",
+        order("throughput_bps", "tfmcc", "asmp", "throughput"),
+        ref="§6.1, Fig. 3–4",
+    ),
+    _claim(
+        "C2",
+        "S1 packet loss ratio: ASMP 0.16 %, TFMCC 0.67%: loss(TFMCC) > loss(ASMP).",
+        "fig3-6",
+        order("drop_rate", "tfmcc", "asmp", "loss ratio"),
+        ref="§6.1",
+        cause=loss.loss_cause,
+    ),
+    _claim(
+        "C3",
+        "S1 Jain's index (video vs TCP): TFMCC > ASMP; both high (≥ 0.9).",
+        "fig3-6",
+        fairness.fairer_and_high_against_tcp,
+        ref="§6.1",
+        cause=dynamics.indicator_cause,
+    ),
+    _claim(
+        "C4",
+        "S1: ASMP takes less than the competing TCP (thr_ASMP < thr_TCP).",
+        "fig3-6",
+        fairness.asmp_below_tcp,
+        protos=("asmp",),
+        ref="§6.1",
+    ),
+    _claim(
+        "C5",
+        "S1: mean per-frame PSNR ASMP > TFMCC.",
+        "fig3-6",
+        video_quality.psnr_order(),
+        cause=video_quality.video_cause,
+        ref="§6.2, Fig. 5",
+        category=PSNR_REFERENCE,
+    ),
+    _claim(
+        "C6",
+        "S1: frames with MOS ≥ 3: ASMP ≈ 50 %, TFMCC ≈ 30 %; TFMCC mostly MOS 1–2 (test: a share above 0.5).",
+        "fig3-6",
+        video_quality.mos_shares_s1,
+        cause=video_quality.video_cause,
+        ref="§6.2, Fig. 6",
+    ),
+    _claim(
+        "C7",
+        "S2: mean PSNR falls monotonically as the error rate rises from 0.05 % to 10 %.",
+        "fig7",
+        video_quality.psnr_falls_with_error_rate,
+        cause=video_quality.error_rate_cause,
+        ref="§6.3, Fig. 7",
+        category=ERROR_RATE_READINGS,
+    ),
+    _claim(
+        "C8",
+        "S2: at 0.05 % errors PSNR is ≈ 14 dB below the loss-free run (test ≥ 5 dB).",
+        "fig7",
+        video_quality.psnr_drop_at_lowest_error_rate,
+        cause=video_quality.error_rate_cause,
+        ref="§6.3",
+    ),
+    _claim(
+        "C9",
+        "S2: ASMP and TFMCC PSNR curves are similar (|ΔPSNR| small against the loss effect).",
+        "fig7",
+        video_quality.similar_psnr_curves,
+        cause=video_quality.error_rate_cause,
+        ref="§6.3",
+    ),
+    _claim(
+        "C10",
+        "S3 without deadline: ASMP segment mean PSNR > 30 dB (segments: the clip's two scenes).",
+        "fig10-12",
+        video_quality.asmp_scenes_above_30db,
+        protos=("asmp",),
+        cause=video_quality.video_cause,
+        ref="§6.5, Fig. 10",
+    ),
+    _claim(
+        "C11",
+        "S3: TFMCC > 30 dB in Akiyo; in Stefan TFMCC drops ≈ 15 dB, ASMP ≈ 10 dB; mean PSNR ASMP > "
+        "TFMCC (Akiyo/Stefan: the "
+        "clip's easier/harder scene).",
+        "fig10-12",
+        video_quality.scene_psnr_and_fall,
+        cause=video_quality.video_cause,
+        ref="§6.5, Fig. 10",
+        category=PSNR_REFERENCE,
+    ),
+    _claim(
+        "C12",
+        "S3 with a 150 ms deadline: TFMCC PSNR falls a further ≈ 5 dB; ASMP essentially unchanged.",
+        "fig10-12",
+        video_quality.deadline_hurts_tfmcc,
+        cause=video_quality.deadline_cause,
+        ref="§6.5, Fig. 11",
+    ),
+    _claim(
+        "C13",
+        "S3: TFMCC one-way delay exceeds 150 ms at times; ASMP < 150 ms always and < 50 ms at equilibrium.",
+        "fig10-12",
+        delay.delay_bounds,
+        ref="§6.5, Fig. 12",
+    ),
+    _claim(
+        "C14",
+        "S4: Jain's index vs TCP TFMCC > ASMP for RTT < 160 ms.",
+        "fig13-18",
+        fairness.tfmcc_fairer_below_160ms,
+        ref="§6.6, Fig. 13",
+        cause=dynamics.indicator_cause,
+    ),
+    _claim(
+        "C15",
+        "S4: for RTT > 200 ms TFMCC takes more than TCP; its share rises with the RTT.",
+        "fig13-18",
+        fairness.tfmcc_above_tcp_at_long_rtt,
+        protos=("tfmcc",),
+        ref="§6.6, Fig. 13",
+        cause=fairness.equation_share_cause,
+    ),
+    _claim(
+        "C16",
+        "S4: ASMP stays TCP-friendly (throughput ≤ TCP's) at every RTT.",
+        "fig13-18",
+        fairness.asmp_tcp_friendly_at_every_rtt,
+        protos=("asmp",),
+        ref="§6.6, Fig. 13",
+    ),
+    _claim(
+        "C17",
+        "S4: link utilisation TFMCC > ASMP at every RTT.",
+        "fig13-18",
+        order("throughput_bps", "tfmcc", "asmp", "video throughput", "rtt_ms"),
+        ref="§6.6, Fig. 14",
+    ),
+    _claim(
+        "C18",
+        "S4: packet loss TFMCC > ASMP at every RTT.",
+        "fig13-18",
+        order("drop_rate", "tfmcc", "asmp", "loss ratio", "rtt_ms"),
+        ref="§6.6, Fig. 15",
+        cause=loss.loss_cause,
+    ),
+    _claim(
+        "C19",
+        "S4: throughput CoV ASMP < TFMCC.",
+        "fig13-18",
+        order("cov", "tfmcc", "asmp", "CoV", "rtt_ms"),
+        ref="§6.6, Fig. 16",
+        cause=dynamics.cov_cause,
+    ),
+    _claim(
+        "C20",
+        "S4: mean PSNR of TFMCC ≈ 5 dB below ASMP at every RTT.",
+        "fig13-18",
+        video_quality.psnr_order(None, "rtt_ms"),
+        cause=video_quality.video_cause,
+        ref="§6.6, Fig. 17",
+        category=PSNR_REFERENCE,
+    ),
+    _claim(
+        "C21",
+        "S4: MOS grading favours ASMP at every RTT: a larger share of its frames graded 'fair' to "
+        "'excellent' (MOS ≥ 3).",
+        "fig13-18",
+        video_quality.mos_order(None, "rtt_ms"),
+        cause=video_quality.video_cause,
+        ref="§6.6, Fig. 18",
+    ),
+    _claim(
+        "C22",
+        "S4: the protocol with lower throughput (ASMP) has the lower loss and the higher PSNR.",
+        "fig13-18",
+        video_quality.lower_throughput_better_video,
+        cause=video_quality.video_cause,
+        ref="§6.6",
+    ),
+    _claim(
+        "C23",
+        "S5: Jain's index between the two same-protocol sessions = 0.99 for ASMP and for TFMCC.",
+        "fig19-23",
+        fairness.pairs_share_equally,
+        ref="§6.7, Fig. 20–21",
+        cause=fairness.pair_cause,
+    ),
+    _claim(
+        "C24",
+        "S5: link utilisation of the TFMCC pair > the ASMP pair; TFMCC loss higher.",
+        "fig19-23",
+        fairness.tfmcc_pair_takes_and_loses_more,
+        ref="§6.7",
+        cause=fairness.pair_throughput_or_loss_cause,
+    ),
+    _claim(
+        "C25",
+        "S5: mean PSNR ASMP ≈ 5 dB above TFMCC; TFMCC per-frame PSNR variance higher.",
+        "fig19-23",
+        video_quality.psnr_gap_and_variance,
+        cause=video_quality.video_cause,
+        ref="§6.7, Fig. 22",
+        category=PSNR_REFERENCE,
+    ),
+    _claim(
+        "C26",
+        "S5: TFMCC ≈ 70 % of frames MOS 1–2; ASMP ≈ 50 % MOS 5 and ≈ 90 % MOS ≥ 3 (tested: TFMCC's "
+        "share MOS 1–2 > 0.5, "
+        "'the largest part'; ASMP's share MOS ≥ 3 ≥ 0.75; a larger share MOS 5 for ASMP).",
+        "fig19-23",
+        video_quality.mos_shares_s5,
+        cause=video_quality.video_cause,
+        ref="§6.7, Fig. 23",
+    ),
+    _claim(
+        "C27",
+        "S6: TFMCC has higher mean throughput, reacts faster to the UDP steps and overshoots at "
+        "start (its rate above ASMP's "
+        "in the first seconds).",
+        "fig24-25",
+        dynamics.tfmcc_faster_with_startup_overshoot,
+        ref="§6.8, Fig. 24",
+        cause=dynamics.reaction_and_headroom_cause,
+        category=S6_ACCESS,
+    ),
+    _claim(
+        "C28",
+        "S6: ASMP has no slow start: its sender rises ≈ 0.9·P/RTT per report (median, P/RTT at the "
+        "measured RTT; within a "
+        "factor of 2: 0.45 to 1.8), does "
+        "not fall back from its top after the ramp, and takes longer to reach its top rate.",
+        "fig24-25",
+        dynamics.asmp_gradual_start,
+        ref="§6.8",
+        cause=dynamics.indicator_cause,
+    ),
+    _claim(
+        "C29",
+        "S6 packet loss: TFMCC 0.92 %, ASMP 0.046 % (ordering).",
+        "fig24-25",
+        order("drop_rate", "tfmcc", "asmp", "loss ratio"),
+        ref="§6.8",
+        cause=loss.loss_cause,
+    ),
+    _claim(
+        "C30",
+        "S6: ≈ 75 % of ASMP's frames MOS ≥ 3 (tested ≥ 0.65); a larger share of ASMP's frames MOS ≥ 3 than of TFMCC's.",
+        "fig24-25",
+        video_quality.asmp_mos_share_s6,
+        cause=video_quality.video_cause,
+        ref="§6.8, Fig. 25",
+    ),
+    _claim(
+        "C31",
+        "S7: ASMP's rate smoother than TFMCC's with TCP on/off (CoV_ASMP < CoV_TFMCC).",
+        "fig26-28",
+        order("cov", "tfmcc", "asmp", "CoV"),
+        ref="§6.8, Fig. 26–27",
+        cause=dynamics.cov_cause,
+    ),
+    _claim(
+        "C32",
+        "S7 packet loss: ASMP 0.037 %, TFMCC 0.92 % (ordering).",
+        "fig26-28",
+        order("drop_rate", "tfmcc", "asmp", "loss ratio"),
+        ref="§6.8",
+        cause=loss.loss_cause,
+    ),
+    _claim(
+        "C33",
+        "S7: MOS grading favours ASMP: a larger share of its frames MOS ≥ 3.",
+        "fig26-28",
+        video_quality.mos_order(),
+        cause=video_quality.video_cause,
+        ref="§6.8, Fig. 28",
+    ),
+    _claim(
+        "C34",
+        "Network-centric ranking favours TFMCC, video-centric ranking favours ASMP, in S1, S3, S4, S5, S6 and S7.",
+        "fig3-6",
+        video_quality.network_and_video_rankings,
+        cause=video_quality.video_cause,
+        ref="§7",
+        category=PSNR_REFERENCE,
+    ),
+    _claim(
+        "C35",
+        "ASMP's cumulative jitter and delay stay small compared with TFMCC's (S1/S3).",
+        "fig10-12",
+        delay.asmp_smaller_jitter_and_delay,
+        ref="§7",
+        cause=delay.delay_cause,
+    ),
+    Claim(
+        "B1",
+        "Baseline: two TCP NewReno flows sharing the S5 bottleneck (2 Mbit/s, 50 packets) reach Jain "
+        "≥ 0.99 (C23's bound, for TCP).",
+        "fig19-23",
+        ("tcp-newreno",),
+        fairness.tcp_pair_jain,
+        kind="baseline",
+        parts=("tcp-pair",),
+    ),
+]

@@ -1,0 +1,66 @@
+"""The ASMP/TFMCC suite's readings for ``vidcc reproduce asmp-tfmcc --explore``.
+
+Each :class:`~vidcc.papers.model.Alternative` is a reading the paper's text allows where it leaves
+something open: a protocol reading (keys of the ``asmp`` flows, docs/protocols/asmp.md), a set-up
+reading (values at key paths of the scenarios, :mod:`vidcc.papers.provenance`) or a scoring reading
+(how the runs are scored, :func:`vidcc.papers.asmp_tfmcc.videoset.reference_of`). They were
+declared from the paper's text before they were run; none becomes a default because it passes.
+:data:`BEARING` names, per reading, the claims it may change (those ``--explore`` re-judges); a
+reading is applied to the figures of those claims only (``figures``), so that exploring re-runs
+no more than it must.
+"""
+
+from __future__ import annotations
+
+from vidcc.papers.model import Alternative
+
+PARKING_LOT = ("fig3-6", "fig7", "fig13-18")
+ON_OFF = ("fig24-25", "fig26-28")
+_DUMBBELL_ACCESS = ("S-L", "R-V", "US-L", "R-UD")
+
+ALTERNATIVES = [
+    Alternative(
+        "immediate-decrease", "asmp", {"decrease": "immediate"}, "docs/papers/asmp-tfmcc.md §1.3, AMB-5",
+        "after a lossy interval ASMP drops to the equation's rate at once instead of by γ of the drop per report",
+        figures=("fig13-18", "fig19-23", *ON_OFF)),
+    Alternative(
+        "fraction-lost", "asmp", {"loss_measure": "fraction_lost"}, "docs/papers/asmp-tfmcc.md §1.3, AMB-2 option A",
+        "l is the RR's fraction lost ('packet loss rate', eq. 2's text) instead of the loss-event ratio",
+        figures=("fig3-6", "fig13-18", *ON_OFF)),
+    Alternative(
+        "lossy-never", "asmp", {"lossy_increase": "never"}, "docs/papers/asmp-tfmcc.md §1.3, AMB-6",
+        "a lossy interval never raises ASMP's rate (r_inst = min(eq. 2, r): 'the receiver emulates the behavior of "
+        "a TCP agent', which does not open its window on a loss) instead of taking eq. 2 above r",
+        figures=("fig7", "fig13-18", "fig26-28")),
+    Alternative(
+        "sent-reference", ref="paper §6.2: 'we compare the encoded video at the sender with the video received by the "
+        "receivers'; §7: 'The transmitted and received video files were directly compared' (AMB-18)",
+        note="every picture's PSNR against the picture its sender sent (the frame at the quantiser it used) instead of "
+             "the original clip: PSNR and MOS then count what the network did (losses, concealment, lateness), not "
+             "the quantiser the rate allowed",
+        scoring={"psnr_reference": "sent"}),
+    Alternative(
+        "s3-capacity", ref="paper §6.5: 'a dumbbell topology without any background traffic ... one-way delay to "
+        "20 ms' (no capacity)",
+        setup={"topology.links[L-R].bandwidth": "1.5Mbps"}, figures=("fig10-12",),
+        note="S3's bottleneck at 1.5 Mbit/s (ns-2's DelayLink bandwidth_ default) instead of the suite's 2 Mbit/s: "
+             "below the clip's q = 2 rate, so that the harder scene congests it as §6.5's Stefan segment did"),
+    Alternative(
+        "s6-access", ref="paper §6.1: 'set the access link capacity of all agents to 5 Mb/s with an access delay of "
+        "20 ms' (said of Fig. 2; §6.8 gives only the bottleneck)",
+        setup={**{f"topology.links[{n}].bandwidth": "5Mbps" for n in _DUMBBELL_ACCESS},
+               **{f"topology.links[{n}].delay": "20ms" for n in _DUMBBELL_ACCESS}},
+        figures=ON_OFF,
+        note="S6's and S7's access links as §6.1's (5 Mbit/s, 20 ms) instead of the suite's 100 Mbit/s, 1 ms: a "
+             "longer RTT and a 5 Mbit/s link in front of the 4 Mbit/s bottleneck"),
+]
+
+_VIDEO_CLAIMS = ("C5", "C6", "C7", "C8", "C9", "C10", "C11", "C20", "C21", "C22", "C25", "C26", "C30", "C33", "C34")
+BEARING = {
+    "immediate-decrease": ("C18", "C23", "C24", "C29", "C32"),
+    "fraction-lost": ("C2", "C18", "C29", "C32"),
+    "lossy-never": ("C7", "C8", "C9", "C19", "C31"),
+    "sent-reference": _VIDEO_CLAIMS,
+    "s3-capacity": ("C11", "C13", "C34"),
+    "s6-access": ("C27", "C29", "C34"),
+}
