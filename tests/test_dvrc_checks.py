@@ -7,6 +7,7 @@ import pandas as pd
 
 from figure_testing import figure_data, run
 from vidcc.papers import dvrc
+from vidcc.papers.dvrc import queues, smoothness, video
 from vidcc.papers.model import FAIL, PASS
 
 FIG = {f.id: f for f in dvrc.SUITE.figures}
@@ -21,7 +22,7 @@ def test_c4_reads_the_jitter_maximum_the_paper_bounds():
     v = pd.DataFrame({"flow": [0], "receiver": [0], "jitter_max_ns": [80e6]})
     d = figure_data(FIG["fig6"], [run("r", "dvrc")], [{"run_id": "r", "flow": 0, "receiver": 0, "label": "dvrc"}],
                     {("r", "packets"): pk, ("r", "video_summary"): v})
-    out = dvrc.c4(d)
+    out = smoothness.jitter_below_75ms(d)
     assert out.status == FAIL and out.measured["jitter J (Eq. 13) max over runs (ms)"] == 80.0
 
 
@@ -38,11 +39,12 @@ def test_c13_tests_the_draining_phases_not_the_drops_at_r2():
     # DVRC's queue drains twice. The earlier check also wanted more drops at R2 with UDP: FAIL.
     series = {**_queue("u", [100] * 40, 10), **_queue("v", ([95] * 10 + [10] * 10) * 2, 500)}
     d = figure_data(FIG["fig11"], [run("u", "udp"), run("v", "dvrc")], [], series)
-    out = dvrc.c13(d)
+    out = queues.udp_fills_dvrc_drains(d)
     assert out.status == PASS, out.explanation
     assert out.measured["draining phases of R2's queue per DVRC run"] == 2
     series = {**_queue("u", [100] * 40, 10), **_queue("v", [95] * 20 + [60] * 20, 500)}  # never drains
-    assert dvrc.c13(figure_data(FIG["fig11"], [run("u", "udp"), run("v", "dvrc")], [], series)).status == FAIL
+    d = figure_data(FIG["fig11"], [run("u", "udp"), run("v", "dvrc")], [], series)
+    assert queues.udp_fills_dvrc_drains(d).status == FAIL
 
 
 def test_c26_judges_the_video_delivery_not_a_goodput_band():
@@ -55,8 +57,8 @@ def test_c26_judges_the_video_delivery_not_a_goodput_band():
         runs.append(run(rid, part, seed, n=10))
         flows.append({"run_id": rid, "flow": 0, "receiver": 0, "label": part, "goodput_bps": good})
         series[(rid, "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "vdi": [vdi]})
-    out = dvrc.c26(figure_data(FIG["fig8-10"], runs, flows, series))
+    out = video.four_layers_suffice(figure_data(FIG["fig8-10"], runs, flows, series))
     assert out.status == PASS, out.explanation
     series[("dvrc-k4-1", "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "vdi": [0.2]})
     series[("dvrc-k4-2", "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "vdi": [0.2]})
-    assert dvrc.c26(figure_data(FIG["fig8-10"], runs, flows, series)).status == FAIL
+    assert video.four_layers_suffice(figure_data(FIG["fig8-10"], runs, flows, series)).status == FAIL
