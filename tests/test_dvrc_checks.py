@@ -4,10 +4,11 @@ that the earlier reading and the paper's give different verdicts, and fails befo
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from figure_testing import figure_data, run
 from vidcc.papers import dvrc
-from vidcc.papers.dvrc import queues, smoothness, video
+from vidcc.papers.dvrc import fairness, queues, smoothness, video
 from vidcc.papers.model import FAIL, PASS
 
 FIG = {f.id: f for f in dvrc.SUITE.figures}
@@ -62,3 +63,50 @@ def test_c26_judges_the_video_delivery_not_a_goodput_band():
     series[("dvrc-k4-1", "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "vdi": [0.2]})
     series[("dvrc-k4-2", "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "vdi": [0.2]})
     assert video.four_layers_suffice(figure_data(FIG["fig8-10"], runs, flows, series)).status == FAIL
+
+
+def _video_cells(figure, cells):
+    """``cells``: (label, n) → the packet drop rate of that label's video (one flow, one seed)."""
+    runs, flows, series = [], [], {}
+    for (label, n), pdr in cells.items():
+        rid = f"{label}-{n}"
+        runs.append(run(rid, label, n=n))
+        flows.append({"run_id": rid, "flow": 0, "receiver": 0, "label": label, "drop_rate": pdr})
+        series[(rid, "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "packet_drop_rate": [pdr],
+                                                       "vdi": [1.0 - pdr]})
+    return figure_data(FIG[figure], runs, flows, series)
+
+
+def test_c23_does_not_order_protocols_that_both_lose_nothing():
+    # At N = 1 neither DVRC nor RTCP/UDP loses a packet on the 10 Mbit/s chain: there is no
+    # "increased packet loss" to find (§5.5). Fails before the fix: the strict order failed on 0 = 0.
+    cells = {("dvrc", 1): 0.0, ("rtcp-udp", 1): 0.0, ("tfrc", 1): 0.02,
+             ("dvrc", 10): 0.05, ("rtcp-udp", 10): 0.08, ("tfrc", 10): 0.5}
+    out = video.s6_drop_rate_dvrc_lowest(_video_cells("fig18-20", cells))
+    assert out.status == PASS, out.explanation
+    assert out.measured["packet drop rate: N where rtcp-udp and dvrc are both 0"] == "1"
+    cells[("dvrc", 1)] = 0.01  # DVRC loses where RTCP/UDP does not: the order fails
+    assert video.s6_drop_rate_dvrc_lowest(_video_cells("fig18-20", cells)).status == FAIL
+
+
+def _jain(figure, by_label_n):
+    runs, agg = [], []
+    for (label, n), jain in by_label_n.items():
+        rid = f"{figure}-{label}-{n}"
+        runs.append(run(rid, label, n=n))
+        agg.append({"run_id": rid, "part": label, "seed": 1, "n": n, "label": label, "jain": jain})
+    return figure_data(FIG[figure], runs, [], {}, aggregate=agg)
+
+
+def test_c12_wants_tfrcs_drop_the_largest_of_all_three():
+    # "TFRC exhibits the most notable reduction in its Fairness Index compared to Fig. 10a": TFRC's
+    # drop (0.20) exceeds DVRC's (0.05) but not TCPW+'s (0.30). Fails before the fix, which
+    # compared TFRC with DVRC only.
+    a = _jain("fig8-10", {("dvrc", 40): 0.95, ("tfrc", 40): 0.95, ("tcpw+", 40): 0.95})
+    c = _jain("fig10c", {("dvrc", 40): 0.90, ("tfrc", 40): 0.75, ("tcpw+", 40): 0.65})
+    c.attach_others({"fig8-10": a, "fig10c": c})
+    out = fairness.varying_rtts_tfrc_loses_most(c)
+    assert out.status == FAIL and out.measured["Jain drop Fig10a→10c at N=40 (tcpw+)"] == pytest.approx(0.30)
+    c = _jain("fig10c", {("dvrc", 40): 0.90, ("tfrc", 40): 0.75, ("tcpw+", 40): 0.85})
+    c.attach_others({"fig8-10": a, "fig10c": c})
+    assert fairness.varying_rtts_tfrc_loses_most(c).status == PASS

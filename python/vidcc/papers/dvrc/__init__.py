@@ -12,11 +12,11 @@ from __future__ import annotations
 from vidcc.papers.dvrc import scenarios
 from vidcc.papers.dvrc.claims import CLAIMS
 from vidcc.papers.dvrc.figures import FIGURES
-from vidcc.papers.dvrc.readings import ALTERNATIVES, BEARING
+from vidcc.papers.dvrc.readings import ALTERNATIVES, bearing
 from vidcc.papers.dvrc.setup import SETUP
 from vidcc.papers.model import Suite, reconstruction_notes, with_alternatives_named
 
 SUITE = Suite("dvrc", "DVRC: a receiver-centric rate control scheme for layered video streams",
               "Papadimitriou, Tsaoussidis, Mamatas, J. Systems and Software 81(12), 2008", "docs/papers/dvrc.md",
-              FIGURES, with_alternatives_named(CLAIMS, BEARING), notes=reconstruction_notes(scenarios.__doc__),
+              FIGURES, with_alternatives_named(CLAIMS, bearing(CLAIMS, FIGURES)), notes=reconstruction_notes(scenarios.__doc__),
               setup=SETUP, alternatives=ALTERNATIVES)

@@ -3,12 +3,16 @@ interpretation of DVRC open and the code exposes the other one (protocol reading
 suite's set-up departs from what the paper or ns-2 2.35 would give (set-up readings). Each was
 declared from the paper's text before it was run; none becomes a default because it passes.
 
-:data:`BEARING` names the claims each reading may bear on (what ``--explore`` re-judges).
+Each reading bears on every claim whose figure it changes (:func:`bearing`).
 """
 
 from __future__ import annotations
 
-from vidcc.papers.model import Alternative
+from collections.abc import Mapping, Sequence
+
+from vidcc.papers.model import Alternative, Claim, Figure
+
+CROSS_TRAFFIC = ("fig8-10", "fig11", "fig12-14")  # the figures on the cross-traffic topology (Fig. 5a, b)
 
 ALTERNATIVES = [
     Alternative("pacing", "dvrc", {"pacing": True}, "docs/papers/dvrc.md §1.1.1 reading (b); paper §3.1",
@@ -22,10 +26,29 @@ ALTERNATIVES = [
     Alternative("compare-r-prev", "dvrc", {"compare": "r_prev"}, "docs/papers/dvrc.md A7 (Eq. 11 as printed)",
                 note="the loss classifier compares the previous computed rate R(t−1), as Eq. (11) prints, instead of "
                 "the receiving rate measured at the loss (the prose and Fig. 3)."),
+    Alternative(
+        "r1-10m", ref="paper §4.1: 'The router R1 is the bottleneck for MPEG traffic' (no capacity); §5.4: 'DVRC "
+                      "simply relies on delivering the base layer'",
+        setup={"topology.links[R1-R2].bandwidth": "10Mbps"}, figures=CROSS_TRAFFIC,
+        note="R1–R2 at 10 Mbit/s, as wide as R2–R3 (the suite's reconstruction before the one shared with the SSVP "
+             "suite), instead of 5 Mbit/s. The paper gives no core capacity; it runs up to 50 MPEG flows through R1 "
+             "and describes DVRC falling back to the base layer (128 kbit/s) in congestion, which 50 flows "
+             "(6.4 Mbit/s) cannot do through 5 Mbit/s: at N = 40 and 50 the reconstructed R1 cannot carry even every "
+             "flow's base layer. R1 stays the MPEG flows' only bottleneck before R2"),
 ]
 
-BEARING = {
-    "pacing": ("C12", "C15", "C16", "C17", "C18", "C20", "C22", "C23", "C24"),
-    "alpha-per-second": ("C3", "C18", "C19", "C20"),
-    "compare-r-prev": ("C1", "C25"),
-}
+
+# Claims whose check also reads another figure's runs (``d.other``).
+ALSO_READS = {"C12": ("fig8-10",), "C22": ("fig12-14",), "C25": ("fig8-10",)}
+
+
+def bearing(claims: Sequence[Claim], figures: Sequence[Figure]) -> Mapping[str, list[str]]:
+    """Alternative name → the claims whose figure (or a figure their check also reads) it changes."""
+    by_id = {f.id: f for f in figures}
+
+    def changes(a: Alternative, fid: str) -> bool:
+        return fid in by_id and a.in_figure(fid) and any(a.applies_to(p) for p in by_id[fid].parts)
+
+    return {a.name: [c.id for c in claims if c.figure and any(changes(a, f) for f in (c.figure,
+                                                                                       *ALSO_READS.get(c.id, ())))]
+            for a in ALTERNATIVES}
