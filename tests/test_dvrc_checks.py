@@ -110,3 +110,20 @@ def test_c12_wants_tfrcs_drop_the_largest_of_all_three():
     c = _jain("fig10c", {("dvrc", 40): 0.90, ("tfrc", 40): 0.75, ("tcpw+", 40): 0.85})
     c.attach_others({"fig8-10": a, "fig10c": c})
     assert fairness.varying_rtts_tfrc_loses_most(c).status == PASS
+
+
+def test_c26_is_judged_on_the_interval_over_seeds_not_per_seed():
+    # Per seed there is no interval: the k = 4 VDI (0.91) would have to reach each seed's k = 5 VDI
+    # (0.92 in seed 2). Fails before the fix: per seed 1 of 2 held, so a pooled PASS became UNSTABLE.
+    from vidcc.papers.model import FigureRun
+    from vidcc.papers.verdicts import check_claim
+
+    runs, flows, series = [], [], {}
+    for part, seed, vdi in (("dvrc", 1, 0.90), ("dvrc", 2, 0.92), ("dvrc-k4", 1, 0.91), ("dvrc-k4", 2, 0.91)):
+        rid = f"{part}-{seed}"
+        runs.append(run(rid, part, seed, n=10))
+        flows.append({"run_id": rid, "flow": 0, "receiver": 0, "label": part, "goodput_bps": 1e6})
+        series[(rid, "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "vdi": [vdi]})
+    claim = next(c for c in dvrc.SUITE.claims if c.id == "C26")
+    r = check_claim(claim, FigureRun(FIG["fig8-10"], [], data=figure_data(FIG["fig8-10"], runs, flows, series)))
+    assert r.status == PASS, (r.status, r.stability.text() if r.stability else None)
