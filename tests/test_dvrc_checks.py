@@ -127,3 +127,22 @@ def test_c26_is_judged_on_the_interval_over_seeds_not_per_seed():
     claim = next(c for c in dvrc.SUITE.claims if c.id == "C26")
     r = check_claim(claim, FigureRun(FIG["fig8-10"], [], data=figure_data(FIG["fig8-10"], runs, flows, series)))
     assert r.status == PASS, (r.status, r.stability.text() if r.stability else None)
+
+
+def test_c9_counts_delayed_packets_among_those_that_arrive():
+    # TCPW+ delivers 100 of 1000 packets, 30 of them delayed (30 % of what arrives, 3 % of what was
+    # sent); DVRC delivers 950, 40 delayed (4 %). Fails before the fix: over all packets sent
+    # (the delayed-packet rate) TCPW+ looked the most timely.
+    runs, flows, series = [], [], {}
+    for label, received, delayed in (("dvrc", 950, 40), ("tfrc", 900, 9), ("tcpw+", 100, 30)):
+        rid = f"{label}-10"
+        runs.append(run(rid, label, n=10))
+        flows.append({"run_id": rid, "flow": 0, "receiver": 0, "label": label})
+        series[(rid, "video_summary")] = pd.DataFrame({
+            "flow": [0], "receiver": [0], "packets_sent": [1000], "packets_received": [received],
+            "packets_delayed": [delayed], "delayed_packet_rate": [delayed / 1000]})
+    out = video.s2_tcpw_most_delayed(figure_data(FIG["fig8-10"], runs, flows, series))
+    assert out.status == PASS, out.explanation
+    assert out.measured["delayed share of received packets[tcpw+,n=10]"] == pytest.approx(0.3)
+    series[("tcpw+-10", "video_summary")]["packets_delayed"] = [3]  # 3 % of what arrives: not the highest
+    assert video.s2_tcpw_most_delayed(figure_data(FIG["fig8-10"], runs, flows, series)).status == FAIL

@@ -65,7 +65,8 @@ CLAIMS = [
     _claim("C8", "Packet Drop Rate (lost ÷ sent by the application; TCPW+: network drops of its segments): DVRC low; "
            "TFRC and TCPW+ higher than DVRC.", "fig8-10", S2, video.s2_drop_rate_dvrc_lowest, "§5.2, Fig. 9b",
            needs=TCPW),
-    _claim("C9", "Delayed-packet rate: DVRC and TFRC low; TCPW+ clearly the highest.", "fig8-10", S2,
+    _claim("C9", "Delayed packets (arriving > 75 ms after the previous one) as a share of the packets received, "
+           "'of the packets that are not dropped': DVRC and TFRC low; TCPW+ clearly the highest.", "fig8-10", S2,
            video.s2_tcpw_most_delayed, "§5.2, Fig. 9c", needs=TCPW),
     _claim("C10", "Jain's index of DVRC ≈ 1 at every N (≥ 0.95); TFRC and TCPW+ high but not above DVRC.", "fig8-10",
            S2, fairness.s2_jain_dvrc_fair, "§5.2, Fig. 10a", needs=TCPW),
