@@ -38,3 +38,28 @@ def test_the_cross_traffic_capacity_reading_changes_only_r1_r2(suite):
     assert variant.figure("fig15-16").parts[0].scenario("quick") == suite.figure("fig15-16").parts[0].scenario("quick")
     c22 = next(c for c in suite.claims if c.id == "C22")  # reads S3's runs (fig12-14) beside its own
     assert "r1-10m" in c22.alternatives
+
+
+def test_sending_hosts_queue_as_ns2_and_the_old_bdp_is_a_reading(suite):
+    # Fails before: every access link had the BDP queue (10 packets on S0/S1's 1 Mbit/s links), where
+    # ns-2 gives a host's interface queue its default limit_ 50; the paper sizes only the routers'.
+    from vidcc.papers import ns2
+    from vidcc.papers.explore import with_alternatives
+    from vidcc.papers.model import at_scale
+    from vidcc.papers.provenance import key_paths
+
+    def host_queues(s):
+        out = {}
+        for f in s.figures:
+            for p in f.parts:
+                for path, v in key_paths(at_scale(p.scenario("quick"), "quick")):
+                    if path.endswith("access.queue.limit") or path in ("topology.links[DS-L].queue.limit",
+                                                                        "topology.links[TS-L].queue.limit"):
+                        out[(f.id, p.name, path)] = v
+        return out
+
+    now = host_queues(suite)
+    assert {f for f, _, _ in now} == {f.id for f in suite.figures}  # every figure's senders
+    assert set(now.values()) == {ns2.QUEUE_LIMIT}
+    old = host_queues(with_alternatives(suite, [suite.alternative("bdp-host-queues")]))
+    assert old.keys() == now.keys() and set(old.values()) == {"bdp"}

@@ -27,6 +27,14 @@ ALTERNATIVES = [
                 note="the loss classifier compares the previous computed rate R(t−1), as Eq. (11) prints, instead of "
                 "the receiving rate measured at the loss (the prose and Fig. 3)."),
     Alternative(
+        "bdp-host-queues", ref="paper §4.1: 'the routers are drop-tail with buffer size adjusted in accordance with the "
+                               "bandwidth-delay product' (hosts' queues not given)",
+        setup={p: {"kind": "droptail", "limit": "bdp"}
+               for p in ("*access.queue", "topology.links[DS-L].queue", "topology.links[TS-L].queue")},
+        note="every sending host's interface queue the bandwidth-delay product (at least 10 packets), as the suite had "
+             "it, instead of ns-2 2.35's default Queue limit_ 50 packets: in S0 and S1 (1 Mbit/s access links) a "
+             "10-packet queue drops part of each of DVRC's back-to-back frame bursts at its own host"),
+    Alternative(
         "r1-10m", ref="paper §4.1: 'The router R1 is the bottleneck for MPEG traffic' (no capacity); §5.4: 'DVRC "
                       "simply relies on delivering the base layer'",
         setup={"topology.links[R1-R2].bandwidth": "10Mbps"}, figures=CROSS_TRAFFIC,

@@ -8,6 +8,14 @@ Reconstruction notes (the DVRC paper page's [P]/[I]/[D] tags; ours are marked "s
   jitter (overhead_ 0). ns-2's limited transmit (singledup_ 1) has no vidcc counterpart: a
   departure (docs/protocols/tcp.md). 2 s warm-up [P]; 200 s runs, 10 seeds, N ∈ {1, 5, 10, …,
   50} [D] (quick: 20 s, 2 seeds, N ∈ {1, 10, 40}).
+* Hosts' queues: the paper sizes the routers' buffers ("the routers are drop-tail with buffer size
+  adjusted in accordance with the bandwidth-delay product", §4.1) and no other; a sending host's
+  interface queue on its access link is ns-2 2.35's default Queue/DropTail, limit_ 50 packets
+  (``HOST_QUEUE``; reading ``bdp-host-queues``: the BDP, ≥ 10 packets, as the suite had it, under
+  which DVRC's frame bursts overflowed its own 1 Mbit/s access link in S0 and S1). An access
+  link's one queue serves both of its directions; its router side carries one flow's packets at
+  most at the rate of the link before it, so only S2c's and the cross-traffic topology's 2 Mbit/s
+  MPEG-sink links, fed faster than they drain, keep the BDP the paper gives routers.
 * S2/S3 (cross- and reverse-traffic topologies, Fig. 5a/b) are the graph R1–R2–R3 shared with
   the SSVP suite (papers/cross_traffic.py): R1–R2 5 Mbit/s, R2–R3 10 Mbit/s, 10 ms (suite), so
   that R1 is the MPEG flows' bottleneck and R2 the one they share with the cross traffic, as
@@ -62,6 +70,9 @@ SHORT_DURATION = ByScale("30s", "200s")  # S0 and S1 (Figs. 3, 6)
 MULTIHOP_DURATION = ByScale("60s", "200s")  # S5: "competes with TCP traffic for the remaining 190 s"
 HOPS = ByScale([1, 4, 10], list(range(1, 11)))
 CORR_LOSS = {"kind": "correlated-bernoulli", "p": 0.01, "q": 0.15}  # A11 [I]
+# A sending host's interface queue: ns-2 2.35's default DropTail (Queue limit_ 50 packets); the
+# paper sizes only the routers' buffers (§4.1).
+HOST_QUEUE = ns2.droptail()
 
 
 # Suite: every MPEG flow starts at a time drawn in [0, 480 ms] (one GOP of 12 frames at 25 fps),
@@ -105,7 +116,8 @@ def reno(count, label="reno", **keys) -> dict:
 
 # S0/S1: "all links 1 Mbit/s", RTT 70 ms [P]: 5 ms access, 25 ms bottleneck [D]; 10-packet buffer
 # (the BDP, 8.75 packets, with the minimum of 10).
-S1_TOPO = dumbbell("1Mbps", "25ms", access={"bandwidth": "1Mbps", "delay": "5ms"}, queue=droptail(10))
+S1_TOPO = dumbbell("1Mbps", "25ms", access={"bandwidth": "1Mbps", "delay": "5ms", "queue": HOST_QUEUE},
+                   queue=droptail(10))
 
 
 def random_loss_topology() -> dict:
@@ -114,8 +126,8 @@ def random_loss_topology() -> dict:
     return graph(
         ["DS", "TS", "L", "R", "DD", "TD"],
         [
-            glink("DS", "L", "1Mbps", "5ms", monitor=False),
-            glink("TS", "L", "1Mbps", "5ms", monitor=False),
+            glink("DS", "L", "1Mbps", "5ms", queue=HOST_QUEUE, monitor=False),
+            glink("TS", "L", "1Mbps", "5ms", queue=HOST_QUEUE, monitor=False),
             glink("L", "R", "1Mbps", "25ms", queue=droptail(10)),
             glink("R", "DD", "1Mbps", "5ms", loss={"kind": "bernoulli", "p": 0.03}, monitor=False),
             glink("R", "TD", "1Mbps", "5ms", monitor=False),
@@ -128,27 +140,34 @@ ACCESS = cross_traffic.ACCESS  # per flow instance [P ranges, I uniform]
 MPEG_SINK = {"bandwidth": "2Mbps", "delay": ["5ms", "15ms"], "loss": CORR_LOSS, "reverse_loss": CORR_LOSS}
 
 
+def _host_queue(placement: dict) -> dict:
+    """A cross-traffic flow's placement with ns-2's host queue on its source's access link."""
+    return {**placement, "source_access": {**placement["source_access"], "queue": HOST_QUEUE}}
+
+
 def s2_mpeg(name: str, count=1, **keys) -> dict:
     """An MPEG flow of Fig. 5a: R1→R2→R3 with its own access links, errors on the sink's."""
-    return mpeg(name, count, **cross_traffic.mpeg_placement(MPEG_SINK), **keys)
+    return mpeg(name, count, **_host_queue(cross_traffic.mpeg_placement(MPEG_SINK)), **keys)
 
 
 def s2_tcp(count, label="reno", src="R2", dst="R3") -> dict:
-    return reno(count, label=label, **cross_traffic.ftp_placement(src, dst))
+    return reno(count, label=label, **_host_queue(cross_traffic.ftp_placement(src, dst)))
 
 
 S2C_TOPO = dumbbell(
     "10Mbps", "20ms",
     access={"bandwidth": ["2Mbps", "10Mbps"], "delay": ["5ms", "100ms"]},
+    source_access={"queue": HOST_QUEUE},
     sink_access={"bandwidth": "2Mbps"},
 )
 # S4: all links 10 Mbit/s, RTT 70 ms, buffer 88 packets (the BDP, 87.5) [P/D].
-S4_TOPO = dumbbell("10Mbps", "25ms", access={"bandwidth": "10Mbps", "delay": "5ms"}, queue=droptail(88))
+S4_TOPO = dumbbell("10Mbps", "25ms", access={"bandwidth": "10Mbps", "delay": "5ms", "queue": HOST_QUEUE},
+                   queue=droptail(88))
 
 
 def multihop(hops, bandwidth: str) -> dict:
     """Fig. 5c: N gateways in a row; per-hop delay 10 ms, access 10 Mbit/s / 5 ms [D]."""
-    return chain(hops, bandwidth, "10ms", access={"bandwidth": "10Mbps", "delay": "5ms"})
+    return chain(hops, bandwidth, "10ms", access={"bandwidth": "10Mbps", "delay": "5ms", "queue": HOST_QUEUE})
 
 
 def s2(name: str, count=1, reverse_traffic: bool = False, duration=DURATION, mpeg_keys: dict | None = None,
@@ -164,7 +183,7 @@ def s2(name: str, count=1, reverse_traffic: bool = False, duration=DURATION, mpe
         for i in range(10):
             rate = f"{64 + round(i * 192 / 9)}kbps"
             flows.append(flow("udp-pareto", label="pareto", rate=rate, packet_size="250B", src="R2", dst="R3",
-                              source_access=ACCESS, sink_access=ACCESS))
+                              source_access={**ACCESS, "queue": HOST_QUEUE}, sink_access=ACCESS))
     return scenario(duration, S2_TOPO, flows, **keys)
 
 

@@ -5,8 +5,9 @@
 The first matching row wins, so rows limited to some figures come before the general ones. The
 paper sets more than most (capacities, the 70 ms dumbbell, BDP buffers, 1000 B packets, the 64 kB
 window, the error model, the 2 s warm-up); where it is silent the TCP and TFRC agents are ns-2
-2.35's. No value the paper leaves open differs from ns-2's default where ns-2 has one, so the
-suite has no set-up reading of that kind; its readings (``readings.py``) are of DVRC itself.
+2.35's. The sending hosts' interface queues, which the paper does not size, are ns-2's default
+(Queue limit_ 50); the suite's earlier BDP there is the set-up reading ``bdp-host-queues``
+(``readings.py``).
 """
 
 from __future__ import annotations
@@ -72,6 +73,14 @@ SETUP = [
                                              "graph, chain)")),
     SetupKey("topology.links[*].monitor", Reconstruction("a simulator switch (which links the run records): no "
                                                          "effect on the traffic")),
+    # Sending hosts' queues: the paper sizes the routers' buffers only.
+    *[SetupKey(p, Ns2("Queue limit_", "50", "packets: a sending host's interface queue, which the paper does not size "
+                                            "('the routers are drop-tail with buffer size adjusted in accordance with "
+                                            "the bandwidth-delay product', §4.1); reading bdp-host-queues: the BDP"))
+      for p in ("*access.queue.limit", "topology.links[DS-L].queue.limit", "topology.links[TS-L].queue.limit")],
+    *[SetupKey(p, Reconstruction("a host's interface queue is of the type the script gives the link: drop-tail, as "
+                                 "the paper's routers ('the routers are drop-tail', §4.1)"))
+      for p in ("*access.queue.kind", "topology.links[DS-L].queue.kind", "topology.links[TS-L].queue.kind")],
     # S0 (Fig. 3): the 1 Mbit/s dumbbell as a graph, so that only the DVRC receiver's link has errors.
     SetupKey("topology.nodes", Reconstruction(
         "Fig. 3's set-up as a graph: DVRC and TCP sources (DS, TS), the two routers (L, R), their receivers (DD, TD), "
