@@ -4,9 +4,11 @@ that the earlier reading and the paper's give different verdicts, and fails befo
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from figure_testing import figure_data, run
 from vidcc.papers import dvrc
+from vidcc.papers.dvrc import fairness, queues, smoothness, video
 from vidcc.papers.model import FAIL, PASS
 
 FIG = {f.id: f for f in dvrc.SUITE.figures}
@@ -21,7 +23,7 @@ def test_c4_reads_the_jitter_maximum_the_paper_bounds():
     v = pd.DataFrame({"flow": [0], "receiver": [0], "jitter_max_ns": [80e6]})
     d = figure_data(FIG["fig6"], [run("r", "dvrc")], [{"run_id": "r", "flow": 0, "receiver": 0, "label": "dvrc"}],
                     {("r", "packets"): pk, ("r", "video_summary"): v})
-    out = dvrc.c4(d)
+    out = smoothness.jitter_below_75ms(d)
     assert out.status == FAIL and out.measured["jitter J (Eq. 13) max over runs (ms)"] == 80.0
 
 
@@ -38,11 +40,12 @@ def test_c13_tests_the_draining_phases_not_the_drops_at_r2():
     # DVRC's queue drains twice. The earlier check also wanted more drops at R2 with UDP: FAIL.
     series = {**_queue("u", [100] * 40, 10), **_queue("v", ([95] * 10 + [10] * 10) * 2, 500)}
     d = figure_data(FIG["fig11"], [run("u", "udp"), run("v", "dvrc")], [], series)
-    out = dvrc.c13(d)
+    out = queues.udp_fills_dvrc_drains(d)
     assert out.status == PASS, out.explanation
     assert out.measured["draining phases of R2's queue per DVRC run"] == 2
     series = {**_queue("u", [100] * 40, 10), **_queue("v", [95] * 20 + [60] * 20, 500)}  # never drains
-    assert dvrc.c13(figure_data(FIG["fig11"], [run("u", "udp"), run("v", "dvrc")], [], series)).status == FAIL
+    d = figure_data(FIG["fig11"], [run("u", "udp"), run("v", "dvrc")], [], series)
+    assert queues.udp_fills_dvrc_drains(d).status == FAIL
 
 
 def test_c26_judges_the_video_delivery_not_a_goodput_band():
@@ -55,8 +58,91 @@ def test_c26_judges_the_video_delivery_not_a_goodput_band():
         runs.append(run(rid, part, seed, n=10))
         flows.append({"run_id": rid, "flow": 0, "receiver": 0, "label": part, "goodput_bps": good})
         series[(rid, "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "vdi": [vdi]})
-    out = dvrc.c26(figure_data(FIG["fig8-10"], runs, flows, series))
+    out = video.four_layers_suffice(figure_data(FIG["fig8-10"], runs, flows, series))
     assert out.status == PASS, out.explanation
     series[("dvrc-k4-1", "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "vdi": [0.2]})
     series[("dvrc-k4-2", "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "vdi": [0.2]})
-    assert dvrc.c26(figure_data(FIG["fig8-10"], runs, flows, series)).status == FAIL
+    assert video.four_layers_suffice(figure_data(FIG["fig8-10"], runs, flows, series)).status == FAIL
+
+
+def _video_cells(figure, cells):
+    """``cells``: (label, n) → the packet drop rate of that label's video (one flow, one seed)."""
+    runs, flows, series = [], [], {}
+    for (label, n), pdr in cells.items():
+        rid = f"{label}-{n}"
+        runs.append(run(rid, label, n=n))
+        flows.append({"run_id": rid, "flow": 0, "receiver": 0, "label": label, "drop_rate": pdr})
+        series[(rid, "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "packet_drop_rate": [pdr],
+                                                       "vdi": [1.0 - pdr]})
+    return figure_data(FIG[figure], runs, flows, series)
+
+
+def test_c23_does_not_order_protocols_that_both_lose_nothing():
+    # At N = 1 neither DVRC nor RTCP/UDP loses a packet on the 10 Mbit/s chain: there is no
+    # "increased packet loss" to find (§5.5). Fails before the fix: the strict order failed on 0 = 0.
+    cells = {("dvrc", 1): 0.0, ("rtcp-udp", 1): 0.0, ("tfrc", 1): 0.02,
+             ("dvrc", 10): 0.05, ("rtcp-udp", 10): 0.08, ("tfrc", 10): 0.5}
+    out = video.s6_drop_rate_dvrc_lowest(_video_cells("fig18-20", cells))
+    assert out.status == PASS, out.explanation
+    assert out.measured["packet drop rate: N where rtcp-udp and dvrc are both 0"] == "1"
+    cells[("dvrc", 1)] = 0.01  # DVRC loses where RTCP/UDP does not: the order fails
+    assert video.s6_drop_rate_dvrc_lowest(_video_cells("fig18-20", cells)).status == FAIL
+
+
+def _jain(figure, by_label_n):
+    runs, agg = [], []
+    for (label, n), jain in by_label_n.items():
+        rid = f"{figure}-{label}-{n}"
+        runs.append(run(rid, label, n=n))
+        agg.append({"run_id": rid, "part": label, "seed": 1, "n": n, "label": label, "jain": jain})
+    return figure_data(FIG[figure], runs, [], {}, aggregate=agg)
+
+
+def test_c12_wants_tfrcs_drop_the_largest_of_all_three():
+    # "TFRC exhibits the most notable reduction in its Fairness Index compared to Fig. 10a": TFRC's
+    # drop (0.20) exceeds DVRC's (0.05) but not TCPW+'s (0.30). Fails before the fix, which
+    # compared TFRC with DVRC only.
+    a = _jain("fig8-10", {("dvrc", 40): 0.95, ("tfrc", 40): 0.95, ("tcpw+", 40): 0.95})
+    c = _jain("fig10c", {("dvrc", 40): 0.90, ("tfrc", 40): 0.75, ("tcpw+", 40): 0.65})
+    c.attach_others({"fig8-10": a, "fig10c": c})
+    out = fairness.varying_rtts_tfrc_loses_most(c)
+    assert out.status == FAIL and out.measured["Jain drop Fig10a→10c at N=40 (tcpw+)"] == pytest.approx(0.30)
+    c = _jain("fig10c", {("dvrc", 40): 0.90, ("tfrc", 40): 0.75, ("tcpw+", 40): 0.85})
+    c.attach_others({"fig8-10": a, "fig10c": c})
+    assert fairness.varying_rtts_tfrc_loses_most(c).status == PASS
+
+
+def test_c26_is_judged_on_the_interval_over_seeds_not_per_seed():
+    # Per seed there is no interval: the k = 4 VDI (0.91) would have to reach each seed's k = 5 VDI
+    # (0.92 in seed 2). Fails before the fix: per seed 1 of 2 held, so a pooled PASS became UNSTABLE.
+    from vidcc.papers.model import FigureRun
+    from vidcc.papers.verdicts import check_claim
+
+    runs, flows, series = [], [], {}
+    for part, seed, vdi in (("dvrc", 1, 0.90), ("dvrc", 2, 0.92), ("dvrc-k4", 1, 0.91), ("dvrc-k4", 2, 0.91)):
+        rid = f"{part}-{seed}"
+        runs.append(run(rid, part, seed, n=10))
+        flows.append({"run_id": rid, "flow": 0, "receiver": 0, "label": part, "goodput_bps": 1e6})
+        series[(rid, "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "vdi": [vdi]})
+    claim = next(c for c in dvrc.SUITE.claims if c.id == "C26")
+    r = check_claim(claim, FigureRun(FIG["fig8-10"], [], data=figure_data(FIG["fig8-10"], runs, flows, series)))
+    assert r.status == PASS, (r.status, r.stability.text() if r.stability else None)
+
+
+def test_c9_counts_delayed_packets_among_those_that_arrive():
+    # TCPW+ delivers 100 of 1000 packets, 30 of them delayed (30 % of what arrives, 3 % of what was
+    # sent); DVRC delivers 950, 40 delayed (4 %). Fails before the fix: over all packets sent
+    # (the delayed-packet rate) TCPW+ looked the most timely.
+    runs, flows, series = [], [], {}
+    for label, received, delayed in (("dvrc", 950, 40), ("tfrc", 900, 9), ("tcpw+", 100, 30)):
+        rid = f"{label}-10"
+        runs.append(run(rid, label, n=10))
+        flows.append({"run_id": rid, "flow": 0, "receiver": 0, "label": label})
+        series[(rid, "video_summary")] = pd.DataFrame({
+            "flow": [0], "receiver": [0], "packets_sent": [1000], "packets_received": [received],
+            "packets_delayed": [delayed], "delayed_packet_rate": [delayed / 1000]})
+    out = video.s2_tcpw_most_delayed(figure_data(FIG["fig8-10"], runs, flows, series))
+    assert out.status == PASS, out.explanation
+    assert out.measured["delayed share of received packets[tcpw+,n=10]"] == pytest.approx(0.3)
+    series[("tcpw+-10", "video_summary")]["packets_delayed"] = [3]  # 3 % of what arrives: not the highest
+    assert video.s2_tcpw_most_delayed(figure_data(FIG["fig8-10"], runs, flows, series)).status == FAIL

@@ -4,7 +4,10 @@ import json
 
 import pandas as pd
 
-from vidcc.papers.dvrc import CAUSES, MPEG_START, SUITE, c1
+from vidcc.papers.dvrc import SUITE
+from vidcc.papers.dvrc.claims import CAUSES
+from vidcc.papers.dvrc.loss_classes import random_loss_mostly_additive as c1
+from vidcc.papers.dvrc.scenarios import MPEG_START
 from vidcc.papers.measures import FigureData
 from vidcc.papers.model import FAIL, PASS, Claim, FigureRun, Verdict, at_scale
 from vidcc.papers.verdicts import check_claim
@@ -88,7 +91,7 @@ def test_c25_wants_mostly_multiplicative_decreases_above_s2s_share_and_explains_
 
 def test_every_stated_cause_belongs_to_a_claim_with_a_check():
     with_cause = {c.id for c in SUITE.claims if c.cause is not None}
-    assert with_cause == set(CAUSES) | {"C25"}  # C25's cause is computed from the runs (c25_cause)
+    assert with_cause == set(CAUSES) | {"C25"}  # C25's cause is computed from the runs (md_share_bound_cause)
     assert all(c.check is not None for c in SUITE.claims if c.cause is not None)
 
 
@@ -116,7 +119,9 @@ def test_drop_rate_claims_read_the_papers_packet_drop_rate():
     """§4.2: "Packet Drop Rate, as the ratio of the number of lost packets over the number of packets
     sent by the application". Fails before the fix: C8, C16, C23 read the network drop ratio of
     run_flows, which here orders the protocols the other way."""
-    from vidcc.papers.dvrc import c8, c16, c23
+    from vidcc.papers.dvrc.video import s2_drop_rate_dvrc_lowest as c8
+    from vidcc.papers.dvrc.video import s3_drop_rate_dvrc_lowest as c16
+    from vidcc.papers.dvrc.video import s6_drop_rate_dvrc_lowest as c23
 
     # The network drops little of TFRC's packets, but most of its video never arrives (unsent).
     s2 = {("dvrc", 10): (0.05, 0.05), ("tfrc", 10): (0.01, 0.30), ("tcpw+", 10): (0.08, 0.0)}

@@ -1,0 +1,62 @@
+"""The DVRC suite's readings for ``vidcc reproduce dvrc --explore``: where the paper leaves an
+interpretation of DVRC open and the code exposes the other one (protocol readings), and where the
+suite's set-up departs from what the paper or ns-2 2.35 would give (set-up readings). Each was
+declared from the paper's text before it was run; none becomes a default because it passes.
+
+Each reading bears on every claim whose figure it changes (:func:`bearing`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from vidcc.papers.model import Alternative, Claim, Figure
+
+CROSS_TRAFFIC = ("fig8-10", "fig11", "fig12-14")  # the figures on the cross-traffic topology (Fig. 5a, b)
+
+ALTERNATIVES = [
+    Alternative("pacing", "dvrc", {"pacing": True}, "docs/papers/dvrc.md §1.1.1 reading (b); paper §3.1",
+                note="the sender paces packets at the receiver's rate R instead of sending each frame's packets back "
+                "to back. The paper says data are 'sent out based on the determined rate at the receiving end' "
+                "(§3.1). A reading outside the project found Jain 0.99–0.998 with pacing where frame bursts meeting "
+                "the DropTail queue at fixed phases gave 0.7–0.8."),
+    Alternative("alpha-per-second", "dvrc", {"alpha_unit": "packets_per_second"}, "docs/papers/dvrc.md A5",
+                note="α as one packet per second per round instead of one packet per RTT: a far slower additive "
+                "increase, which leaves the competing Reno flows more room."),
+    Alternative("compare-r-prev", "dvrc", {"compare": "r_prev"}, "docs/papers/dvrc.md A7 (Eq. 11 as printed)",
+                note="the loss classifier compares the previous computed rate R(t−1), as Eq. (11) prints, instead of "
+                "the receiving rate measured at the loss (the prose and Fig. 3)."),
+    Alternative(
+        "bdp-host-queues", ref="paper §4.1: 'the routers are drop-tail with buffer size adjusted in accordance with the "
+                               "bandwidth-delay product' (hosts' queues not given)",
+        setup={p: {"kind": "droptail", "limit": "bdp"}
+               for p in ("*access.queue", "topology.links[DS-L].queue", "topology.links[TS-L].queue")},
+        note="every sending host's interface queue the bandwidth-delay product (at least 10 packets), as the suite had "
+             "it, instead of ns-2 2.35's default Queue limit_ 50 packets: in S0 and S1 (1 Mbit/s access links) a "
+             "10-packet queue drops part of each of DVRC's back-to-back frame bursts at its own host"),
+    Alternative(
+        "r1-10m", ref="paper §4.1: 'The router R1 is the bottleneck for MPEG traffic' (no capacity); §5.4: 'DVRC "
+                      "simply relies on delivering the base layer'",
+        setup={"topology.links[R1-R2].bandwidth": "10Mbps"}, figures=CROSS_TRAFFIC,
+        note="R1–R2 at 10 Mbit/s, as wide as R2–R3 (the suite's reconstruction before the one shared with the SSVP "
+             "suite), instead of 5 Mbit/s. The paper gives no core capacity; it runs up to 50 MPEG flows through R1 "
+             "and describes DVRC falling back to the base layer (128 kbit/s) in congestion, which 50 flows "
+             "(6.4 Mbit/s) cannot do through 5 Mbit/s: at N = 40 and 50 the reconstructed R1 cannot carry even every "
+             "flow's base layer. R1 stays the MPEG flows' only bottleneck before R2"),
+]
+
+
+# Claims whose check also reads another figure's runs (``d.other``).
+ALSO_READS = {"C12": ("fig8-10",), "C22": ("fig12-14",), "C25": ("fig8-10",)}
+
+
+def bearing(claims: Sequence[Claim], figures: Sequence[Figure]) -> Mapping[str, list[str]]:
+    """Alternative name → the claims whose figure (or a figure their check also reads) it changes."""
+    by_id = {f.id: f for f in figures}
+
+    def changes(a: Alternative, fid: str) -> bool:
+        return fid in by_id and a.in_figure(fid) and any(a.applies_to(p) for p in by_id[fid].parts)
+
+    return {a.name: [c.id for c in claims if c.figure and any(changes(a, f) for f in (c.figure,
+                                                                                       *ALSO_READS.get(c.id, ())))]
+            for a in ALTERNATIVES}
