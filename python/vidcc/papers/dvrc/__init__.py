@@ -18,5 +18,6 @@ from vidcc.papers.model import Suite, reconstruction_notes, with_alternatives_na
 
 SUITE = Suite("dvrc", "DVRC: a receiver-centric rate control scheme for layered video streams",
               "Papadimitriou, Tsaoussidis, Mamatas, J. Systems and Software 81(12), 2008", "docs/papers/dvrc.md",
-              FIGURES, with_alternatives_named(CLAIMS, bearing(CLAIMS, FIGURES)), notes=reconstruction_notes(scenarios.__doc__),
+              FIGURES, with_alternatives_named(CLAIMS, bearing(CLAIMS, FIGURES)),
+              notes=reconstruction_notes(scenarios.__doc__),
               setup=SETUP, alternatives=ALTERNATIVES)

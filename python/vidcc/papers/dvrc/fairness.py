@@ -68,7 +68,8 @@ def s3_rtcp_udp_least_fair(d):
     return all_of(bound(j[j["label"].isin(["dvrc", "tfrc"])], ">=", 0.9, name="Jain"),
                   ordering(j, "dvrc", "rtcp-udp", by="n", name="Jain"),
                   ordering(j, "tfrc", "rtcp-udp", by="n", name="Jain"),
-                  ordering(w, "dvrc", "rtcp-udp", by="n", name="WCF"), ordering(w, "tfrc", "rtcp-udp", by="n", name="WCF"))
+                  ordering(w, "dvrc", "rtcp-udp", by="n", name="WCF"),
+                  ordering(w, "tfrc", "rtcp-udp", by="n", name="WCF"))
 
 
 def s6_dvrc_flows_equal(d):

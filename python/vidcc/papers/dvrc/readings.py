@@ -27,7 +27,8 @@ ALTERNATIVES = [
                 note="the loss classifier compares the previous computed rate R(t−1), as Eq. (11) prints, instead of "
                 "the receiving rate measured at the loss (the prose and Fig. 3)."),
     Alternative(
-        "bdp-host-queues", ref="paper §4.1: 'the routers are drop-tail with buffer size adjusted in accordance with the "
+        "bdp-host-queues",
+        ref="paper §4.1: 'the routers are drop-tail with buffer size adjusted in accordance with the "
                                "bandwidth-delay product' (hosts' queues not given)",
         setup={p: {"kind": "droptail", "limit": "bdp"}
                for p in ("*access.queue", "topology.links[DS-L].queue", "topology.links[TS-L].queue")},

@@ -5,9 +5,9 @@ Reconstruction notes (the DVRC paper page's [P]/[I]/[D] tags; ours are marked "s
 * All links DropTail with a BDP buffer [P] (capacity × nominal propagation RTT, ≥ 10 packets
   [D]); 1000 B packets [P]; TCP Reno FTP with a 64 kB window [P], and ns-2 2.35's Agent/TCP
   otherwise (papers/ns2.py): min RTO 0.2 s, initial RTO 3 s, IW 2, no delayed ACK, no send
-  jitter (overhead_ 0). ns-2's limited transmit (singledup_ 1) has no vidcc counterpart: a
-  departure (docs/protocols/tcp.md). 2 s warm-up [P]; 200 s runs, 10 seeds, N ∈ {1, 5, 10, …,
-  50} [D] (quick: 20 s, 2 seeds, N ∈ {1, 10, 40}).
+  jitter (overhead_ 0), limited transmit (singledup_ 1, vidcc's default too: docs/protocols/tcp.md).
+  2 s warm-up [P]; 200 s runs, 10 seeds, N ∈ {1, 5, 10, …, 50} [D] (quick: 20 s, 2 seeds,
+  N ∈ {1, 10, 40}).
 * Hosts' queues: the paper sizes the routers' buffers ("the routers are drop-tail with buffer size
   adjusted in accordance with the bandwidth-delay product", §4.1) and no other; a sending host's
   interface queue on its access link is ns-2 2.35's default Queue/DropTail, limit_ 50 packets
@@ -85,8 +85,8 @@ MPEG_START = ["0s", "480ms"]
 
 # ns-2 2.35's Agent/TCP where the paper is silent (papers/ns2.py): rtxcur_init_ 3 s, minrto_ 0.2 s,
 # windowInit_ 2, an ACK per segment, overhead_ 0 (no send jitter); the 64 kB window is the paper's
-# (§4.1 "maximum congestion window to 64 kB"), the scenario default. ns-2's limited transmit
-# (singledup_ 1) has no vidcc counterpart (docs/protocols/tcp.md): a departure.
+# (§4.1 "maximum congestion window to 64 kB"), the scenario default; limited transmit
+# (singledup_ 1) is vidcc's default too (docs/protocols/tcp.md).
 TCP_KEYS = {k: v for k, v in ns2.tcp_keys(1000).items() if k != "max_window"}
 
 

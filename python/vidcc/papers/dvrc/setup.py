@@ -38,7 +38,8 @@ _S2_FLOWS = Paper("§5.2", "We simulated a wide range of MPEG flows (1–50) of 
 _S3_FLOWS = Paper("§5.3", "1–50 MPEG flows competing with 15 TCP (5 in the forward and 10 in the reverse direction) "
                           "and 10 UDP flows. The peak sending rates for UDP flows range from 64 to 256 kbps")
 _S4 = Paper("§5.4", "a diverse range of MPEG flows (1–50) ... DVRC and TFRC competing with TCP Reno ... the dumbbell "
-                    "topology configuring all link capacities at 10 Mbps ... experiments with 20 and 40 TCP connections")
+                    "topology configuring all link capacities at 10 Mbps ... experiments with 20 and 40 TCP "
+                    "connections")
 _S5 = Paper("§5.5", "one MPEG flow of DVRC traversing through all hops ranging from 1 to 10. The capacity bw of the "
                     "links between the routers was set to 1 Mbps")
 _S6 = Paper("§5.5", "diverse main MPEG connections (1–50) running over DVRC, TFRC and RTCP on top of UDP ... The "
@@ -67,7 +68,8 @@ SETUP = [
     SetupKey("scenario.packet_log", Reconstruction("a simulator switch: the packet log C4 reads inter-arrival times "
                                                    "from (no effect on the traffic)")),
     SetupKey("scenario.queue_sample_interval", Reconstruction(
-        "Fig. 11 plots the instantaneous queue with no stated period: a sample every 10 ms (no effect on the traffic)")),
+        "Fig. 11 plots the instantaneous queue with no stated period: a sample every 10 ms (no effect on the "
+        "traffic)")),
     # ---------------------------------------------------------------- topologies
     SetupKey("topology.kind", Reconstruction("the simulator's form of each topology the paper describes (dumbbell, "
                                              "graph, chain)")),

@@ -27,7 +27,8 @@ def smoother_than_tfrc_cause(d, m):
         m[f"network drop ratio ({lab})"] = float(g["drop_rate"].mean())
     return (f"DVRC sends each frame's packets back to back at the frame's instant and loses "
             f"{m.get('network drop ratio (dvrc)', float('nan')):.3f} of them in the network, TFRC paces its equation "
-            f"rate out of an unbounded sender buffer (drop ratio {m.get('network drop ratio (tfrc)', float('nan')):.3f}), "
+            f"rate out of an unbounded sender buffer "
+            f"(drop ratio {m.get('network drop ratio (tfrc)', float('nan')):.3f}), "
             f"which smooths the VBR source")
 
 

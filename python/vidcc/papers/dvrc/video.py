@@ -157,7 +157,8 @@ def four_layers_suffice(d):
     for r in g.to_dict("records"):
         measured[f"aggregate goodput (Mbit/s) [{r['label']}, n={r['n']}]"] = r["mean"] / 1e6
     if not measured or bad:
-        return Verdict(FAIL, measured, f"VDI with k = 4 below the 95 % interval of k = 5's at N = {', '.join(map(str, bad))}"
+        return Verdict(FAIL, measured,
+                       f"VDI with k = 4 below the 95 % interval of k = 5's at N = {', '.join(map(str, bad))}"
                        if bad else "no common N for k = 4 and k = 5")
     return Verdict(PASS, measured, "VDI with k = 4 within or above the 95 % interval of k = 5's at every N")
 
