@@ -5,7 +5,8 @@ The suite is assembled here from its modules: :mod:`scenarios` (topologies, flow
 and the reconstruction notes), :mod:`figures`, :mod:`claims` (each claim's check and cause, in the
 checks modules named for what they test: :mod:`rate_law`, :mod:`sharing`, :mod:`quality`,
 :mod:`contention`, :mod:`queues`, :mod:`layers`, and :mod:`units` on the implementation's own
-numbers), and :mod:`readings` (the readings ``--explore`` runs). The paper's page is
+numbers), :mod:`setup` (where every value of the scenarios comes from) and :mod:`readings` (the
+readings ``--explore`` runs). The paper's page is
 docs/papers/ssvp.md.
 """
 
@@ -16,6 +17,7 @@ from vidcc.papers.ssvp import scenarios
 from vidcc.papers.ssvp.claims import CLAIMS
 from vidcc.papers.ssvp.figures import FIGURES
 from vidcc.papers.ssvp.readings import ALTERNATIVES, BEARING
+from vidcc.papers.ssvp.setup import SETUP
 
 SUITE = Suite(
     "ssvp",
@@ -25,5 +27,6 @@ SUITE = Suite(
     FIGURES,
     with_alternatives_named(CLAIMS, BEARING),
     notes=reconstruction_notes(scenarios.__doc__),
+    setup=SETUP,
     alternatives=ALTERNATIVES,
 )
