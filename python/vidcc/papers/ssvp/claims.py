@@ -101,7 +101,7 @@ CLAIMS = [
     ),
     Claim(
         "C8",
-        "SSVP packet jitter never exceeds 75 ms (max J(t) over 2–60 s < 75 ms).",
+        "SSVP packet jitter never exceeds 75 ms (Eq. 19's J < 75 ms at every received packet).",
         "fig7-9",
         SSVP,
         jitter_below_75ms,
@@ -147,7 +147,7 @@ CLAIMS = [
     ),
     Claim(
         "C13",
-        "VDI: SSVP best at every M (esp. M ≥ 30); VDI non-increasing in M.",
+        "VDI: SSVP best at every M ('the most prominent performance on video delivery').",
         "fig12",
         ("ssvp", "tfrc", "tcp-westwood-plus"),
         ssvp_delivers_video_best,
@@ -187,7 +187,7 @@ CLAIMS = [
     ),
     Claim(
         "C17",
-        "SSVP backs off more sharply than TFRC: mean queue and drops at R2 lower with SSVP than with TFRC.",
+        "SSVP backs off more sharply than TFRC, by Table 2's mean queue: R2's mean queue lower with SSVP than with TFRC.",
         "fig13",
         ("ssvp", "tfrc"),
         ssvp_backs_off_more_than_tfrc,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from vidcc.papers.measures import video_flows
 from vidcc.papers.model import FAIL, PASS, Verdict
-from vidcc.papers.verdicts import all_of, direction, ordering
+from vidcc.papers.verdicts import all_of, ordering
 
 
 def goodput(d, parts, labels=None):
@@ -41,13 +41,15 @@ def video_summary(d, metric, labels):
 
 
 def ssvp_delivers_video_best(d):
+    """Fig. 12b: "SSVP yields the most prominent performance on video delivery" (§6.2): SSVP's VDI
+    is at least each other protocol's at every M. (The suite once also required SSVP's VDI to fall
+    with M, a shape the text does not state: not tested.)"""
     s = video_summary(d, "vdi", ("ssvp", "tfrc", "tcpw+", "udp"))
     return all_of(
         *[
             ordering(s, "ssvp", other, by="m", margin=-1e-9, name="VDI (SSVP ≥ other)")
             for other in ("tfrc", "tcpw+", "udp")
-        ],
-        direction(s, "m", increasing=False, group="label", of="ssvp", name="VDI of SSVP"),
+        ]
     )
 
 

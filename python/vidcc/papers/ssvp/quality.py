@@ -3,25 +3,34 @@ quality (C9)."""
 
 from __future__ import annotations
 
-from vidcc.papers.measures import video_flows
+from vidcc.papers.measures import video_flows, warmup_ns
 from vidcc.papers.model import FAIL, PASS, Verdict
 
 
 def jitter_below_75ms(d):
-    worst = []
+    """Fig. 8: "jitter never exceeds the frustrating limit of 75 ms" (§6.1). J is Eq. 19's estimate,
+    updated at every received packet; the check takes its largest value per run (the video summary's
+    ``jitter_max_ns``), and reports the largest of the 100 ms samples after the warm-up (the trace
+    Fig. 8 plots) beside it."""
+    v = video_flows(d, "ssvp", {"label": "ssvp"})
+    sampled = []
     for r in d.runs("ssvp").to_dict("records"):
         s = d.series(r["run_id"], "flow_samples")
         f = d.flows("ssvp", {"label": "ssvp"})
         ids = f[f["run_id"] == r["run_id"]]["flow"]
-        s = s[s["flow"].isin(ids) & (s["t_ns"] >= 2_000_000_000)]
-        worst.append(float(s["jitter_ns"].max()) / 1e6)
-    if not worst:
-        return Verdict(FAIL, {}, "no SSVP runs")
-    m = max(worst)
+        s = s[s["flow"].isin(ids) & (s["t_ns"] >= warmup_ns(r))]
+        if not s.empty:
+            sampled.append(float(s["jitter_ns"].max()) / 1e6)
+    if v.empty or "jitter_max_ns" not in v:
+        return Verdict(FAIL, {}, "no video summary with the SSVP flow's jitter")
+    m = float(v["jitter_max_ns"].max()) / 1e6
+    measured = {"largest J at any received packet, all seeds (ms)": m}
+    if sampled:
+        measured["largest J of the 100 ms samples after the warm-up (ms)"] = max(sampled)
     return Verdict(
         PASS if m < 75 else FAIL,
-        {"max jitter over 2–60 s, all seeds (ms)": m},
-        f"maximum jitter {m:.1f} ms {'<' if m < 75 else '≥'} 75 ms",
+        measured,
+        f"largest jitter J at any received packet {m:.1f} ms {'<' if m < 75 else '≥'} 75 ms",
     )
 
 

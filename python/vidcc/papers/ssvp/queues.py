@@ -65,12 +65,17 @@ def udp_overflows_ssvp_drains(d):
 
 
 def ssvp_backs_off_more_than_tfrc(d):
+    """§6.2: "SSVP performs sharper backward adjustments than TFRC, according to the average
+    queue-length measurements of Table 2": R2's mean queue is lower with SSVP than with TFRC. R2's
+    drops are reported, not judged (the suite once required them lower too; the paper's evidence is
+    the mean queue only)."""
     from vidcc.analysis import summarize
 
     q = r2_queues(d)
+    drops = {p: float(g["link_drops"].mean()) for p, g in q.groupby("part") if p in ("ssvp", "tfrc")}
     return all_of(
         ordering(summarize(q, "mean_queue"), "tfrc", "ssvp", name="mean R2 queue"),
-        ordering(summarize(q, "link_drops"), "tfrc", "ssvp", name="drops at R2"),
+        Verdict(PASS, {f"drops at R2 per run [{p}]": v for p, v in drops.items()}, "drops at R2 reported"),
     )
 
 
