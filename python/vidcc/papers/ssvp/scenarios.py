@@ -1,38 +1,39 @@
-"""SSVP (AIMD through the inter-packet gap) and its receiver-buffered layered adaptation:
-Papadimitriou & Tsaoussidis, Computer Networks, 2007. Scenarios D1–D4, X1–X3 and claims
-C1–C22 of ``docs/papers/ssvp.md``.
+"""The SSVP suite's scenarios: topologies, flows and scale constants of every figure
+(Papadimitriou & Tsaoussidis, Computer Networks, 2007; scenarios D1–D4 and X1–X3 of
+docs/papers/ssvp.md §3). Where each value comes from is the set-up table (``setup.py``).
 
 Reconstruction notes (the SSVP paper page tags [P]/[I]/[U]; ours are marked "suite"):
 
 * Dumbbell (Fig. 6a): 1 Mbit/s bottleneck, 20 ms one way, access 10 Mbit/s / 1 ms (RTT 44 ms)
-  [P/U]; drop-tail buffer = BDP = 6 packets [I]. 60 s runs, 2 s warm-up [P]; 5 seeds [U].
+  [P/U]; drop-tail buffer = BDP = 6 packets [I]. 60 s runs, 2 s warm-up [P] (quick: 30 s);
+  10 seeds (quick: 2) [U].
 * Cross-traffic topology (Fig. 6b): the graph R1–R2–R3 shared with the DVRC suite
   (papers/cross_traffic.py): R1–R2 5 Mbit/s, R2–R3 10 Mbit/s, 10 ms (suite), so that R1 is the
   MPEG flows' bottleneck and R2 the one they share with the 10 FTP flows (R2→R3), as the DVRC
   paper (§4.1) says of the same figure; drop-tail queues of one bandwidth-delay product [P]
-  (R2's queue is measured). Every flow has its own access
-  links [P]: U[5, 15] ms, U[2, 10] Mbit/s [P ranges, U uniform]; MPEG sinks 2 Mbit/s with 1 %
-  Bernoulli packet errors, data direction [P/U]; start times U[0, 1] s [U].
+  (R2's queue is measured). Every flow has its own access links [P]: U[5, 15] ms, U[2, 10]
+  Mbit/s [P ranges, U uniform]; MPEG sinks 2 Mbit/s with 1 % Bernoulli packet errors, data
+  direction [P/U]; start times U[0, 1] s [U].
 * MPEG flows carry the TES MPEG-4 video at 380 kbit/s mean [U] (GOP IBBPBBPBBPBB, 25 fps);
-  plain UDP sends it as it comes; TFRC runs with ns-2 2.35's Agent/TFRC defaults (suite: the
-  paper leaves them to its tool; ``vidcc.protocols.tfrc.NS2_AGENT``); TCPW+ carries it through
-  the ``video-over-tcp`` feature (an unbounded send buffer, frames dated by in-order delivery, docs/protocols/tcp.md);
-  SSVP-LA's n = 4 equal layers (95 kbit/s each [U]) and SSVP's own keys are added by the SSVP
-  issue.
+  plain UDP sends it as it comes; TFRC runs with ns-2 2.35's Agent/TFRC defaults (the paper
+  leaves them to its tool; ``vidcc.protocols.tfrc.NS2_AGENT``); TCPW+ carries it through the
+  ``video-over-tcp`` feature (an unbounded send buffer, frames dated by in-order delivery,
+  docs/protocols/tcp.md). SSVP-LA has n = 4 equal layers of 95 kbit/s [U] (reading
+  ``layers-at-capacity``: 250 kbit/s each, for Fig. 14).
 * TCP Reno FTP, 1000 B, 64 kB window [P] (scenario default), ns-2 2.35's Agent/TCP otherwise
   (papers/ns2.py): initial RTO 3 s, min RTO 0.2 s, IW 2, no delayed ACK, no send jitter
   (overhead_ 0). ns-2's limited transmit (singledup_ 1) has no vidcc counterpart: a departure.
-* Runs today: every part; as a baseline the D2 dumbbell with
-  a plain UDP 380 kbit/s video in place of SSVP. D1 samples throughput every 100 ms (C7's CoV
-  bins [I]). Suite additions: a ``startup`` figure (bulk SSVP alone on the free dumbbell, with and
-  without startup, for C5) and the ``immediate`` part of Fig. 14 (§6.3's immediate adaptation, C19).
+* Baselines: the D2 dumbbell with a plain UDP 380 kbit/s video in place of SSVP (B1), and 40
+  plain UDP flows at R2 (B2). D1 samples throughput every 100 ms (C7's CoV bins [I]). Suite
+  additions: a ``startup`` figure (bulk SSVP alone on the free dumbbell, with and without
+  startup, for C5) and the ``immediate`` part of Fig. 14 (§6.3's immediate adaptation, C19).
 * The unit-level claims C3, C4, C6 and the TFRC sanity claim C22 are checked on the
   implementation's own numbers (``_vidcc.ssvp_unit_measurements``: the layer rule at the worked
   example, Alg. 2 on a scripted stream of control packets, Eq. 2 at the sender endpoint and the
   estimator on fixed and random samples, TFRC's loss-interval average and equation from a steady
   state) against values computed in ``ssvp/units.py`` from the paper's equations.
-* C9 uses docs/papers/ssvp.md's PSNR proxy (§4): a decodable frame counts as ≥ 31 dB, an undecodable
-  one (lost, or its reference lost, or late) as concealment.
+* C9 uses docs/papers/ssvp.md's PSNR proxy (§4): a decodable frame counts as ≥ 31 dB, an
+  undecodable one (lost, or its reference lost, or late) as concealment.
 """
 
 from __future__ import annotations
