@@ -3,6 +3,7 @@ and, where it does not reproduce, its measured cause (in the checks modules name
 
 from __future__ import annotations
 
+from vidcc.papers.categories import UnrecordedReading
 from vidcc.papers.model import Claim
 from vidcc.papers.ssvp import units
 from vidcc.papers.ssvp.contention import (
@@ -38,6 +39,16 @@ from vidcc.papers.ssvp.sharing import (
 )
 
 SSVP = ("ssvp",)
+
+# Fig. 6b is lost and the text gives no core capacity: the suite follows the DVRC paper's words on
+# the same figure (R1 the MPEG flows' bottleneck); the SSVP text alone (R2's queue under the MPEG
+# flows, Fig. 13 and Table 2) reads R2 as every flow's bottleneck (reading r2-bottleneck).
+CORE_CAPACITIES = UnrecordedReading(
+    "the paper gives neither the cross-traffic topology's core capacities nor which router is the MPEG flows' "
+    "bottleneck; the suite makes R1 that bottleneck, as the DVRC paper says of the same figure, where the MPEG "
+    "flows' rates are set by R1 and UDP's excess is dropped there, before R2",
+    ("r2-bottleneck",),
+)
 
 CLAIMS = [
     Claim(
@@ -144,6 +155,7 @@ CLAIMS = [
         goodput_order,
         needs=("video-over-tcp",),
         ref="Fig. 12a",
+        category=CORE_CAPACITIES,
     ),
     Claim(
         "C13",
@@ -184,6 +196,12 @@ CLAIMS = [
         udp_overflows_ssvp_drains,
         ref="Fig. 13",
         cause=r2_does_not_drain,
+        category=UnrecordedReading(
+            "the paper prints Eq. (5) with ε weighing the previous deviation, where TCP's RTTVAR weighs it by 1 − ε "
+            "(docs/papers/ssvp.md A-RTT-1), and does not say which its simulations used; with TCP's form SSVP's STO, "
+            "and so its timeout marks, differ",
+            ("deviation-tcp",),
+        ),
     ),
     Claim(
         "C17",
@@ -257,5 +275,6 @@ CLAIMS = [
         udp_fills_r2,
         kind="baseline",
         parts=("udp",),
+        category=CORE_CAPACITIES,
     ),
 ]
