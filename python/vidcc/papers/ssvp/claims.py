@@ -205,7 +205,8 @@ CLAIMS = [
     ),
     Claim(
         "C17",
-        "SSVP backs off more sharply than TFRC, by Table 2's mean queue: R2's mean queue lower with SSVP than with TFRC.",
+        "SSVP backs off more sharply than TFRC, by Table 2's mean queue: R2's mean queue lower with SSVP than "
+        "with TFRC.",
         "fig13",
         ("ssvp", "tfrc"),
         ssvp_backs_off_more_than_tfrc,
