@@ -3,7 +3,8 @@
 import math
 
 from vidcc.papers.model import FAIL, PASS, Claim, Verdict
-from vidcc.papers.ssvp import SUITE, c1, c2, sender_delay, units
+from vidcc.papers.ssvp import SUITE, units
+from vidcc.papers.ssvp.rate_law import alpha_from_beta, sender_delay, sender_delay_falls_with_beta
 from vidcc.papers.verdicts import check_claim
 
 
@@ -14,8 +15,8 @@ def test_suite_validates_and_keeps_every_digest_claim():
 
 
 def test_eq7_and_eq6_claims_pass_on_the_configured_defaults():
-    assert c1(None).status == PASS
-    assert c2(None).status == PASS
+    assert alpha_from_beta(None).status == PASS
+    assert sender_delay_falls_with_beta(None).status == PASS
     assert math.isclose(sender_delay(0.7, 0.875), 0.1, rel_tol=1e-12)
     assert sender_delay(1.0, 0.5) == 1.0
 
@@ -44,20 +45,21 @@ def test_every_claim_has_a_check():
 
 
 def test_unit_claims_hold_on_the_implementations_numbers():
-    for check in (units.c3, units.c4, units.c6, units.c22):
+    for check in (units.layer_buffer_rule, units.adjustment_rule, units.rtt_estimator, units.tfrc_responsiveness):
         v = check(None)
         assert v.status == PASS, (check.__name__, v.explanation)
     # the worked example of docs/papers/ssvp.md (§1.2): ≈ 17 packets as printed, ≈ 100 B physically
     assert math.isclose(units.required_buffer_bytes(300e3, 320e3, 0.125), 32_500**2 / 62_000)
-    assert round(units.c3(None).measured["worked example, packets"]) == 17
+    assert round(units.layer_buffer_rule(None).measured["worked example, packets"]) == 17
 
 
 def test_unit_checks_fail_on_wrong_numbers(monkeypatch):
     good = dict(units._units())
-    for key, wrong, check in [("c3_example_literal_bytes", 101.0, units.c3),  # the physical reading in place of Eq. 17
-                              ("c4_decrease_factor_min", 0.5, units.c4),  # TCP's halving in place of ×β
-                              ("c4_increases_with_marks", 1.0, units.c4),
-                              ("c6_dev_after_1", 0.0625, units.c6),  # TCP's RTTVAR form instead of Eq. 5
-                              ("c22_halving_rtts_plain_p0.01", 12.0, units.c22)]:
+    # the physical reading in place of Eq. 17; TCP's halving in place of ×β; TCP's RTTVAR instead of Eq. 5
+    for key, wrong, check in [("c3_example_literal_bytes", 101.0, units.layer_buffer_rule),
+                              ("c4_decrease_factor_min", 0.5, units.adjustment_rule),  # TCP's halving in place of ×β
+                              ("c4_increases_with_marks", 1.0, units.adjustment_rule),
+                              ("c6_dev_after_1", 0.0625, units.rtt_estimator),  # TCP's RTTVAR form instead of Eq. 5
+                              ("c22_halving_rtts_plain_p0.01", 12.0, units.tfrc_responsiveness)]:
         monkeypatch.setattr(units, "_units", lambda k=key, w=wrong: {**good, k: w})
         assert check(None).status == FAIL, key

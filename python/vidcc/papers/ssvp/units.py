@@ -11,7 +11,7 @@ import functools
 
 from vidcc.papers.model import FAIL, PASS, Verdict
 
-__all__ = ["c3", "c4", "c6", "c22", "required_buffer_bytes"]
+__all__ = ["layer_buffer_rule", "adjustment_rule", "rtt_estimator", "tfrc_responsiveness", "required_buffer_bytes"]
 
 ALPHA, BETA = 0.31, 0.875
 PACKET_BYTES = 1000.0
@@ -33,7 +33,7 @@ def required_buffer_bytes(next_layers_bps: float, rate_bps: float, postloss: flo
     return deficit * deficit / (2 * lam)
 
 
-def c3(_d) -> Verdict:
+def layer_buffer_rule(_d) -> Verdict:
     m = _units()
     # The worked example (docs/papers/ssvp.md §1.2): c̄ = 100 kbit/s, k = 2, R = 320 kbit/s, RTT 0.1 s, 1000 B.
     want = {
@@ -56,16 +56,35 @@ def c3(_d) -> Verdict:
     measured["P(2·deficit) / P(deficit)"] = round(ratio, 4)
     if abs(packets - 17) > 0.5:
         bad.append(f"worked example {packets:.2f} packets, Eq. 17 as printed gives ≈ 17")
-    what = ("the layer rule's add threshold (Eq. 15 through LayerAdaptation): worked example ≈ 17 packets from Eq. 17 "
-            "as printed (the paper prints the equation, not this example; ≈ 100 B in the physical reading), 0 when the post-loss rate covers k+1 layers, quadratic in the deficit")
-    return Verdict(FAIL if bad else PASS, measured, f"{what}: " + ("; ".join(bad) if bad else f"{packets:.2f} packets, ratio {ratio:.3f}"))
+    what = (
+        "the layer rule's add threshold (Eq. 15 through LayerAdaptation): worked example ≈ 17 packets from Eq. 17 "
+        "as printed (the paper prints the equation, not this example; ≈ 100 B in the physical reading), 0 when the "
+        "post-loss rate covers k+1 layers, quadratic in the deficit"
+    )
+    return Verdict(
+        FAIL if bad else PASS,
+        measured,
+        f"{what}: " + ("; ".join(bad) if bad else f"{packets:.2f} packets, ratio {ratio:.3f}"),
+    )
 
 
-def c4(_d) -> Verdict:
+def adjustment_rule(_d) -> Verdict:
     m = _units()
-    names = ["c4_periods", "c4_increases", "c4_decreases", "c4_holds", "c4_min_gap_between_changes_rtt",
-             "c4_rate_changes_while_waiting", "c4_decrease_factor_min", "c4_decrease_factor_max", "c4_decrease_mark_share_min",
-             "c4_hold_mark_share_min", "c4_hold_mark_share_max", "c4_hold_rate_changes", "c4_increases_with_marks"]
+    names = [
+        "c4_periods",
+        "c4_increases",
+        "c4_decreases",
+        "c4_holds",
+        "c4_min_gap_between_changes_rtt",
+        "c4_rate_changes_while_waiting",
+        "c4_decrease_factor_min",
+        "c4_decrease_factor_max",
+        "c4_decrease_mark_share_min",
+        "c4_hold_mark_share_min",
+        "c4_hold_mark_share_max",
+        "c4_hold_rate_changes",
+        "c4_increases_with_marks",
+    ]
     measured = {n.removeprefix("c4_"): m[n] for n in names}
     bad = []
     if not m["c4_min_gap_between_changes_rtt"] >= 1.0:
@@ -73,31 +92,58 @@ def c4(_d) -> Verdict:
     if m["c4_rate_changes_while_waiting"]:
         bad.append(f"{m['c4_rate_changes_while_waiting']:g} rate changes inside an adjustment period")
     if abs(m["c4_decrease_factor_min"] - BETA) > 1e-4 or abs(m["c4_decrease_factor_max"] - BETA) > 1e-4:  # whole bit/s
-        bad.append(f"decrease factors {m['c4_decrease_factor_min']:.6f}..{m['c4_decrease_factor_max']:.6f}, want β = {BETA}")
+        bad.append(
+            f"decrease factors {m['c4_decrease_factor_min']:.6f}..{m['c4_decrease_factor_max']:.6f}, want β = {BETA}"
+        )
     if not m["c4_decrease_mark_share_min"] > 0.005:
         bad.append(f"a decrease at a mark share of {m['c4_decrease_mark_share_min']:.4f} ≤ 0.005")
     if not (0 < m["c4_hold_mark_share_min"] and m["c4_hold_mark_share_max"] <= 0.005):
-        bad.append(f"holds at mark shares {m['c4_hold_mark_share_min']:.4f}..{m['c4_hold_mark_share_max']:.4f}, want (0, 0.005]")
+        bad.append(
+            f"holds at mark shares {m['c4_hold_mark_share_min']:.4f}..{m['c4_hold_mark_share_max']:.4f}, want (0, "
+            "0.005]"
+        )
     if m["c4_hold_rate_changes"]:
         bad.append(f"{m['c4_hold_rate_changes']:g} holds changed the rate")
     if m["c4_increases_with_marks"]:
         bad.append(f"{m['c4_increases_with_marks']:g} increases in periods with marks")
     if not (m["c4_holds"] and m["c4_increases"] and m["c4_decreases"]):
         bad.append("the script did not exercise all three branches")
-    what = (f"Alg. 2 on a scripted stream of control packets ({m['c4_periods']:g} periods of 1000, marks 0–1000 per period): "
-            "≤ 1 change per period, decrease ×β only above a 0.005 mark share, hold in (0, 0.005], increase only without marks")
-    return Verdict(FAIL if bad else PASS, measured,
-                   f"{what}: " + ("; ".join(bad) if bad else f"{m['c4_increases']:g} increases, {m['c4_holds']:g} holds, "
-                                  f"{m['c4_decreases']:g} decreases"))
+    what = (
+        f"Alg. 2 on a scripted stream of control packets ({m['c4_periods']:g} periods of 1000, marks 0–1000 per "
+        "period): "
+        "≤ 1 change per period, decrease ×β only above a 0.005 mark share, hold in (0, 0.005], increase only without "
+        "marks"
+    )
+    return Verdict(
+        FAIL if bad else PASS,
+        measured,
+        f"{what}: "
+        + (
+            "; ".join(bad)
+            if bad
+            else f"{m['c4_increases']:g} increases, {m['c4_holds']:g} holds, {m['c4_decreases']:g} decreases"
+        ),
+    )
 
 
-def c6(_d) -> Verdict:
+def rtt_estimator(_d) -> Verdict:
     m = _units()
     # Samples 100 ms then 200 ms: first sample EstimatedRTT = 100, Dev = 50 (A-RTT-2), STO = 300 ms;
     # then Eq. 3: 0.9·100 + 0.1·200 = 110; Eq. 5 (literal): 0.25·50 + 0.75·|110 − 100| = 20; Eq. 4: 110 + 4·20 = 190 ms.
-    want = {"c6_endpoint_sample_50ms": 0.050, "c6_endpoint_sample_237ms": 0.237, "c6_gamma": 0.9, "c6_epsilon": 0.25,
-            "c6_delta": 4.0, "c6_sto_before_samples": 1.0, "c6_est_after_0": 0.100, "c6_dev_after_0": 0.050, "c6_sto_after_0": 0.300,
-            "c6_est_after_1": 0.110, "c6_dev_after_1": 0.020, "c6_sto_after_1": 0.190}
+    want = {
+        "c6_endpoint_sample_50ms": 0.050,
+        "c6_endpoint_sample_237ms": 0.237,
+        "c6_gamma": 0.9,
+        "c6_epsilon": 0.25,
+        "c6_delta": 4.0,
+        "c6_sto_before_samples": 1.0,
+        "c6_est_after_0": 0.100,
+        "c6_dev_after_0": 0.050,
+        "c6_sto_after_0": 0.300,
+        "c6_est_after_1": 0.110,
+        "c6_dev_after_1": 0.020,
+        "c6_sto_after_1": 0.190,
+    }
     measured, bad = {}, []
     for k, w in want.items():
         measured[k.removeprefix("c6_")] = m[k]
@@ -106,15 +152,17 @@ def c6(_d) -> Verdict:
     measured["min STO − EstimatedRTT over random samples (s)"] = m["c6_min_sto_minus_est"]
     if not m["c6_min_sto_minus_est"] >= 0:
         bad.append(f"STO < EstimatedRTT by {-m['c6_min_sto_minus_est']:g} s")
-    what = (f"Eq. 2 at the sender endpoint (echoed timestamp), γ = 0.9, ε = 0.25, δ = 4 on the estimator, and STO ≥ "
-            f"EstimatedRTT over {m['c6_random_samples']:g} random samples")
+    what = (
+        f"Eq. 2 at the sender endpoint (echoed timestamp), γ = 0.9, ε = 0.25, δ = 4 on the estimator, and STO ≥ "
+        f"EstimatedRTT over {m['c6_random_samples']:g} random samples"
+    )
     return Verdict(FAIL if bad else PASS, measured, f"{what}: " + ("; ".join(bad) if bad else "all hold"))
 
 
 C22_P = (0.001, 0.005, 0.01, 0.05)
 
 
-def c22(_d) -> Verdict:
+def tfrc_responsiveness(_d) -> Verdict:
     """TFRC (the paper's [9], Floyd et al. 2000): the allowed rate rises by at most 0.14 packets per
     RTT per RTT without loss (0.28 with history discounting) and halves in about 5 RTTs of
     persistent congestion; suite tolerance ±30 % (docs/papers/ssvp.md C22): rise ≤ 1.3 × bound, halving in
@@ -131,6 +179,8 @@ def c22(_d) -> Verdict:
                 bad.append(f"rise {rise:.3f} pkt/RTT > 1.3 × {cap} ({tag}, p = {p:g})")
             if tag == "plain" and not 3.5 <= halve <= 6.5:
                 bad.append(f"{halve:g} RTTs to halve (p = {p:g}), want 5 ± 30 %")
-    what = ("TFRC's loss-interval average and throughput equation (b = 1, t_RTO = 4R): rise without loss ≤ 0.14 pkt/RTT "
-            "(0.28 with discounting) and ≈ 5 RTTs to halve under a loss event per RTT, ± 30 %")
+    what = (
+        "TFRC's loss-interval average and throughput equation (b = 1, t_RTO = 4R): rise without loss ≤ 0.14 pkt/RTT "
+        "(0.28 with discounting) and ≈ 5 RTTs to halve under a loss event per RTT, ± 30 %"
+    )
     return Verdict(FAIL if bad else PASS, measured, f"{what}: " + ("; ".join(bad) if bad else "holds at every p"))
