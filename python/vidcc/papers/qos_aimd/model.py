@@ -140,7 +140,9 @@ def eq3_residual(W, rtts, shares, pe: float, burst=None) -> float:
 def eq4_residual(W, rtts, shares, pe: float, burst=None) -> float:
     e = [mean(tn(r - 1, pe, burst)) for r in rtts]
     n = len(W)
-    return max(abs(W[i] - (shares[i] / shares[j] * W[j] + (e[i] - e[j]) * shares[i])) for i in range(n) for j in range(n))
+    return max(
+        abs(W[i] - (shares[i] / shares[j] * W[j] + (e[i] - e[j]) * shares[i])) for i in range(n) for j in range(n)
+    )
 
 
 def w_max(R: int, D: int, pe: float, eps: float = 0.01, burst=None) -> int:
