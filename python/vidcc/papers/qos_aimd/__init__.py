@@ -17,8 +17,9 @@ from vidcc.papers.qos_aimd import scenarios
 from vidcc.papers.qos_aimd.claims import CLAIMS
 from vidcc.papers.qos_aimd.figures import FIGURES
 from vidcc.papers.qos_aimd.readings import ALTERNATIVES, bearing
+from vidcc.papers.qos_aimd.setup import SETUP
 
 SUITE = Suite("qos-aimd", "A QoS-aware AIMD protocol for time-sensitive applications in wired/wireless networks",
               "Cai, Shen, Mark, Pan (University of Waterloo / NTT MCL), c. 2005", "docs/papers/qos-aimd.md", FIGURES,
               with_alternatives_named(CLAIMS, bearing(CLAIMS, FIGURES)), notes=reconstruction_notes(scenarios.__doc__),
-              alternatives=ALTERNATIVES)
+              setup=SETUP, alternatives=ALTERNATIVES)

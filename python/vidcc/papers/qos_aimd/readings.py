@@ -13,7 +13,29 @@ from collections.abc import Mapping, Sequence
 
 from vidcc.papers.model import Alternative, Claim, Figure
 
+_BACKBONE = "topology.links[r1-r2].queue"
+_RED_REF = "paper §V: 'Both r1 and r2 are Random Early Detection (RED) capable' (no parameter, no buffer size)"
+# Floyd's recommended RED (min_th 5, max_th 15 packets, w_q 0.002, max_p 0.1, no gentle mode), in
+# packet mode with ns-2's Queue limit_ of 50 packets: the RED most ns-2 scripts of the time set.
+RED_PACKETS = {"kind": "red", "limit": 50, "min_thresh": 5, "max_thresh": 15, "weight": 0.002, "max_p": 0.1,
+               "gentle": False, "bytes": False, "mean_packet_size": "500B", "wait": True}
+# The suite's RED before it took ns-2's defaults: thresholds 50 / 150 packets (5 / 15 ms of 1250 B
+# packets at 100 Mb/s), w_q 0.002, gentle, packet mode, a buffer of one bandwidth-delay product.
+RED_OLD_SUITE = {"kind": "red", "limit": "bdp", "min_thresh": 50, "max_thresh": 150, "weight": 0.002, "max_p": 0.1,
+                 "gentle": True, "bytes": False, "mean_packet_size": "1250B", "wait": True}
+
 ALTERNATIVES = [
+    Alternative(
+        "red-packets", setup={_BACKBONE: RED_PACKETS}, figures=("fig6",), ref=_RED_REF,
+        note="the backbone's RED with Floyd's recommended parameters in packet mode (min_th 5, max_th 15 packets, "
+             "w_q 0.002, max_p 0.1, gentle off, 50 packets) instead of ns-2 2.35's automatic ones, which at 100 Mb/s "
+             "put both thresholds above the 25 000-byte hard limit (a tail-drop queue of 2 ms); in packet mode a "
+             "125 B AIMD packet is dropped as often as a 1250 B TCP one, as the paper's 2.8 % loss at 100 flows "
+             "suggests. Run on Fig. 6 (whose claims rest on the backbone's drops)"),
+    Alternative(
+        "red-old-suite", setup={_BACKBONE: RED_OLD_SUITE}, figures=("fig6",), ref=_RED_REF,
+        note="the backbone's RED as the suite had it before it took ns-2's defaults: min_th 50, max_th 150 packets, "
+             "w_q 0.002, max_p 0.1, gentle, packet mode, a buffer of one bandwidth-delay product. Run on Fig. 6"),
     Alternative("reduction-pipe", "qos-aimd", {"reduction_base": "pipe"},
                 "docs/papers/qos-aimd.md §3.3 (outstanding packets) [I]",
                 note="the multiplicative decrease halves the packets in the pipe (sent and neither acked nor lost) "

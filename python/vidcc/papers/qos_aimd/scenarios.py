@@ -1,6 +1,7 @@
 """The QoS-AIMD suite's scenarios: topology, flows and scale constants of every figure.
 
-Reconstruction notes (the QoS-AIMD paper page tags [P]/[D]/[U]; ours are marked "suite"):
+Reconstruction notes (the QoS-AIMD paper page tags [P]/[D]/[U]; ours are marked "suite"; where each
+value comes from is the set-up table, ``setup.py``):
 
 * Path CH —100 Mb/s— r1 —100 Mb/s backbone (RED)— r2 —100 Mb/s— BS —wireless— MH [P]; one-way
   delays 1 / 35 / 1 / 1 ms (suite [U]: minimum RTT ≈ 85 ms = 17 slots with the 5 ms slot of a
@@ -17,7 +18,11 @@ Reconstruction notes (the QoS-AIMD paper page tags [P]/[D]/[U]; ours are marked 
   mode, hard limit limit_ 50 × mean_pktsize_ 500 = 25 000 bytes, automatic thresh_ / maxthresh_
   62.5 / 187.5 packets of 500 B (above the hard limit at 100 Mb/s: no early drops), q_weight_
   3.805e-05, max_p 1/linterm_ = 0.1, gentle_. Every other queue: DropTail, ns-2's limit_ 50
-  packets (the BS buffer excepted: B = rwnd [P]).
+  packets (the BS buffer excepted: B = rwnd [P]). The paper names RED and no parameter, and
+  ns-2's defaults make a 2 ms tail-drop queue of the backbone: the readings ``red-packets``
+  (packet mode, thresholds 5 / 15 packets, ns-2's pre-2.1b9 defaults and Floyd's recommended
+  ones) and ``red-bdp`` (the same thresholds with a buffer of one bandwidth-delay product, as
+  the suite had it) run with ``--explore`` (``readings.py``).
 * Link-layer ARQ (persistent retransmission, Figs. 5–9 except UDP-without-ARQ) is the
   ``wireless-arq`` feature; the AIMD protocol is ``qos-aimd``; cross traffic is TCP SACK
   (``tcp-sack``). Runs 80 s, statistics after 5 s [P]; 10 seeds (quick: 2 seeds, 20 s) [U].
