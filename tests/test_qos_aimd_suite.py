@@ -101,3 +101,20 @@ def test_s3_reads_the_optimal_rwnd_as_the_analysis(monkeypatch):
     # a channel on which W_max falls by two between 5 % and 8 %
     monkeypatch.setattr(model, "w_max", lambda r, dd, pe, burst: real(r, dd, pe, burst=burst) - (pe >= 0.08))
     assert rwnd.optimal_rwnd_changes_slowly(None).status == FAIL
+
+
+def test_s14_judges_the_deviation_eq3_anticipates_for_integer_windows(monkeypatch):
+    """§V-C: integer windows deviate from equal shares "due to quantization errors ... such
+    deviations can be anticipated". With the windows 5, 6, 5, 6 the selection gives R = (17, 25,
+    17, 25) at p_e = 0.04, eq. (3) anticipates a min/max ratio of 0.848: a measured 0.842 is that
+    deviation (the old check, min/max ≥ 0.9, failed it); 0.842 where the windows are equal
+    (R all 17, eq. (3): 1) is not."""
+    row = {"rtts": "17-25-17-25", "p_e": 0.04, "total": 0.953, "min_flow": 0.218, "max_flow": 0.259,
+           "ratio": 0.842, "outage": 0.004, "n": 4}
+    _multi(monkeypatch, [row])
+    monkeypatch.setattr(sharing, "_fig7_and_fig8", lambda d: pd.DataFrame([row]))
+    v = sharing.integer_windows_deviate_slightly(None)
+    assert v.status == PASS, v.explanation
+    assert round(sharing.anticipated_ratio("17-25-17-25", 0.04), 3) == 0.848
+    monkeypatch.setattr(sharing, "_fig7_and_fig8", lambda d: pd.DataFrame([{**row, "rtts": "17-17-17-17"}]))
+    assert sharing.integer_windows_deviate_slightly(None).status == FAIL

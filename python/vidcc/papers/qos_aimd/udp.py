@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from vidcc.papers.model import FAIL, NOT_YET, PASS, Verdict
-from vidcc.papers.qos_aimd import stats
+from vidcc.papers.qos_aimd import model, stats
 from vidcc.papers.qos_aimd.analytic import WIRELESS_BPS
-from vidcc.papers.qos_aimd.scenarios import R_SLOTS, windows
+from vidcc.papers.qos_aimd.scenarios import BURST_R, D_SLOTS, FIG9_PE, R_SLOTS, windows
 from vidcc.papers.verdicts import within
 
 
@@ -40,7 +40,7 @@ def udp_cells_not_worse(d, measured) -> str:
         {
             "AIMD goodput (pkt/slot)": round(a["goodput"], 4),
             "AIMD loss + outage": round(a["loss"] + a["outage"], 5),
-            "AIMD rwnd = R": R_SLOTS,
+            "AIMD rwnd = B = W_max": windows(FIG9_PE, (R_SLOTS,))[0],
         }
     )
     texts = []
@@ -55,8 +55,8 @@ def udp_cells_not_worse(d, measured) -> str:
                 f"{r['loss'] + r['outage']:.4f}"
             )
     return (
-        f"AIMD (rwnd = R = {R_SLOTS}): goodput {a['goodput']:.3f} pkt/slot, loss + outage "
-        f"{a['loss'] + a['outage']:.4f}; "
+        f"AIMD (rwnd = B = W_max = {windows(FIG9_PE, (R_SLOTS,))[0]}): goodput {a['goodput']:.3f} pkt/slot, "
+        f"loss + outage {a['loss'] + a['outage']:.4f}; "
         + ("; ".join(texts) if texts else "no UDP cell matches or beats it")
     )
 
@@ -130,3 +130,38 @@ def aimd_outage_and_loss_bounded(d):
         f"AIMD (p_e = 0.1, B = rwnd = W_max, ARQ, no cross traffic: the light-traffic reading of Fig. 9): "
         f"outage {100 * a['outage']:.2f} % (≤ 1 %), loss {100 * a['loss']:.3f} % (≤ 0.1 %, suite reading of ≈ 0)",
     )
+
+
+def udp_edges_bound(d, measured) -> str:
+    """S16's bound at the two ends of the UDP rates, from the run: every flow's goodput is at most
+    the link's mean service 1 − p_e, which UDP without ARQ reaches at the link rate (AIMD can at
+    best tie it); below the service rate UDP with ARQ neither loses nor delays anything, while
+    the AIMD flow's rwnd = W_max is the largest window whose eq. (1) outage is ≤ 1 %, not 0."""
+    m = stats.fig9_stats(d) if d is not None else None
+    if m is None or m.empty or m[m["part"] == "aimd"].empty:
+        return "no results"
+    a = m[m["part"] == "aimd"].iloc[0]
+    w = windows(FIG9_PE, (R_SLOTS,))[0]
+    designed = model.eq1(w, R_SLOTS, D_SLOTS, FIG9_PE, burst=1 / BURST_R)
+    noarq = m[m["part"] == "udp-noarq"].sort_values("rate_pps")
+    arq = m[m["part"] == "udp-arq"].sort_values("rate_pps")
+    texts = [f"the link's mean service 1 − p_e = {1 - FIG9_PE:.2f} pkt/slot bounds every flow's goodput"]
+    measured.update({"link mean service 1 − p_e (pkt/slot)": round(1 - FIG9_PE, 2),
+                     "AIMD goodput (pkt/slot)": round(a["goodput"], 4),
+                     "AIMD loss + outage": round(a["loss"] + a["outage"], 5),
+                     "AIMD rwnd = W_max": w, "eq. (1) outage at W_max": round(designed, 5)})
+    if not noarq.empty:
+        top = noarq.iloc[-1]
+        measured["UDP without ARQ at its highest rate: rate, goodput (pkt/slot)"] = (
+            f"{top['rate_pps']:.2f}, {top['goodput']:.4f}")
+        texts.append(f"UDP without ARQ at {top['rate_pps']:.2f} pkt/slot reaches {top['goodput']:.3f} of it, so the "
+                     f"AIMD flow ({a['goodput']:.3f}) can at best tie it")
+    if not arq.empty:
+        low = arq.iloc[0]
+        measured["UDP with ARQ at its lowest rate: rate, loss + outage"] = (
+            f"{low['rate_pps']:.2f}, {low['loss'] + low['outage']:.5f}")
+        texts.append(f"UDP with ARQ at {low['rate_pps']:.2f} pkt/slot, below the service rate, has loss + outage "
+                     f"{low['loss'] + low['outage']:.4f}, while the AIMD flow's rwnd = W_max = {w} is chosen for an "
+                     f"outage of at most 1 % (eq. (1): {100 * designed:.2f} %), not 0 (measured "
+                     f"{100 * (a['loss'] + a['outage']):.2f} %)")
+    return "; ".join(texts)

@@ -154,14 +154,9 @@ def fig6_as_measured(d, measured) -> str:
     tcp1 = 100 * tcp_loss.get(big["n"].iloc[0], math.nan)
     lo, hi = 100 * big["loss"].min(), 100 * big["loss"].max()
     share = (big["aimd"] / big["mean_all"]).mean()
-    limit = ns2.QUEUE_LIMIT * ns2.RED_MEAN_PACKET_BYTES
-    min_th = ns2.red_params(WIRED_BPS, BACKBONE_DELAY_S)["min_thresh"]
     measured.update(
         {
             "elephants' window_ (packets)": ns2.TCP_WINDOW,
-            "backbone RED limit (bytes)": limit,
-            "backbone RED min threshold (bytes)": round(min_th, 0),
-            "backbone RED limit (ms at 100 Mb/s)": round(limit * 8 / WIRED_BPS * 1e3, 2),
             f"AIMD / backbone mean[N={n1}]": round(float(share), 3),
             f"TCP loss[N={n1}]": round(tcp1 / 100, 5),
             f"AIMD loss, lowest and highest p_e[N={n1}]": f"{lo / 100:.5f}, {hi / 100:.5f}",
@@ -171,12 +166,9 @@ def fig6_as_measured(d, measured) -> str:
     split = "more than TCP's" if lo > tcp1 else "no more than TCP's"
     return (
         f"the elephants keep ns-2's {ns2.TCP_WINDOW}-packet window_: at N = {n0} the backbone mean is "
-        f"{small['mean_all'].mean():.2f} pkt/slot against 50/(N + 0.1) = {50 / (n0 + 0.1):.2f}; at N = {n1} "
-        f"ns-2's default RED on the backbone (a {limit}-byte limit, {limit * 8 / WIRED_BPS * 1e3:.0f} ms, below its "
-        f"own {min_th:.0f}-byte min threshold: no early drops) drops {tcp1:.2f} % of TCP's packets and "
-        f"{lo:.2f}–{hi:.2f} % of the AIMD flow's, "
-        f"{split}, and the AIMD flow gets {share:.2f}× the backbone mean (ns-2 on the same backbone: "
-        f"tools/ns2/qos_aimd_backbone.tcl): {cells}"
+        f"{small['mean_all'].mean():.2f} pkt/slot against 50/(N + 0.1) = {50 / (n0 + 0.1):.2f}; at N = {n1} the "
+        f"backbone drops {tcp1:.2f} % of TCP's packets and {lo:.2f}–{hi:.2f} % of the AIMD flow's, {split}, and the "
+        f"AIMD flow gets {share:.2f}× the backbone mean: {cells}"
     )
 
 
@@ -268,23 +260,38 @@ def outage_cells(d, measured) -> str:
 
 
 def backbone_buffer_against_pipe(d, measured) -> str:
-    """B1 per N: the TCP flows' share of the backbone as measured, against the pipe the backbone's
-    buffer could cover (its byte limit against the bandwidth-delay product of the round trip)."""
+    """B1 per N: the TCP flows' share of the backbone as measured, against the pipe (bandwidth ×
+    the round trip) a window-unlimited TCP must keep full through the backbone's buffer."""
     f = d.flows("backbone", {"label": "tcp"}) if d is not None else None
     if f is None or f.empty:
         return "no results"
-    limit = ns2.QUEUE_LIMIT * ns2.RED_MEAN_PACKET_BYTES
     rtt = float((f["path_rtt_ns"]).mean()) / 1e9
     bdp = WIRED_BPS * rtt / 8
-    measured.update(
-        {"backbone buffer (bytes)": limit, "TCP path RTT (s)": round(rtt, 4), "bandwidth × RTT (bytes)": round(bdp, 0)}
-    )
+    measured.update({"TCP path RTT (s)": round(rtt, 4), "bandwidth × RTT (bytes)": round(bdp, 0)})
     texts = []
     for n, g in f.groupby("n"):
         use = float(g.groupby("run_id")["throughput_bps"].sum().mean()) / WIRED_BPS
         measured[f"share of the backbone used[N={int(n)}]"] = round(use, 4)
         texts.append(f"{int(n)} flows use {100 * use:.1f} % of it")
-    return (
-        f"ns-2's default RED on the backbone holds at most {limit} bytes against a pipe of {bdp / 1e3:.0f} kB "
-        f"({WIRED_BPS / 1e6:.0f} Mb/s × {rtt * 1e3:.0f} ms): " + ", ".join(texts)
-    )
+    return f"a pipe of {bdp / 1e3:.0f} kB ({WIRED_BPS / 1e6:.0f} Mb/s × {rtt * 1e3:.0f} ms): " + ", ".join(texts)
+
+
+def default_red_buffer(d, measured) -> str:
+    """What ns-2 2.35's default RED makes of the backbone (the bound behind B1, S6 and S9's
+    classification): its hard limit and thresholds in bytes, the limit in milliseconds of the
+    link, against the pipe of the measured round trip."""
+    limit = ns2.QUEUE_LIMIT * ns2.RED_MEAN_PACKET_BYTES
+    red = ns2.red_params(WIRED_BPS, BACKBONE_DELAY_S)
+    measured.update({"backbone RED limit (bytes)": limit,
+                     "backbone RED min threshold (bytes)": round(red["min_thresh"]),
+                     "backbone RED max threshold (bytes)": round(red["max_thresh"]),
+                     "backbone RED limit (ms at 100 Mb/s)": round(limit * 8 / WIRED_BPS * 1e3, 2)})
+    text = (f"ns-2 2.35's default RED at {WIRED_BPS / 1e6:.0f} Mb/s puts both thresholds ({red['min_thresh']:.0f} "
+            f"and {red['max_thresh']:.0f} bytes) above its {limit}-byte hard limit ({limit * 8 / WIRED_BPS * 1e3:.0f} "
+            f"ms of the link): it never drops early and acts as a tail-drop queue")
+    f = d.flows("backbone", {"label": "tcp"}) if d is not None else None
+    if f is not None and not f.empty:
+        bdp = WIRED_BPS * float(f["path_rtt_ns"].mean()) / 1e9 / 8
+        measured["bandwidth × RTT (bytes)"] = round(bdp, 0)
+        text += f", {100 * limit / bdp:.1f} % of the {bdp / 1e3:.0f} kB pipe"
+    return text
