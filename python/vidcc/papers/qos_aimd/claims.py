@@ -9,7 +9,7 @@ AIMD flows) and :mod:`udp` (Exp. D, AIMD against UDP).
 
 from __future__ import annotations
 
-from vidcc.papers.categories import OverClaim, Scale
+from vidcc.papers.categories import OverClaim, Scale, UnrecordedReading
 from vidcc.papers.model import Claim
 from vidcc.papers.qos_aimd import analytic, rwnd, sharing, udp, utilisation
 from vidcc.papers.qos_aimd.scenarios import AIMD, NEEDS
@@ -26,6 +26,12 @@ def _sim(cid, text, figure, protocols, check, ref, **kw):
 
 
 TCP = AIMD + ("tcp-sack",)
+# The backbone's RED: the paper names it and no parameter (§V); ns-2 2.35's defaults make it a tail-drop queue.
+RED_SILENT = (
+    "§V says only 'Both r1 and r2 are Random Early Detection (RED) capable': no thresholds, weight, mode or buffer. "
+    "With ns-2 2.35's defaults at 100 Mb/s both automatic thresholds (31 250 and 93 750 B) lie above the 25 000 B "
+    "hard limit, so the backbone never drops early and acts as a 2 ms tail-drop queue"
+)
 # The committed full-scale run (figures fig7 and fig8: the whole suite is 5550 runs of 80 s).
 FULL = "docs/papers/results/qos-aimd-full.json"
 
@@ -70,14 +76,20 @@ CLAIMS = [
          cause=utilisation.window_against_round_trip),
     _sim("S6", "More than 50 flows: the AIMD flow's throughput ≈ the average normalised throughput of all backbone "
          "flows (not above): within [0.5, 1.1] × it (suite tolerance).", "fig6", TCP,
-         utilisation.tcp_friendly_above_50, "Fig. 6a/b", cause=utilisation.fig6_as_measured),
+         utilisation.tcp_friendly_above_50, "Fig. 6a/b", cause=utilisation.fig6_as_measured,
+         category=UnrecordedReading(RED_SILENT + ", in which the paced 125 B AIMD flow loses several times TCP's "
+                                    "share; with RED dropping early in packet mode it gets the backbone mean",
+                                    ["red-packets"])),
     _sim("S7", "The backbone's average normalised throughput is > 1 pkt/slot below 50 flows and < 1 above.", "fig6",
          TCP, utilisation.backbone_mean_sides_of_one, "Fig. 6", cause=utilisation.fig6_as_measured),
     _sim("S8", "The delay-outage rate stays below 1 % in every Fig. 6 case.", "fig6", TCP,
          utilisation.outage_below_one_percent, "§V-B", cause=utilisation.outage_cells),
     _sim("S9", "AIMD loss is negligible (< 0.5 %, suite) below 50 flows and rises to 2.8 % at 100 flows (within "
          "[1.4 %, 5.6 %], suite; wired congestion, no BS overflow).", "fig6", TCP,
-         utilisation.loss_negligible_then_wired, "§V-B", cause=utilisation.fig6_as_measured),
+         utilisation.loss_negligible_then_wired, "§V-B", cause=utilisation.fig6_as_measured,
+         category=UnrecordedReading(RED_SILENT + ", in which the paced AIMD flow loses more than TCP; "
+                                    "RED dropping early in packet mode drops its packets as often as TCP's",
+                                    ["red-packets"])),
     _sim("S10", "When the backbone is the bottleneck the wireless capacity is under-used (throughput < 0.97 × "
          "(1 − p_e): 3 % margin, suite).", "fig6", TCP, utilisation.wireless_underused_when_backbone_binds, "§V-B",
          cause=utilisation.fig6_as_measured),
@@ -114,5 +126,8 @@ CLAIMS = [
     _sim("B1", "Baseline: N = 10..100 TCP NewReno elephants (1250 B) alone on the 100 Mb/s RED backbone each get "
          "≈ 100 Mb/s / N (≈ 50/N packets per 5 ms slot): mean normalized throughput within [0.9, 1.1].", "fig6",
          ("tcp-newreno",), utilisation.tcp_fair_share_alone, "", needs=(), kind="baseline", parts=("backbone",),
-         cause=utilisation.backbone_buffer_against_pipe),
+         cause=utilisation.backbone_buffer_against_pipe,
+         category=UnrecordedReading(RED_SILENT + " of 2.7 % of the pipe, too little for ten window-unlimited "
+                                    "NewReno flows to fill the link; the paper gives no router buffer, and one "
+                                    "bandwidth-delay product (the suite's earlier RED) lets them", ["red-old-suite"])),
 ]

@@ -8,7 +8,7 @@ import math
 from vidcc.papers import ns2
 from vidcc.papers.model import FAIL, NOT_YET, PASS, Verdict
 from vidcc.papers.qos_aimd import stats
-from vidcc.papers.qos_aimd.scenarios import BACKBONE_DELAY_S, R_SLOTS, SLOT_S, WIRED_BPS, pkt_per_slot, windows
+from vidcc.papers.qos_aimd.scenarios import R_SLOTS, SLOT_S, WIRED_BPS, pkt_per_slot, windows
 from vidcc.papers.verdicts import all_of, within
 
 
@@ -275,23 +275,3 @@ def backbone_buffer_against_pipe(d, measured) -> str:
         texts.append(f"{int(n)} flows use {100 * use:.1f} % of it")
     return f"a pipe of {bdp / 1e3:.0f} kB ({WIRED_BPS / 1e6:.0f} Mb/s × {rtt * 1e3:.0f} ms): " + ", ".join(texts)
 
-
-def default_red_buffer(d, measured) -> str:
-    """What ns-2 2.35's default RED makes of the backbone (the bound behind B1, S6 and S9's
-    classification): its hard limit and thresholds in bytes, the limit in milliseconds of the
-    link, against the pipe of the measured round trip."""
-    limit = ns2.QUEUE_LIMIT * ns2.RED_MEAN_PACKET_BYTES
-    red = ns2.red_params(WIRED_BPS, BACKBONE_DELAY_S)
-    measured.update({"backbone RED limit (bytes)": limit,
-                     "backbone RED min threshold (bytes)": round(red["min_thresh"]),
-                     "backbone RED max threshold (bytes)": round(red["max_thresh"]),
-                     "backbone RED limit (ms at 100 Mb/s)": round(limit * 8 / WIRED_BPS * 1e3, 2)})
-    text = (f"ns-2 2.35's default RED at {WIRED_BPS / 1e6:.0f} Mb/s puts both thresholds ({red['min_thresh']:.0f} "
-            f"and {red['max_thresh']:.0f} bytes) above its {limit}-byte hard limit ({limit * 8 / WIRED_BPS * 1e3:.0f} "
-            f"ms of the link): it never drops early and acts as a tail-drop queue")
-    f = d.flows("backbone", {"label": "tcp"}) if d is not None else None
-    if f is not None and not f.empty:
-        bdp = WIRED_BPS * float(f["path_rtt_ns"].mean()) / 1e9 / 8
-        measured["bandwidth × RTT (bytes)"] = round(bdp, 0)
-        text += f", {100 * limit / bdp:.1f} % of the {bdp / 1e3:.0f} kB pipe"
-    return text
