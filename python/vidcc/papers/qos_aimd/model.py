@@ -140,7 +140,9 @@ def eq3_residual(W, rtts, shares, pe: float, burst=None) -> float:
 def eq4_residual(W, rtts, shares, pe: float, burst=None) -> float:
     e = [mean(tn(r - 1, pe, burst)) for r in rtts]
     n = len(W)
-    return max(abs(W[i] - (shares[i] / shares[j] * W[j] + (e[i] - e[j]) * shares[i])) for i in range(n) for j in range(n))
+    return max(
+        abs(W[i] - (shares[i] / shares[j] * W[j] + (e[i] - e[j]) * shares[i])) for i in range(n) for j in range(n)
+    )
 
 
 def w_max(R: int, D: int, pe: float, eps: float = 0.01, burst=None) -> int:
@@ -216,3 +218,20 @@ def w_max_optimal(R: int, D: int, pe: float, burst: float, pause: int, eps: floa
     while cdf_below(t, w + 1) <= eps:
         w += 1
     return w
+
+
+def shares_of_windows(W, rtts, pe: float, burst=None) -> list[float]:
+    """Eq. (3) solved for the shares p_i that given (integer) windows W_i produce: with
+    K = S − Σ_j E[T_{R_j−1}] p_j, eq. (3) is p_i = W_i / (K + E[T_{R_i−1}]), and K is the root of
+    Σ_i W_i / (K + E[T_{R_i−1}]) = 1 (decreasing in K), found by bisection."""
+    e = [mean(tn(r - 1, pe, burst)) for r in rtts]
+
+    def total(k: float) -> float:
+        return sum(w / (k + ei) for w, ei in zip(W, e))
+
+    lo, hi = -min(e) + 1e-12, float(sum(W))
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if total(mid) > 1 else (lo, mid)
+    k = (lo + hi) / 2
+    return [w / (k + ei) for w, ei in zip(W, e)]

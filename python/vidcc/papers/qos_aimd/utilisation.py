@@ -1,0 +1,277 @@
+"""Exp. B (Fig. 6, §V-B): link utilisation and TCP-friendliness against the number of backbone
+flows (S5–S10), and the suite's baseline B1 (TCP alone on the backbone)."""
+
+from __future__ import annotations
+
+import math
+
+from vidcc.papers import ns2
+from vidcc.papers.model import FAIL, NOT_YET, PASS, Verdict
+from vidcc.papers.qos_aimd import stats
+from vidcc.papers.qos_aimd.scenarios import R_SLOTS, SLOT_S, WIRED_BPS, pkt_per_slot, windows
+from vidcc.papers.verdicts import all_of, within
+
+
+def _per_cell(d, what: str, judge) -> Verdict:
+    """``judge(row) -> (measured name, value, problem or None)`` per (p_e, n) cell."""
+    m = stats.fig6_stats(d)
+    if m.empty:
+        return Verdict(NOT_YET, {}, "no runs")
+    measured, bad = {}, []
+    for r in m.sort_values(["p_e", "n"]).to_dict("records"):
+        for name, value, problem in judge(r):
+            measured[f"{name}[p_e={r['p_e']:g},N={int(r['n'])}]"] = value
+            if problem:
+                bad.append(f"p_e = {r['p_e']:g}, N = {int(r['n'])}: {problem}")
+    measured["cells"], measured["cells failing"] = len(m), len(bad)
+    if bad:
+        return Verdict(FAIL, measured, f"{what}: {len(bad)} violations, e.g. " + "; ".join(bad[:3]))
+    return Verdict(PASS, measured, f"{what}: holds in all {len(m)} cells (mean over seeds)")
+
+
+def tcp_friendly_above_50(d):
+    # Suite tolerance: "≈ the average" read as AIMD ≤ 1.1 × the mean over all backbone flows (not above it, with
+    # 10 % for noise) and ≥ 0.5 × it, at every N > 50.
+    def judge(r):
+        if r["n"] <= 50:
+            return []
+        ratio = r["aimd"] / r["mean_all"]
+        return [
+            (
+                "AIMD / mean of all backbone flows",
+                round(ratio, 3),
+                None
+                if 0.5 <= ratio <= 1.1
+                else f"AIMD {r['aimd']:.3f} vs mean {r['mean_all']:.3f} pkt/slot (ratio {ratio:.2f})",
+            )
+        ]
+
+    return _per_cell(d, "N > 50: AIMD pkt/slot within [0.5, 1.1] × the mean of all backbone flows", judge)
+
+
+def backbone_mean_sides_of_one(d):
+    """§V-B: "When the number of coexisting flows is less than 50, the average normalized
+    throughput in the backbone link is larger than 1 ... larger than 50, the bottleneck is the
+    backbone link": > 1 below 50 flows, < 1 above; 50/(N + 0.1) (the link's share per flow) is
+    reported, not judged — the paper states no such band."""
+
+    def judge(r):
+        n, v = r["n"], r["mean_all"]
+        side = (v > 1) if n < 50 else (v < 1) if n > 50 else True
+        return [
+            (
+                "mean pkt/slot (50/(N + 0.1), reported)",
+                f"{v:.3f} ({50 / (n + 0.1):.3f})",
+                None if side else f"mean {v:.3f} pkt/slot on the wrong side of 1",
+            )
+        ]
+
+    return _per_cell(d, "mean normalised throughput of the backbone flows > 1 below 50 flows, < 1 above", judge)
+
+
+def outage_below_one_percent(d):
+    return _per_cell(
+        d,
+        "AIMD delay outage < 1 % in every Fig. 6 case",
+        lambda r: [
+            ("outage", round(r["outage"], 5), None if r["outage"] < 0.01 else f"outage {100 * r['outage']:.2f} %")
+        ],
+    )
+
+
+def loss_negligible_then_wired(d):
+    # Suite tolerance: "negligible" = < 0.5 % below 50 flows; "2.8 % at 100 flows" = within [1.4 %, 5.6 %] (a factor
+    # of 2: RED's parameters and the cross flows' RTTs are [U]); no BS overflow anywhere.
+    def judge(r):
+        rows = [
+            (
+                "BS overflow drops",
+                r["bs_overflow"],
+                None if r["bs_overflow"] == 0 else f"{r['bs_overflow']:g} BS overflow drops",
+            )
+        ]
+        loss = r["loss"]
+        if r["n"] < 50:
+            rows.append(
+                ("AIMD loss", round(loss, 5), None if loss < 0.005 else f"loss {100 * loss:.2f} % (not negligible)")
+            )
+        elif r["n"] >= 100:
+            rows.append(
+                ("AIMD loss", round(loss, 5), None if 0.014 <= loss <= 0.056 else f"loss {100 * loss:.2f} % vs 2.8 %")
+            )
+        else:
+            rows.append(("AIMD loss", round(loss, 5), None))
+        return rows
+
+    return _per_cell(d, "AIMD loss < 0.5 % below 50 flows, 2.8 % (× 2) at 100, no BS overflow", judge)
+
+
+def wireless_underused_when_backbone_binds(d):
+    def judge(r):
+        if r["n"] <= 50:
+            return []
+        cap = 1 - r["p_e"]
+        return [
+            (
+                "AIMD pkt/slot (1 − p_e)",
+                f"{r['aimd']:.3f} ({cap:.2f})",
+                None
+                if r["aimd"] < 0.97 * cap
+                else f"AIMD {r['aimd']:.3f} pkt/slot, not below 1 − p_e = {cap:.2f} (3 % margin)",
+            )
+        ]
+
+    return _per_cell(d, "N > 50 (backbone the bottleneck): AIMD pkt/slot < 0.97 × (1 − p_e)", judge)
+
+
+def fig6_as_measured(d, measured) -> str:
+    """Fig. 6 as measured: what binds the elephants at the fewest flows, how the backbone's loss
+    splits between TCP and the AIMD flow at the most, and per (p_e, N) the AIMD flow's and TCP's
+    loss and throughput."""
+    m = stats.fig6_stats(d)
+    if m.empty:
+        return "no results"
+    f = d.flows(["aimd-pe0.01", "aimd-pe0.1"], {"label": "tcp"})
+    tcp_loss = f.groupby("n")["drop_rate"].mean() if not f.empty else {}
+    rows = m.sort_values(["p_e", "n"]).to_dict("records")
+    for r in rows:
+        cell = f"p_e={r['p_e']:g},N={int(r['n'])}"
+        measured.update(
+            {
+                f"AIMD pkt/slot[{cell}]": round(r["aimd"], 4),
+                f"AIMD loss[{cell}]": round(r["loss"], 5),
+                f"TCP loss[{cell}]": round(float(tcp_loss.get(r["n"], math.nan)), 5),
+                f"backbone mean pkt/slot[{cell}]": round(r["mean_all"], 4),
+            }
+        )
+    cells = "; ".join(
+        f"p_e {r['p_e']:g}, N {int(r['n'])}: AIMD {r['aimd']:.2f} pkt/slot, loss {100 * r['loss']:.2f} % "
+        f"(TCP {100 * tcp_loss.get(r['n'], math.nan):.2f} %), backbone mean {r['mean_all']:.2f}"
+        for r in rows
+    )
+    small, big = m[m["n"] == m["n"].min()], m[m["n"] == m["n"].max()]
+    n0, n1 = int(small["n"].iloc[0]), int(big["n"].iloc[0])
+    tcp1 = 100 * tcp_loss.get(big["n"].iloc[0], math.nan)
+    lo, hi = 100 * big["loss"].min(), 100 * big["loss"].max()
+    share = (big["aimd"] / big["mean_all"]).mean()
+    measured.update(
+        {
+            "elephants' window_ (packets)": ns2.TCP_WINDOW,
+            f"AIMD / backbone mean[N={n1}]": round(float(share), 3),
+            f"TCP loss[N={n1}]": round(tcp1 / 100, 5),
+            f"AIMD loss, lowest and highest p_e[N={n1}]": f"{lo / 100:.5f}, {hi / 100:.5f}",
+            f"backbone mean pkt/slot (50/(N + 0.1))[N={n0}]": f"{small['mean_all'].mean():.3f} ({50 / (n0 + 0.1):.3f})",
+        }
+    )
+    split = "more than TCP's" if lo > tcp1 else "no more than TCP's"
+    return (
+        f"the elephants keep ns-2's {ns2.TCP_WINDOW}-packet window_: at N = {n0} the backbone mean is "
+        f"{small['mean_all'].mean():.2f} pkt/slot against 50/(N + 0.1) = {50 / (n0 + 0.1):.2f}; at N = {n1} the "
+        f"backbone drops {tcp1:.2f} % of TCP's packets and {lo:.2f}–{hi:.2f} % of the AIMD flow's, {split}, and the "
+        f"AIMD flow gets {share:.2f}× the backbone mean: {cells}"
+    )
+
+
+def wireless_fully_used_below_50(d):
+    f = d.flows(["aimd-pe0.01", "aimd-pe0.1"], {"label": "aimd"})
+    f = pkt_per_slot(f[f["n"] < 50])
+    from vidcc.analysis import summarize
+
+    s = summarize(f, "pkt_per_slot", by="p_e", group=None)
+    rows = [
+        within(s[s["p_e"] == pe], 0.97 * (1 - pe), 1.03 * (1 - pe), name=f"AIMD pkt/slot (p_e={pe})")
+        for pe in (0.01, 0.1)
+    ]
+    v = all_of(*rows)
+    for pe in (0.01, 0.1):
+        v.measured[f"(1 − p_e) ± 3 %[p_e={pe}]"] = f"{0.97 * (1 - pe):.4f}, {1.03 * (1 - pe):.4f}"
+    return v
+
+
+def tcp_fair_share_alone(d):
+    return within(
+        d.summary("normalized_throughput", by="n", part="backbone", where={"label": "tcp"}),
+        0.9,
+        1.1,
+        name="mean throughput / (100 Mb/s / N)",
+    )
+
+
+def _round_trip_slots(f) -> float:
+    """The AIMD flow's round trip as the run measured it, in slots: its packets' mean one-way
+    delay plus the return path's propagation delay (half the path RTT; the return path carries
+    only acks)."""
+    return float((f["mean_delay_ns"] + f["path_rtt_ns"] / 2).mean()) / 1e9 / SLOT_S
+
+
+def window_against_round_trip(d, measured) -> str:
+    """S5 per p_e: the AIMD flow's packets per slot against 1 − p_e, its rwnd = B and the round
+    trip it measured, in slots (a window shorter than the pipe leaves the wireless link idle)."""
+    f = d.flows(["aimd-pe0.01", "aimd-pe0.1"], {"label": "aimd"}) if d is not None else None
+    if f is None or f.empty:
+        return "no results"
+    f = pkt_per_slot(f[f["n"] < 50])
+    texts = []
+    for pe, g in f.groupby("p_e"):
+        w, rt, x = windows(float(pe), (R_SLOTS,))[0], _round_trip_slots(g), float(g["pkt_per_slot"].mean())
+        cell = f"p_e={pe:g}"
+        measured.update(
+            {
+                f"AIMD pkt/slot, N < 50[{cell}]": round(x, 4),
+                f"rwnd = B[{cell}]": w,
+                f"AIMD measured round trip (slots)[{cell}]": round(rt, 2),
+            }
+        )
+        texts.append(
+            f"p_e {pe:g}: {x:.3f} pkt/slot against 1 − p_e = {1 - pe:.2f}, rwnd = B = {w} against a measured round "
+            f"trip of {rt:.1f} slots"
+        )
+    return (
+        "with fewer than 50 backbone flows (a window shorter than the round trip leaves the wireless link idle part of "
+        "the time): " + "; ".join(texts)
+    )
+
+
+def outage_cells(d, measured) -> str:
+    """S8: the cells over 1 % with the rwnd they ran, and Fig. 5's light sweep's outage at the same
+    rwnd and p_e (the AIMD flow with only 5 elephants)."""
+    m = stats.fig6_stats(d) if d is not None else None
+    if m is None or m.empty:
+        return "no results"
+    try:
+        light = stats.sweep_outage(d.other("fig5"), "aimd-light", "aimd")
+    except KeyError:
+        light = None
+    texts = []
+    for r in m[m["outage"] >= 0.01].sort_values(["p_e", "n"]).to_dict("records"):
+        w = windows(float(r["p_e"]), (R_SLOTS,))[0]
+        cell = f"p_e={r['p_e']:g},N={int(r['n'])}"
+        measured[f"outage[{cell}]"] = round(r["outage"], 5)
+        measured[f"rwnd[{cell}]"] = w
+        text = f"p_e {r['p_e']:g}, N {int(r['n'])}: {100 * r['outage']:.2f} % at rwnd {w}"
+        if light is not None and not light.empty:
+            g = light[(light["p_e"].round(4) == round(float(r["p_e"]), 4)) & (light["rwnd"] == w)]
+            if not g.empty:
+                o = float(g["outage"].mean())
+                measured[f"Fig. 5 light sweep outage at rwnd {w}[p_e={r['p_e']:g}]"] = round(o, 5)
+                text += f" (Fig. 5's light sweep: {100 * o:.2f} % at the same rwnd)"
+        texts.append(text)
+    return "; ".join(texts) if texts else "every cell's outage is below 1 %"
+
+
+def backbone_buffer_against_pipe(d, measured) -> str:
+    """B1 per N: the TCP flows' share of the backbone as measured, against the pipe (bandwidth ×
+    the round trip) a window-unlimited TCP must keep full through the backbone's buffer."""
+    f = d.flows("backbone", {"label": "tcp"}) if d is not None else None
+    if f is None or f.empty:
+        return "no results"
+    rtt = float((f["path_rtt_ns"]).mean()) / 1e9
+    bdp = WIRED_BPS * rtt / 8
+    measured.update({"TCP path RTT (s)": round(rtt, 4), "bandwidth × RTT (bytes)": round(bdp, 0)})
+    texts = []
+    for n, g in f.groupby("n"):
+        use = float(g.groupby("run_id")["throughput_bps"].sum().mean()) / WIRED_BPS
+        measured[f"share of the backbone used[N={int(n)}]"] = round(use, 4)
+        texts.append(f"{int(n)} flows use {100 * use:.1f} % of it")
+    return f"a pipe of {bdp / 1e3:.0f} kB ({WIRED_BPS / 1e6:.0f} Mb/s × {rtt * 1e3:.0f} ms): " + ", ".join(texts)
+
