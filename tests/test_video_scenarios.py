@@ -21,6 +21,12 @@ def doc(flow: str) -> str:
         ('video = { model = "cbr", layers = ["128kbps"], streams = ["1Mbps"] }', "flows[0].video.streams", "exclude"),
         ('video = { model = "cbr", rate = "1Mbps", layers = ["128kbps", "512kbps"] }', "flows[0].video.rate", "full-quality"),
         ('video = { model = "cbr", rate = "1Mbps", playout_delay = "1s", deadline = "100ms" }', "flows[0].video.deadline", "exclude"),
+        (
+            'video = { model = "cbr", rate = "1Mbps", deadline = "150ms", deadline_from = "arrival" }',
+            "flows[0].video.deadline_from",
+            'expected one of "ready" or "send", got "arrival"',
+        ),
+        ('video = { model = "cbr", rate = "1Mbps", deadline_from = "send" }', "flows[0].video.deadline_from", "only with deadline"),
         ('layers_sent = 3\nvideo = { model = "cbr", layers = ["128kbps", "256kbps"] }', "flows[0].layers_sent", "2 layers"),
         ('video = { model = "trace" }', "flows[0].video.trace", "missing required key"),
         ('video = { model = "trace", trace = "nope.txt" }', "flows[0].video.trace", "cannot read"),
@@ -67,6 +73,31 @@ def test_resolution_reads_the_trace_relative_to_the_scenario():
     assert v["model"]["text"] == (ROOT / "scenarios" / "traces" / "synthetic-cif.txt").read_text()
     assert v["playout"] == {"kind": "ready-time", "delay_ns": 150_000_000}
     assert v["fps"] == 25.0 and v["gop"] == "IBBPBBPBBPBB"
+
+
+def test_deadline_from_selects_the_playout_anchor():
+    video = 'video = {{ model = "cbr", rate = "1Mbps", deadline = "150ms"{} }}'
+    playout = [
+        parse_scenario(doc(video.format(extra))).resolve()["flows"][0]["video"]["playout"]
+        for extra in ("", ', deadline_from = "ready"', ', deadline_from = "send"')
+    ]
+    assert playout[0] == playout[1] == {"kind": "ready-time", "delay_ns": 150_000_000}
+    assert playout[2] == {"kind": "send-time", "delay_ns": 150_000_000}
+
+
+def test_send_anchored_deadlines_follow_the_decode_order():
+    # Frames leave in decode order (I0 P3 B1 B2 P6 …, the k-th at start + k·40 ms), every packet
+    # of a frame at once: from the send time, P3 is due 80 ms earlier than from its ready time
+    # (its display slot), B1 40 ms later; I0 leaves at its slot.
+    def deadlines(extra: str):
+        video = f'video = {{ model = "tes-mpeg4", rate = "1Mbps", deadline = "150ms"{extra} }}'
+        frames = vidcc.run(parse_scenario(dumbbell(f'protocol = "udp"\n{video}', duration="2s", warmup=None)))
+        frames = frames.tables["frames"].set_index("frame")
+        return frames["deadline_ns"] - frames["ready_ns"]
+
+    ready, send = deadlines(""), deadlines(', deadline_from = "send"')
+    assert set(ready) == {150_000_000}
+    assert [send[n] for n in (0, 1, 2, 3)] == [150_000_000, 190_000_000, 190_000_000, 70_000_000]
 
 
 def test_layered_resolution_defaults():

@@ -452,9 +452,9 @@ pub fn run_receiver(mut socket: Socket, opts: RecvOptions, stop: &AtomicBool) ->
     let mut sender_tripped: Option<Trip> = None;
     let linger = match &offer.video {
         Some(v) => match v.playout {
-            PlayoutConfigSpec::FirstArrival { delay_ns } | PlayoutConfigSpec::ReadyTime { delay_ns } => {
-                Duration::from_nanos(delay_ns.min(3_000_000_000))
-            }
+            PlayoutConfigSpec::FirstArrival { delay_ns }
+            | PlayoutConfigSpec::ReadyTime { delay_ns }
+            | PlayoutConfigSpec::SendTime { delay_ns } => Duration::from_nanos(delay_ns.min(3_000_000_000)),
         },
         None => Duration::ZERO,
     };

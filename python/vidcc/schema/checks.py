@@ -220,6 +220,8 @@ def _check_video(flow: BaseFlow, here: str, source: str, fail) -> None:
         fail(f"{at}.layers", "layer rates are cumulative: each must exceed the one before")
     if v.playout_delay is not None and v.deadline is not None:
         fail(f"{at}.deadline", "playout_delay and deadline exclude each other")
+    if "deadline_from" in v.model_fields_set and v.deadline is None:
+        fail(f"{at}.deadline_from", "only with deadline (playout_delay counts from the first packet's arrival)")
     if v.model == "trace":
         if v.trace is None and v.traces is None:
             fail(f"{at}.trace", 'missing required key (model "trace" reads a frame-size trace file, or `traces`)')

@@ -294,6 +294,9 @@ class Video(Model):
     # after the frame is ready at the sender; at most one of the two (default: 1 s playout delay).
     playout_delay: Duration | None = None
     deadline: PositiveDuration | None = None
+    # What `deadline` counts from: the frame's ready time, or its first packet's send time (ASMP
+    # §6.5: the play-out buffer time is "relative to the frame transmission time").
+    deadline_from: Literal["ready", "send"] = "ready"
     delayed_threshold: PositiveDuration = 75_000_000
     # Frames leave in decode order (an anchor before the B frames it closes), as encoders and
     # Evalvid send them; "display" sends them as the source makes them.

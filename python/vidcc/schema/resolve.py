@@ -162,7 +162,8 @@ def _resolve_video(v: Video, source: str) -> dict:
         rate = v.rate if v.rate is not None else (v.layers[-1] if v.layers else 0)
         model = {"kind": v.model, "rate_bps": rate}
     if v.deadline is not None:
-        playout = {"kind": "ready-time", "delay_ns": v.deadline}
+        kind = "send-time" if v.deadline_from == "send" else "ready-time"
+        playout = {"kind": kind, "delay_ns": v.deadline}
     else:
         playout = {
             "kind": "first-arrival",

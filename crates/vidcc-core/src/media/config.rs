@@ -97,6 +97,9 @@ pub enum PlayoutConfigSpec {
     FirstArrival { delay_ns: u64 },
     /// Frame n is due `delay_ns` after it was ready at the sender (a per-frame deadline).
     ReadyTime { delay_ns: u64 },
+    /// Frame n is due `delay_ns` after its first packet left the sender (ASMP §6.5's D_pb,
+    /// "relative to the frame transmission time"); a frame never sent: as `ReadyTime`.
+    SendTime { delay_ns: u64 },
 }
 
 /// The simulator's seeded stream as the uniform source TES needs.

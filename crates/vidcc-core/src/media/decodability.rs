@@ -8,7 +8,8 @@
 //! Rules (Evalvid semantics, docs/papers/asmp-tfmcc.md §2 and issue 4: "a frame is usable only if
 //! all its packets arrived before its deadline and its references are usable"; frame mode of
 //! Evalvid's `et`: a frame with any lost packet is lost):
-//! * A frame's deadline is its playout time ([`PlayoutConfig`], `playout.rs`).
+//! * A frame's deadline is its playout time ([`PlayoutConfig`], `playout.rs`): from the first
+//!   arrival, the frame's ready time, or its first packet's send time (the anchor).
 //! * Layer `l` of a frame is *received in time* when each of its packets was sent, arrived, and
 //!   arrived no later than the deadline. Its own usable layers are the longest prefix
 //!   `0..k` of layers received in time (layers are cumulative).
@@ -39,6 +40,10 @@
 //! * `FirstArrival` anchor: `t0` is the earliest arrival of any valid packet and `n0` its
 //!   frame (lowest frame id on a tie). If nothing arrived, deadlines fall back to
 //!   `ready_at + startup_delay`.
+//! * `SendTime` anchor: a frame's send time is the earliest `sent_at` of any record of its valid
+//!   packets, duplicates included (a retransmission leaves after the first copy). A frame with no
+//!   such record falls back to `ready_at + startup_delay` (`playout.rs`); its status is `Unsent`
+//!   whatever its deadline.
 //! * `complete_at` is when the base layer was complete (last base packet's arrival), `None`
 //!   if a base packet never arrived.
 //! * A frame id that appears twice in `frames` is evaluated twice; references resolve to the
@@ -155,20 +160,22 @@ pub(crate) fn unique_packets(frames: &[SentFrame], index: &FrameIndex, packets: 
     });
     order
         .into_iter()
-        .map(|record| {
-            let t = packets[record].tag;
-            let frame = index.get(t.frame).filter(|&pos| {
-                let ppl = &frames[pos].packets_per_layer;
-                (t.layer as usize) < ppl.len().min(u8::MAX as usize) && t.index < ppl[t.layer as usize]
-            });
-            UniquePacket { record, frame }
-        })
+        .map(|record| UniquePacket { record, frame: frame_of(frames, index, &packets[record].tag) })
         .collect()
+}
+
+/// Position of the frame `tag` names in `frames`, if it is a packet that frame was sent with.
+fn frame_of(frames: &[SentFrame], index: &FrameIndex, t: &MediaTag) -> Option<usize> {
+    index.get(t.frame).filter(|&pos| {
+        let ppl = &frames[pos].packets_per_layer;
+        (t.layer as usize) < ppl.len().min(u8::MAX as usize) && t.index < ppl[t.layer as usize]
+    })
 }
 
 /// Playout deadline of every frame (positions as in `frames`).
 pub(crate) fn deadlines(
     frames: &[SentFrame],
+    index: &FrameIndex,
     packets: &[PacketRecord],
     unique: &[UniquePacket],
     cfg: &PlayoutConfig,
@@ -176,6 +183,20 @@ pub(crate) fn deadlines(
     let from_ready = |f: &SentFrame| f.ready_at + cfg.startup_delay;
     match cfg.anchor {
         PlayoutAnchor::ReadyTime => frames.iter().map(from_ready).collect(),
+        PlayoutAnchor::SendTime => {
+            // Every record, not just the unique ones: the first copy of a packet left first.
+            let mut first_sent: Vec<Option<Instant>> = vec![None; frames.len()];
+            for p in packets {
+                if let Some(pos) = frame_of(frames, index, &p.tag) {
+                    first_sent[pos] = Some(first_sent[pos].map_or(p.sent_at, |t| t.min(p.sent_at)));
+                }
+            }
+            frames
+                .iter()
+                .zip(first_sent)
+                .map(|(f, sent)| sent.map_or_else(|| from_ready(f), |t| t + cfg.startup_delay))
+                .collect()
+        }
         PlayoutAnchor::FirstArrival => {
             let mut first: Option<(Instant, u32)> = None;
             for u in unique.iter().filter(|u| u.frame.is_some()) {
@@ -208,7 +229,7 @@ struct LayerAcc {
 pub fn evaluate(frames: &[SentFrame], packets: &[PacketRecord], cfg: &PlayoutConfig) -> Vec<FrameOutcome> {
     let index = FrameIndex::new(frames);
     let unique = unique_packets(frames, &index, packets);
-    let deadline = deadlines(frames, packets, &unique, cfg);
+    let deadline = deadlines(frames, &index, packets, &unique, cfg);
 
     // Per (frame, layer) accumulators, flattened: frame f's layers start at offset[f].
     let mut offset = Vec::with_capacity(frames.len() + 1);
@@ -601,6 +622,47 @@ mod tests {
         let out = evaluate(&frames, &log, &c);
         // B2 needs P3, which now depends on the unknown frame.
         assert_eq!(statuses(&out), vec![Ok, Dependency, Dependency, Dependency]);
+    }
+
+    /// ASMP §6.5's D_pb counts from the frame's transmission: I0, ready at 0, waits 100 ms in the
+    /// sender buffer and crosses a 20 ms network. With 50 ms from its send time it is on time
+    /// (due at 150 ms); from its ready time, late (due at 50 ms). P1 never left the sender:
+    /// `Unsent`, due at its ready time + 50 ms. I2's first copy (sent at 200 ms) was lost and its
+    /// retransmission, sent at 300 ms, arrived at 320 ms: due 50 ms after the first copy, late.
+    #[test]
+    fn send_time_anchor_counts_from_the_first_packet_sent() {
+        let frame = |id: u32, frame_type, refs| SentFrame {
+            id,
+            frame_type,
+            refs,
+            ready_at: ms(40 * id as u64),
+            packets_per_layer: vec![1],
+        };
+        let frames = [
+            frame(0, FrameType::I, [None, None]),
+            frame(1, FrameType::P, [Some(0), None]),
+            frame(2, FrameType::I, [None, None]),
+        ];
+        let packet = |id: u32, sent: u64, arrival: Option<u64>| PacketRecord {
+            tag: MediaTag {
+                frame: id,
+                frame_type: frames[id as usize].frame_type.code(),
+                layer: 0,
+                index: 0,
+                count: 1,
+            },
+            size_bytes: 1000,
+            sent_at: ms(sent),
+            arrival: arrival.map(ms),
+        };
+        let log = [packet(0, 100, Some(120)), packet(2, 200, None), packet(2, 300, Some(320))];
+        let send = PlayoutConfig { anchor: PlayoutAnchor::SendTime, startup_delay: Duration::from_millis(50), ..cfg() };
+        let out = evaluate(&frames, &log, &send);
+        assert_eq!(statuses(&out), vec![Ok, Unsent, Late]);
+        assert_eq!(out.iter().map(|o| o.deadline).collect::<Vec<_>>(), vec![ms(150), ms(90), ms(250)]);
+        let ready = PlayoutConfig { anchor: PlayoutAnchor::ReadyTime, ..send };
+        let out = evaluate(&frames, &log, &ready);
+        assert_eq!((out[0].status, out[0].deadline), (Late, ms(50)));
     }
 
     #[test]

@@ -12,9 +12,14 @@
 //! start a fixed playout delay after the first arrival, so the first packet's one-way delay is
 //! absorbed and later frames are judged by their delay *variation*. With
 //! [`PlayoutAnchor::ReadyTime`] frame `n` is due at its own ready (generation) time plus the
-//! delay, `G_n + D_pb`, the playback-buffer rule of ASMP §6.5 (docs/papers/asmp-tfmcc.md, "Playout-
-//! deadline rendering"; needs synchronised clocks, as in simulation). A packet is *late* when it
-//! arrives strictly after its frame's playout time; a packet arriving exactly then is on time.
+//! delay: a per-frame deadline that counts the time the frame waits in the sender buffer. With
+//! [`PlayoutAnchor::SendTime`] frame `n` is due at the send time of its first packet plus the
+//! delay, `G_n + D_pb` as ASMP §6.5 words it (docs/papers/asmp-tfmcc.md §4 "Playout deadline" and
+//! §6 item 13: the play-out buffer time is "relative to the frame transmission time", Eq. 8's
+//! `G_i` "the sending time of frame i"), so only the time from the first packet's departure
+//! counts, not the frame's wait in the sender buffer. Both need synchronised clocks, as in
+//! simulation. A packet is *late* when it arrives strictly after its frame's playout time; a
+//! packet arriving exactly then is on time.
 //!
 //! **Layer buffers.** [`LayerBuffers`] is the receiver state SSVP's layered adaptation reads
 //! (docs/papers/ssvp.md §1.2: each layer i has a receiver buffer buf_i that fills when R > C and
@@ -23,7 +28,7 @@
 //!
 //! Parameters ([`PlayoutConfig::default`]):
 //! * `anchor` = `FirstArrival` [D, Evalvid];
-//! * `startup_delay` = 1 s [D, docs/papers/ssvp.md A-LA-7; ASMP's S3 uses `ReadyTime` with 150 ms];
+//! * `startup_delay` = 1 s [D, docs/papers/ssvp.md A-LA-7; ASMP's S3: `SendTime`, 150 ms];
 //! * `frame_interval` = 40 ms (25 fps) [D, docs/papers/dvrc.md §2.1];
 //! * `layer_refs` = [`LayerRefRule::SameLayer`], read by the decodability evaluator
 //!   (`decodability.rs`).
@@ -34,7 +39,12 @@
 //!   Frames before `n0` get earlier playout times (clamped at zero).
 //! * The online [`PlayoutClock`] always anchors at the first arrival unless the driver calls
 //!   [`PlayoutClock::start`] first; a driver with synchronised clocks that wants `ReadyTime`
-//!   semantics starts it with `(ready time of frame n, n)`.
+//!   semantics starts it with `(ready time of frame n, n)`. `SendTime` deadlines are per frame
+//!   and not on a clock: only the offline judge (`decodability.rs`) applies them.
+//! * `SendTime`: a frame none of whose packets was sent has no send time; its deadline is its
+//!   ready time + the delay (the `ReadyTime` rule, as `FirstArrival` falls back when nothing
+//!   arrived), so that it is still judged (`unsent`, or `late` if still queued when that passes)
+//!   and not left pending for ever: the judge counts every frame the application produced.
 //! * A buffer's playout time is the number of distinct frames it holds times `frame_interval`
 //!   (missing frames do not count), not the span from now to its last frame.
 //! * Late packets are counted and not buffered: they can no longer be played.
@@ -50,8 +60,11 @@ pub enum PlayoutAnchor {
     /// `t0` = first packet's arrival (Evalvid, SSVP-LA).
     #[default]
     FirstArrival,
-    /// Frame n is due at its ready time + `startup_delay` (ASMP §6.5, `G_n + D_pb`).
+    /// Frame n is due at its ready time + `startup_delay`.
     ReadyTime,
+    /// Frame n is due at its first packet's send time + `startup_delay` (ASMP §6.5, `G_n + D_pb`,
+    /// G "the sending time of frame i"); a frame never sent: as `ReadyTime`.
+    SendTime,
 }
 
 /// Which layers of a frame's references the frame's layer i needs.
@@ -70,7 +83,8 @@ pub enum LayerRefRule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayoutConfig {
     pub anchor: PlayoutAnchor,
-    /// Delay between the anchor and the first frame's playout (`D_pb` with `ReadyTime`).
+    /// Delay between the anchor and the first frame's playout (`D_pb` with `ReadyTime` and
+    /// `SendTime`).
     pub startup_delay: Duration,
     /// Display time of one frame (1 / fps).
     pub frame_interval: Duration,

@@ -25,6 +25,9 @@
 //! the receiver by the end is never received for the packet counts (PDR), so VDI + DPR + PDR =
 //! 1 over every produced packet of the judged frames. Only a frame whose deadline is after the
 //! end is `pending` (its fate is unknown): the frames table marks it, the metrics leave it out.
+//! With the send-time anchor a frame none of whose packets left has no send time and is due at
+//! its ready time + the delay (`playout.rs`): one still queued at the end is `late` once that
+//! has passed, not pending for ever (a sender that never sends must not look faultless).
 use std::collections::BTreeMap;
 
 use crate::media::config::{trace_format, PlayoutConfigSpec, VideoConfig, VideoModel};
@@ -259,6 +262,7 @@ impl VideoRecorder {
         let (anchor, delay) = match self.config.playout {
             PlayoutConfigSpec::FirstArrival { delay_ns } => (PlayoutAnchor::FirstArrival, delay_ns),
             PlayoutConfigSpec::ReadyTime { delay_ns } => (PlayoutAnchor::ReadyTime, delay_ns),
+            PlayoutConfigSpec::SendTime { delay_ns } => (PlayoutAnchor::SendTime, delay_ns),
         };
         let playout = PlayoutConfig {
             anchor,
@@ -277,10 +281,13 @@ impl VideoRecorder {
             self.discarded.iter().filter(|&&(f, l, _)| l == base_tag(f)).map(|&(f, _, i)| (f, i)).collect();
         discarded.sort_unstable();
         self.base_layer_fates(&frames, &packets, &resolved, &discarded, end, &mut outcomes);
-        // Deadlines grow with the display index, so the pending frames are the last ones.
-        let pending_from =
-            frames.iter().zip(&outcomes).filter(|(_, o)| o.deadline > end).map(|(f, _)| f.ready_at).min();
-        let until = until.min(pending_from.unwrap_or(Instant::MAX));
+        // The pending frames are left out of the metrics one by one, not by ending the window at
+        // the first: a send-time deadline does not grow with the display index (a B frame leaves
+        // after its forward anchor, a frame may wait in the sender buffer). Their packets then
+        // match no frame: not counted, still in the arrival sequence, as outside the window.
+        let judged: Vec<usize> = (0..frames.len()).filter(|&i| outcomes[i].deadline <= end).collect();
+        let judged_frames: Vec<SentFrame> = judged.iter().map(|&i| frames[i].clone()).collect();
+        let judged_outcomes: Vec<FrameOutcome> = judged.iter().map(|&i| outcomes[i]).collect();
         let layers_sent = frames.first().map_or(0, |f| f.packets_per_layer.len() as u8);
         let mcfg = MetricsConfig {
             delayed_threshold: Duration::from_nanos(self.config.delayed_threshold_ns),
@@ -289,7 +296,7 @@ impl VideoRecorder {
             until,
             ..MetricsConfig::default()
         };
-        let metrics = video_metrics(&frames, &packets, &outcomes, &[(from, layers_sent)], &mcfg);
+        let metrics = video_metrics(&judged_frames, &packets, &judged_outcomes, &[(from, layers_sent)], &mcfg);
         let rows = frames
             .iter()
             .zip(outcomes)

@@ -159,3 +159,41 @@ fn a_receiver_is_judged_on_its_share_of_each_frame() {
     assert_eq!((rows[0].stream, m.packets_sent, m.packets_received), (2, 3, 0));
     assert_eq!(status_name(rows[0].outcome.status), "late", "stream 2 never left the sender");
 }
+
+/// Send-anchored deadlines (ASMP §6.5: D_pb "relative to the frame transmission time"), 50 ms,
+/// end of run 400 ms. Frame 0 waits 100 ms in the sender buffer, then crosses a 20 ms network:
+/// on time (due 150 ms). Frame 1 never left (still queued): due at its ready time + 50 ms, 90 ms,
+/// and `late` after it. Frame 2's packet was dropped by the sender buffer: `unsent`. B frame 3
+/// left after its forward anchor 4 (decode order), at 360 ms: due 410 ms, after the end, so
+/// `pending`, while frame 4, sent at 170 ms, is judged and measured. Ready-anchored, frame 0 is late.
+#[test]
+fn send_anchored_deadlines_count_from_the_first_packet_sent() {
+    let ms = |m: u64| Instant::from_nanos(m * 1_000_000);
+    let mut config = cbr_config();
+    config.playout = PlayoutConfigSpec::SendTime { delay_ns: 50_000_000 };
+    let mut r = VideoRecorder::new(config);
+    let mut b3 = produced(3, 1);
+    b3.frame_type = FrameType::B;
+    for f in [produced(0, 1), produced(1, 1), produced(2, 1), b3, produced(4, 1)] {
+        r.on_produced(&f, Share::All);
+    }
+    let pkt = |id: u32, t: FrameType| MediaTag { frame: id, frame_type: t.code(), layer: 0, index: 0, count: 1 };
+    for (seq, (id, t, sent)) in
+        [(0, FrameType::I, 100), (4, FrameType::I, 170), (3, FrameType::B, 360)].into_iter().enumerate()
+    {
+        let row = r.on_sent(pkt(id, t), seq as u64, 1000, ms(sent));
+        r.on_arrival(row, ms(sent + 20));
+    }
+    r.on_discarded(pkt(2, FrameType::I));
+    let (rows, m) = r.evaluate(Instant::ZERO, Instant::MAX, ms(400));
+    let status: Vec<&str> =
+        rows.iter().map(|r| if r.pending { "pending" } else { status_name(r.outcome.status) }).collect();
+    assert_eq!(status, ["ok", "late", "unsent", "pending", "ok"]);
+    let deadlines: Vec<Instant> = rows.iter().map(|r| r.outcome.deadline).collect();
+    assert_eq!(deadlines, [ms(150), ms(90), ms(130), ms(410), ms(220)]);
+    assert_eq!((m.frames.sent, m.frames.decodable, m.frames.late, m.frames.unsent), (4, 2, 1, 1));
+
+    r.config.playout = PlayoutConfigSpec::ReadyTime { delay_ns: 50_000_000 };
+    let (rows, _) = r.evaluate(Instant::ZERO, Instant::MAX, ms(400));
+    assert_eq!((status_name(rows[0].outcome.status), rows[0].outcome.deadline), ("late", ms(50)));
+}
