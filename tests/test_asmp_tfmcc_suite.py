@@ -157,3 +157,29 @@ def test_mos_claims_compare_the_share_graded_fair_to_excellent(suite_video, monk
     assert v.measured["mean MOS (reported, not judged)[tfmcc]"] == 4.2
     q.loc[q["label"] == "asmp", "share_mos_ge_3"] = 0.8
     assert video_quality.mos_order()(None).status == FAIL
+
+
+def test_s3_deadline_counts_from_the_send_time_and_the_ready_time_is_a_reading():
+    """§6.5: D_pb 'relative to the frame transmission time': S3's deadline runs anchor each frame's
+    deadline at its first packet's send time; the reading deadline-from-ready restores the ready time."""
+    import copy
+
+    from vidcc import parse_scenario
+
+    suite = load_suite("asmp-tfmcc")
+    parts = [p for f in suite.figures if f.id == "fig10-12" for p in f.parts if p.name.endswith("-deadline")]
+    assert {p.name for p in parts} == {"asmp-deadline", "tfmcc-deadline"}
+    reading = next(a for a in suite.alternatives if a.name == "deadline-from-ready")
+    for part in parts:
+        base = at_scale_of(part)
+        assert [f["video"]["deadline_from"] for f in base["flows"]] == ["send"]
+        assert parse_scenario(base).resolve()["flows"][0]["video"]["playout"]["kind"] == "send-time"
+        changed = copy.deepcopy(base)
+        assert reading.apply(changed, "quick"), "the reading matches the deadline runs' anchor key"
+        assert parse_scenario(changed).resolve()["flows"][0]["video"]["playout"]["kind"] == "ready-time"
+
+
+def at_scale_of(part):
+    from vidcc.papers.model import at_scale
+
+    return at_scale(part.base, "quick")

@@ -143,6 +143,10 @@ SETUP = [
         "one B frame (IBPBPBPBPBPB, AMB-11), traced as EvalVid does (videoset.py)")) for p in _VIDEO],
     *[SetupKey(f"flows[{p}].video.deadline", Paper("§6.5", "we set the absolute play-out buffer time at 150 ms"),
                figures=("fig10-12",)) for p in _VIDEO],
+    *[SetupKey(f"flows[{p}].video.deadline_from", Paper(
+        "§6.5", "we specify an absolute play-out buffer time relative to the frame transmission time (eq. 8: G_i, "
+        "the sending time of frame i); reading deadline-from-ready: from the frame's ready time"),
+        figures=("fig10-12",)) for p in _VIDEO],
     *[SetupKey(f"flows[{p}].video.playout_delay", Reconstruction(
         "'no deadline' (§6.5: 'all received packets are used'): the simulator's judge needs a deadline to close its "
         "window, so 2 s, and the suite re-judges every frame with none (videoset.without_deadline)")) for p in _VIDEO],

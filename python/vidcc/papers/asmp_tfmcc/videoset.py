@@ -16,11 +16,11 @@ quantiser, carried rate-adaptively by both protocols, and each receiver's pictur
   deadline at all: a frame is shown when all its packets arrived and its references are shown,
   however late it came (a frame the judge marked late only for the 2 s playout counts as shown).
 * **Deadline** (S3): the paper counts D_pb = 150 ms "relative to the frame transmission time"
-  (§6.5; eq. 8's G_i is "the sending time of frame i"). The simulator's judge offers no such
-  anchor yet: its per-frame deadline is the frame's ready time (its display slot from the first
-  frame's send time) + 150 ms, so a frame's wait in its sender's pacing buffer counts against the
-  deadline as well. That reading is the suite's until the judge can anchor at the send time; C12
-  reports it as such (docs/papers/asmp-tfmcc.md §6, item 13).
+  (§6.5; eq. 8's G_i is "the sending time of frame i"): the runs set ``deadline_from = "send"``,
+  so a frame is due 150 ms after its first packet left the sender (docs/video.md); a frame never
+  sent is due at its ready time + 150 ms and judged unsent or late as the metric defines. The
+  suite's earlier reading, 150 ms from the frame's ready time (its wait in the sender's pacing
+  buffer counting against the deadline), is the set-up reading ``deadline-from-ready``.
 * **Scoring** [P §4]: ``vidcc.video.evaluate`` on each run's ``frames`` table, per receiver:
   PSNR of Y against the original clip (AMB-18 [C]), MOS per frame with the EvalVid thresholds,
   concealment by repeating the last usable frame.
@@ -95,6 +95,7 @@ def video_table(deadline: str | None = None, directory: Path | None = None, quan
         table["playout_delay"] = PLAYOUT
     else:
         table["deadline"] = deadline
+        table["deadline_from"] = "send"  # §6.5: "relative to the frame transmission time"
     return table
 
 
