@@ -207,6 +207,16 @@ impl Judgement<'_> {
         value
     }
 
+    /// An acknowledged data sequence number: refused unless below `next_seq`, the next one to
+    /// send (an acknowledgement of a packet never sent).
+    pub fn acknowledged(&mut self, seq: u64, next_seq: u64) -> Result<(), WireError> {
+        if seq < next_seq || self.check.trusting {
+            return Ok(());
+        }
+        self.clamped = true;
+        Err(WireError::Implausible("acknowledgement of a packet never sent"))
+    }
+
     /// Whether a claim of this datagram has been clamped so far.
     pub fn is_clamped(&self) -> bool {
         self.clamped
