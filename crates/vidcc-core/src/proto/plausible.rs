@@ -79,8 +79,10 @@ impl FeedbackCheck {
         self.packets += 1;
         self.bytes = self.bytes.saturating_add(bytes);
         self.largest_packet = self.largest_packet.max(bytes);
+        // Kept in time order (the searches need it) even if a driver's clock stepped back.
+        let now = self.last_send.map_or(now, |t| t.max(now));
         self.first_send.get_or_insert(now);
-        self.last_send = Some(self.last_send.map_or(now, |t| t.max(now)));
+        self.last_send = Some(now);
         if self.log.len() == LOG_CAPACITY {
             self.log.pop_front();
             self.forgot = true;
