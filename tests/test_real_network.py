@@ -167,4 +167,6 @@ def test_the_console_names_every_rejection_reason_the_binary_counts():
     for i, (_, name) in enumerate(REJECTION_REASONS):
         assert f"{i + 1} {name}" in line, (name, line)
     assert "7 from other addresses" in line and "3 arrivals not recorded" in line
-    assert rejections({"foreign_address": 0}) == "rejected datagrams: 0, 0 from other addresses"
+    assert rejections({"foreign_address": 0}) == ("rejected datagrams: 0, 0 from other addresses; "
+                                                  "clamped feedback: 0")
+    assert rejections({"clamped_feedback": 5}).endswith("; clamped feedback: 5")

@@ -202,13 +202,16 @@ REJECTION_REASONS = (
 
 def rejections(counters: dict[str, Any]) -> str:
     """The console's account of rejected datagrams: the total, then every reason that occurred
-    (foreign addresses apart, since they never reach any check), and the receiver's state cap."""
+    (foreign addresses apart, since they never reach any check), the receiver's state cap, and
+    the feedback whose claims could not be true for what was sent (``clamped_feedback``)."""
     parts = [f"{counters.get(k, 0)} {name}" for k, name in REJECTION_REASONS if counters.get(k, 0)]
     total = sum(counters.get(k, 0) for k, _ in REJECTION_REASONS)
     text = f"rejected datagrams: {total}" + (f" ({', '.join(parts)})" if parts else "")
     text += f", {counters.get('foreign_address', 0)} from other addresses"
     if counters.get("state_cap_reached", 0):
         text += f"; {counters['state_cap_reached']} arrivals not recorded (state cap reached)"
+    # Counted apart: most clamped feedback is used once clamped (the refused is also malformed).
+    text += f"; clamped feedback: {counters.get('clamped_feedback', 0)}"
     return text
 
 

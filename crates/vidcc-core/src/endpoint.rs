@@ -249,6 +249,9 @@ pub struct EndpointStats {
     pub app_packets_delivered: u64,
     /// Datagrams rejected by the wire parser.
     pub malformed_datagrams: u64,
+    /// Feedback datagrams (senders) with a claim that cannot be true, clamped or refused by
+    /// [`crate::proto::plausible`]; the refused ones are among `malformed_datagrams` too.
+    pub clamped_feedback: u64,
 }
 
 /// One side of a protocol. See the module docs for the driving loop.

@@ -18,7 +18,9 @@
 //! (`auth_*`), a data envelope's sequence and frame numbers fall within the window around
 //! those seen and its media tag can exist (`out_of_window`, `bad_media_tag`: [`crate::guard`]),
 //! and the protocol accepts its bytes (`malformed_protocol`). Every rejected datagram is
-//! counted and dropped; the endpoint never sees it.
+//! counted and dropped; the endpoint never sees it. Feedback the protocol's parser finds
+//! impossible for what was sent (the shared `vidcc_core::proto::plausible` check) is clamped or
+//! refused there and counted here too (`clamped_feedback`).
 //!
 //! One turn of the loop sends at most [`MAX_TRANSMITS_PER_STEP`] datagrams, so that however
 //! fast an endpoint wants to send (feedback can claim anything), the caller's deadline and
@@ -98,6 +100,13 @@ pub struct Counters {
     pub send_errors: u64,
     /// Transmits the rate cap held back.
     pub rate_capped: u64,
+    /// The peer's feedback datagrams with a claim that cannot be true for what this side sent
+    /// (a receive rate above it, a loss fraction outside [0, 1], a count above the packets
+    /// sent, an echo of a time nothing was sent), found by the protocol's parser through the one
+    /// shared check (`vidcc_core::proto::plausible`): clamped and used (then among
+    /// `control_in`), or refused (then among `malformed_protocol`). Not a share of
+    /// [`Counters::rejected`], since most are accepted once clamped.
+    pub clamped_feedback: u64,
 }
 
 impl Counters {
@@ -509,7 +518,9 @@ impl Driver {
                     }
                 }
                 let d = Datagram { from: PeerId::PEER, bytes: body, virtual_payload: 0 };
-                if self.endpoint.handle_datagram(now, d).is_err() {
+                let handled = self.endpoint.handle_datagram(now, d);
+                self.counters.clamped_feedback = self.endpoint.stats().clamped_feedback;
+                if handled.is_err() {
                     self.counters.malformed_protocol += 1;
                 } else if let Some(info) = env.data {
                     self.window.commit(info.seq, media);

@@ -10,6 +10,7 @@ pub mod dvrc;
 pub mod gaimd;
 pub mod irfm;
 pub mod mlda;
+pub mod plausible;
 pub mod plm;
 pub mod qos_aimd;
 pub mod rate_pacing;

@@ -23,6 +23,10 @@ pub enum WireError {
     BadVersion(u8),
     #[error("inconsistent header: {0}")]
     Inconsistent(&'static str),
+    /// Well-formed feedback claiming what cannot be true for this sender
+    /// ([`crate::proto::plausible`]).
+    #[error("implausible feedback: {0}")]
+    Implausible(&'static str),
 }
 
 /// Big-endian field readers that report truncation instead of panicking.

@@ -289,6 +289,7 @@ mod tests {
                 Err(WireError::BadVersion(v)) => prop_assert_ne!(v, RTP_VERSION),
                 Err(WireError::UnknownType(t)) => prop_assert!((72..=76).contains(&t)),
                 Err(WireError::Inconsistent(_)) => {}
+                Err(WireError::Implausible(why)) => prop_assert!(false, "a parser judged plausibility: {}", why),
             }
         }
     }

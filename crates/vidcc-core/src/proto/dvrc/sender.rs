@@ -10,6 +10,11 @@
 //!   packet; every data packet carries EstimatedRTT and DTO (A2).
 //! - Control packets are applied in `ack_seq` order: one that answers an older data packet than
 //!   the newest already applied still gives an RTT sample but does not change K.
+//! - Every control packet is judged first by the shared plausibility check
+//!   ([`crate::proto::plausible`]): an `ack_seq` of a packet never sent or an echo of a time
+//!   nothing was sent is refused; a rate R above the cap the receiver's AIAMD keeps it under
+//!   (`max_rate_factor` × the layers' total) and a K above the layers are clamped. An honest
+//!   receiver never reports these (docs/protocols/dvrc.md, "Implausible feedback").
 
 use std::collections::VecDeque;
 
@@ -19,7 +24,8 @@ use crate::estimate::rtt::PaperEwma;
 use crate::media::layers::LayerRates;
 use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig, SenderBufferStats};
 use crate::media::stream::{FrameFeeder, PartSelection, VideoStream};
-use crate::time::{Duration, Instant};
+use crate::proto::plausible::FeedbackCheck;
+use crate::time::Instant;
 use crate::units::{DataRate, DataSize};
 use crate::wire::dvrc::{DvrcControl, DvrcData, DATA_HEADER_BYTES};
 use crate::wire::WireError;
@@ -37,6 +43,10 @@ pub struct DvrcSender {
     newest_ack: Option<u32>,
     pacing: bool,
     pace_rate: DataRate,
+    /// The highest R an honest receiver can choose (its AIAMD's cap).
+    rate_cap: DataRate,
+    /// What was sent, to judge what control packets claim.
+    check: FeedbackCheck,
     next_send: Instant,
     seq: u64,
     now: Instant,
@@ -63,12 +73,24 @@ impl DvrcSender {
             newest_ack: None,
             pacing: cfg.pacing,
             pace_rate: rates.cumulative(0),
+            // As the receiver's Aiamd computes it (receiver.rs), floor included.
+            rate_cap: DataRate::from_bps_f64(rates.total().as_bps_f64() * cfg.max_rate_factor).max(
+                DataRate::from_bps_f64(rates.cumulative(0).as_bps_f64() * cfg.min_rate_factor)
+                    .max(DataRate::from_bps(1)),
+            ),
+            check: FeedbackCheck::new(),
             next_send: Instant::ZERO,
             seq: 0,
             now: Instant::ZERO,
             events: VecDeque::new(),
             rates,
         }
+    }
+
+    /// Believes every control packet (tests that feed hand-made ones).
+    #[cfg(test)]
+    pub(crate) fn trust_feedback(&mut self) {
+        self.check = FeedbackCheck::trusting();
     }
 
     pub fn rtt(&self) -> &PaperEwma {
@@ -112,10 +134,15 @@ impl Endpoint for DvrcSender {
         }
         let c = DvrcControl::parse(d.bytes)?;
         self.now = self.now.max(now);
-        // SampleRTT = T'_Sn − T_Sn (Sec. 3.1); an echo from the future is ignored.
-        if let Some(sample) = self.now.as_nanos().checked_sub(c.ts_echo_ns) {
-            self.rtt.on_sample(Duration::from_nanos(sample));
-        }
+        let mut claims = self.check.judge(self.now);
+        // An acknowledgement of a packet never sent would also hold back every honest one after it.
+        claims.acknowledged(c.ack_seq as u64, self.seq)?;
+        // SampleRTT = T'_Sn − T_Sn (Sec. 3.1).
+        let sample = claims.echo(Instant::from_nanos(c.ts_echo_ns))?;
+        let rate_bps = claims.at_most(c.rate_bps, self.rate_cap.as_bps());
+        let layers = claims.at_most(c.layers, self.rates.count() as u8);
+        drop(claims);
+        self.rtt.on_sample(sample);
         let newer = self.newest_ack.is_none_or(|a| {
             let d = c.ack_seq.wrapping_sub(a);
             d != 0 && d < 1 << 31
@@ -123,8 +150,8 @@ impl Endpoint for DvrcSender {
         if newer {
             self.newest_ack = Some(c.ack_seq);
             // Step (5) of §1.1.7: join or leave layers until exactly K are sent.
-            self.target_layers = c.layers.clamp(1, self.rates.count() as u8);
-            self.pace_rate = DataRate::from_bps(c.rate_bps.max(1));
+            self.target_layers = layers.max(1);
+            self.pace_rate = DataRate::from_bps(rate_bps.max(1));
         }
         Ok(())
     }
@@ -158,6 +185,7 @@ impl Endpoint for DvrcSender {
             self.next_send = now + gap;
         }
         let meta = PacketMeta { media: p.tag, ..PacketMeta::data(self.seq) };
+        self.check.on_sent(now, length as u64);
         self.seq += 1;
         Some(Transmit { to: Destination::PEER, header, payload_len: p.size_bytes, meta })
     }
@@ -188,6 +216,6 @@ impl Endpoint for DvrcSender {
     }
 
     fn stats(&self) -> EndpointStats {
-        EndpointStats::default()
+        EndpointStats { clamped_feedback: self.check.clamped(), ..EndpointStats::default() }
     }
 }

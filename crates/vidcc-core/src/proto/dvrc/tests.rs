@@ -10,6 +10,7 @@ use crate::proto::testing::*;
 use crate::time::{Duration, Instant};
 use crate::units::{DataRate, DataSize};
 use crate::wire::dvrc::{DvrcControl, DvrcData};
+use crate::wire::WireError;
 use proptest::prelude::*;
 
 const MS: u64 = 1_000_000;
@@ -318,12 +319,16 @@ fn sender_sends_k_layers_and_applies_changes_at_the_next_frame() {
     assert_eq!((h.seq, h.rtt_est_ns, h.dto_ns), (1, 70 * MS, 210 * MS));
     assert_eq!(events(&mut s), vec![Event::LayersChanged { layers: 3 }]);
     // A control answering an older packet gives an RTT sample but cannot change K.
-    deliver(&mut s, ms(90), &control(5, 4, ms(40))).unwrap();
-    deliver(&mut s, ms(91), &control(1, 2, ms(40))).unwrap();
+    // (Frame 1's packets left at 70 ms, the sender's clock having reached it.)
+    deliver(&mut s, ms(90), &control(5, 4, ms(70))).unwrap();
+    deliver(&mut s, ms(91), &control(1, 2, ms(70))).unwrap();
     assert_eq!(s.target_layers(), 5);
-    // K above the stream's layer count is clamped.
-    deliver(&mut s, ms(92), &control(9, 5, ms(40))).unwrap();
+    // K above the stream's layer count is clamped (and counted: no receiver asks for it), once
+    // frame 2 (ready at 80 ms, five layers: seq 5 onwards) has gone at 92 ms.
+    assert!(!drain(&mut s, ms(92)).is_empty());
+    deliver(&mut s, ms(92), &control(9, 5, ms(92))).unwrap();
     assert_eq!(s.target_layers(), 5);
+    assert_eq!(s.stats().clamped_feedback, 1);
     // Control packets never carry payload.
     let mut bad = control(2, 6, ms(40));
     bad.payload_len = 1;
@@ -334,6 +339,8 @@ fn sender_sends_k_layers_and_applies_changes_at_the_next_frame() {
 fn sender_paces_at_r_when_asked() {
     let cfg = DvrcConfig { pacing: true, ..DvrcConfig::default() };
     let mut s = DvrcSender::new(&cfg, stream(1024), rates(), size(), None);
+    // A hand-made control before anything was sent: only a trusting sender believes it.
+    s.trust_feedback();
     deliver(&mut s, Instant::ZERO, &control(5, 0, Instant::ZERO)).unwrap();
     // R = 768 kbit/s (from the control packet); frame 0 has layers of 640, 640, 1280, 1280, 1280 B.
     let first = drain(&mut s, Instant::ZERO);
@@ -343,6 +350,38 @@ fn sender_paces_at_r_when_asked() {
     assert_eq!(s.poll_timeout(), Some(Instant::from_nanos(7_041_667)));
     assert!(drain(&mut s, Instant::from_nanos(7_041_666)).is_empty());
     assert_eq!(drain(&mut s, Instant::from_nanos(7_041_667)).len(), 1);
+}
+
+#[test]
+fn forged_control_packets_are_refused_or_clamped_and_counted() {
+    let cfg = DvrcConfig { pacing: true, ..DvrcConfig::default() };
+    let mut s = DvrcSender::new(&cfg, stream(1024), rates(), size(), None);
+    assert_eq!(drain(&mut s, Instant::ZERO).len(), 1);
+    // An ack_seq far ahead (before, it made every honest control look older for 2^31 packets)
+    // and an echo of a time nothing was sent at: refused, counted.
+    assert!(matches!(deliver(&mut s, ms(10), &control(3, 1 << 30, Instant::ZERO)), Err(WireError::Implausible(_))));
+    assert!(matches!(deliver(&mut s, ms(10), &control(3, 0, ms(5))), Err(WireError::Implausible(_))));
+    assert_eq!(s.stats().clamped_feedback, 2);
+    // The honest answer to packet 0 still counts.
+    deliver(&mut s, ms(20), &control(3, 0, Instant::ZERO)).unwrap();
+    assert_eq!(s.target_layers(), 3);
+    assert_eq!(s.stats().clamped_feedback, 2);
+    // Frame 1's first packet (seq 1) leaves at 43 ms (packet 0's gap at c_1 = 128 kbit/s
+    // ended at 42.25 ms); the next waits one packet time at R = 768 kbit/s.
+    assert_eq!(drain(&mut s, ms(43)).len(), 1);
+    // R = 2^62 bit/s answering it: clamped to the receiver's cap, the layers' total
+    // (max_rate_factor 1, 1024 kbit/s), and counted.
+    let mut c = DvrcControl::parse(control(3, 1, ms(43)).header.as_slice()).unwrap();
+    c.rate_bps = 1 << 62;
+    let forged = Transmit { header: c.emit(), ..control(3, 1, ms(43)) };
+    deliver(&mut s, ms(45), &forged).unwrap();
+    assert_eq!(s.stats().clamped_feedback, 3);
+    // Paced at the cap, not at 2^62 bit/s: one packet, then one packet time at 1024 kbit/s.
+    let next = s.poll_timeout().unwrap();
+    let t = drain(&mut s, next);
+    assert_eq!(t.len(), 1, "paced, not all at once");
+    let gap = rates().total().transmission_time(t[0].wire_size());
+    assert_eq!(s.poll_timeout(), Some(next + gap));
 }
 
 #[test]

@@ -45,6 +45,7 @@ use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, Pac
 use crate::estimate::rtt::Rfc6298;
 use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig, SenderBufferStats};
 use crate::media::stream::{FrameFeeder, PartSelection};
+use crate::proto::plausible::FeedbackCheck;
 use crate::proto::Application;
 use crate::units::DataSize;
 use crate::wire::qos_aimd::{AckHeader, DataHeader, Packet, DATA_HEADER_BYTES, SEQ_MASK, SEQ_MODULUS};
@@ -163,6 +164,8 @@ pub struct QosAimdSender {
     events: VecDeque<Event>,
     counters: SenderCounters,
     stats: EndpointStats,
+    /// Judges acknowledgements against what was sent (`proto::plausible`).
+    check: FeedbackCheck,
 }
 
 impl QosAimdSender {
@@ -236,6 +239,7 @@ impl QosAimdSender {
             events: VecDeque::with_capacity(EVENT_CAPACITY),
             counters: SenderCounters::default(),
             stats: EndpointStats::default(),
+            check: FeedbackCheck::new(),
         })
     }
 
@@ -377,7 +381,8 @@ impl QosAimdSender {
             self.counters.stale_acks += 1;
             return;
         };
-        if a >= self.next_seq {
+        // The shared plausibility check: an acknowledgement of a packet never sent.
+        if self.check.judge(now).acknowledged(a, self.next_seq).is_err() {
             self.counters.invalid_acks += 1;
             return;
         }
@@ -624,7 +629,7 @@ impl Endpoint for QosAimdSender {
     }
 
     fn stats(&self) -> EndpointStats {
-        self.stats
+        EndpointStats { clamped_feedback: self.check.clamped(), ..self.stats }
     }
 }
 

@@ -20,6 +20,7 @@ use crate::estimate::rtt::Rfc6298;
 use crate::media::layers::LayerRates;
 use crate::media::stream::{FrameFeeder, PartSelection, VideoStream};
 use crate::media::MediaTag;
+use crate::proto::plausible::FeedbackCheck;
 use crate::time::{Duration, Instant};
 use crate::units::DataSize;
 use crate::wire::rtcp::rtt_from_report;
@@ -52,6 +53,9 @@ pub struct RtcpUdpSender {
     seq: u64,
     packets_sent: u32,
     octets_sent: u32,
+    /// Judges what receiver reports claim against what was sent (counts only: the rule reads
+    /// the fraction lost alone, which its 8-bit encoding keeps in [0, 1)).
+    check: FeedbackCheck,
     now: Instant,
     events: VecDeque<Event>,
 }
@@ -80,6 +84,7 @@ impl RtcpUdpSender {
             next_sr: start,
             seq: 0,
             packets_sent: 0,
+            check: FeedbackCheck::new(),
             octets_sent: 0,
             now: Instant::ZERO,
             events: VecDeque::new(),
@@ -140,6 +145,14 @@ impl Endpoint for RtcpUdpSender {
         let rr = ReceiverReport::parse(d.bytes)?;
         self.now = self.now.max(now);
         let Some(b) = rr.block else { return Ok(()) };
+        // The shared plausibility check (proto::plausible): no more lost than sent, no packet
+        // received beyond the last one sent (RTP sequence numbers start at 0 here).
+        let mut claims = self.check.judge(self.now);
+        claims.at_most(b.cumulative_lost.max(0) as u64, self.seq);
+        if self.seq > 0 {
+            claims.at_most(b.extended_highest_seq as u64, self.seq - 1);
+        }
+        drop(claims);
         // RFC 3550 §6.4.1: RTT = A − LSR − DLSR; no echo or a "negative" result is ignored.
         if let Some(rtt) = rtt_from_report(self.now, b.lsr, b.dlsr) {
             self.rtt.on_sample(rtt);
@@ -210,7 +223,7 @@ impl Endpoint for RtcpUdpSender {
     }
 
     fn stats(&self) -> EndpointStats {
-        EndpointStats::default()
+        EndpointStats { clamped_feedback: self.check.clamped(), ..EndpointStats::default() }
     }
 }
 

@@ -316,3 +316,22 @@ proptest! {
         prop_assert!((1..=5).contains(&s.layers()));
     }
 }
+
+#[test]
+fn reports_claiming_more_than_was_sent_are_counted_as_clamped() {
+    let mut s = RtcpUdpSender::new(&RtcpUdpConfig::default(), stream(1024), rates(), size(), Instant::ZERO, None);
+    // An SR and frame 0's base layer: one data packet, RTP sequence number 0.
+    assert_eq!(drain(&mut s, Instant::ZERO).iter().filter(|t| t.meta.kind == PacketKind::Data).count(), 1);
+    deliver(&mut s, ms(10), &rr(0, 0, 0)).unwrap();
+    assert_eq!(s.stats().clamped_feedback, 0, "an honest report");
+    let forged = |lost: i32, highest: u32| {
+        let mut t = rr(0, 0, 0);
+        let mut b = parse_rr(&t);
+        (b.cumulative_lost, b.extended_highest_seq) = (lost, highest);
+        t.header = ReceiverReport { ssrc: RECEIVER_SSRC, block: Some(b) }.emit();
+        t
+    };
+    deliver(&mut s, ms(11), &forged(1_000_000, 0)).unwrap();
+    deliver(&mut s, ms(12), &forged(0, 70_000)).unwrap();
+    assert_eq!(s.stats().clamped_feedback, 2);
+}

@@ -48,6 +48,7 @@ use crate::media::report::{MediaLog, MediaReport, ProducedFrame};
 use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig};
 use crate::media::stream::{PartKind, StreamFrame, VideoStream};
 use crate::media::MediaTag;
+use crate::proto::plausible::FeedbackCheck;
 use crate::proto::Application;
 use crate::time::{Duration, Instant};
 use crate::units::{DataRate, DataSize};
@@ -279,6 +280,8 @@ pub struct SsvpSender {
     buffer_report: Option<u64>,
     counters: SenderCounters,
     malformed: u64,
+    /// What was sent, to judge the echoes of control packets (`proto::plausible`).
+    check: FeedbackCheck,
 }
 
 impl SsvpSender {
@@ -377,6 +380,7 @@ impl SsvpSender {
             buffer_report: None,
             counters: SenderCounters::default(),
             malformed: 0,
+            check: FeedbackCheck::new(),
         })
     }
 
@@ -549,14 +553,24 @@ impl Endpoint for SsvpSender {
             }
         };
         let now = self.clock(now);
+        // The shared plausibility check: an echo of a time nothing was sent at (or from the
+        // future) is refused, control packet and all.
+        let sample = match packet.echo_ns {
+            Some(echo) => match self.check.judge(now).echo(Instant::from_nanos(echo)) {
+                Ok(rtt) => Some(rtt),
+                Err(e) => {
+                    self.malformed += 1;
+                    return Err(e);
+                }
+            },
+            None => None,
+        };
         self.counters.control_packets += 1;
         self.no_feedback_at = None;
-        if let Some(echo) = packet.echo_ns {
+        if let Some(sample) = sample {
             // Eq. (2): SampleRTT = arrival time − echoed send time (receiver delay taken as 0).
-            if echo <= now.as_nanos() {
-                self.ctl.on_rtt_sample(Duration::from_nanos(now.as_nanos() - echo));
-                self.counters.rtt_samples += 1;
-            }
+            self.ctl.on_rtt_sample(sample);
+            self.counters.rtt_samples += 1;
         }
         if packet.congestion {
             self.counters.congestion_marks += 1;
@@ -635,6 +649,7 @@ impl Endpoint for SsvpSender {
         self.seq = self.seq.wrapping_add(1);
         self.counters.data_packets += 1;
         self.last_send = Some((now, wire));
+        self.check.on_sent(now, wire as u64);
         self.next_send = now + self.ctl.rate().transmission_time(DataSize::from_bytes(wire as u64));
         if self.no_feedback && self.no_feedback_at.is_none() {
             self.no_feedback_at = Some(now + self.ctl.sto() * 2);
@@ -676,6 +691,10 @@ impl Endpoint for SsvpSender {
     }
 
     fn stats(&self) -> EndpointStats {
-        EndpointStats { malformed_datagrams: self.malformed, ..EndpointStats::default() }
+        EndpointStats {
+            malformed_datagrams: self.malformed,
+            clamped_feedback: self.check.clamped(),
+            ..EndpointStats::default()
+        }
     }
 }

@@ -324,6 +324,22 @@ fn sender_paces_by_the_rate_and_ships_sto_once_per_rtt() {
 }
 
 #[test]
+fn control_packets_echoing_a_time_nothing_was_sent_are_refused_and_counted() {
+    let mut s = bulk_sender(|_| {});
+    s.poll_transmit(ms(0)).unwrap();
+    let before = s.rate();
+    // Forged: an echo of 30 ms (nothing was sent then), which would give a 20 ms RTT sample.
+    let r = deliver(&mut s, ms(50), &control_packet(0, false, Some(30_000_000)));
+    assert!(matches!(r, Err(WireError::Implausible(_))), "{r:?}");
+    let st = s.stats();
+    assert_eq!((st.clamped_feedback, st.malformed_datagrams), (1, 1));
+    assert_eq!((s.counters().rtt_samples, s.counters().control_packets, s.rate()), (0, 0, before));
+    // The genuine echo of 0 is believed.
+    deliver(&mut s, ms(50), &control_packet(0, false, Some(0))).unwrap();
+    assert_eq!((s.counters().rtt_samples, s.stats().clamped_feedback), (1, 1));
+}
+
+#[test]
 fn sender_rejects_data_packets_and_bad_lengths() {
     let mut s = bulk_sender(|_| {});
     let p = s.poll_transmit(ms(0)).unwrap();

@@ -27,6 +27,8 @@
 //! always backlogged). Each module's docs list its deviations from ns-2 and the RFCs.
 
 pub mod config;
+#[cfg(test)]
+mod feedback_tests;
 pub mod header;
 pub mod newreno;
 pub mod receiver;

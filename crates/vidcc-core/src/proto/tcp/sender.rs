@@ -67,6 +67,7 @@ use std::collections::VecDeque;
 
 use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::rtt::Rfc6298;
+use crate::proto::plausible::FeedbackCheck;
 use crate::units::DataSize;
 use crate::wire::WireError;
 use crate::{Duration, Instant};
@@ -209,6 +210,8 @@ pub struct TcpSender<C> {
     events: VecDeque<Event>,
     counters: SenderCounters,
     stats: EndpointStats,
+    /// Judges ACKs against what was sent (`proto::plausible`).
+    check: FeedbackCheck,
     /// The video this sender carries (`None`: bulk data); see [`super::video`].
     video: Option<Box<TcpVideoSource>>,
 }
@@ -257,6 +260,7 @@ impl<C: CongestionControl> TcpSender<C> {
             events: VecDeque::with_capacity(EVENT_CAPACITY),
             counters: SenderCounters::default(),
             stats: EndpointStats::default(),
+            check: FeedbackCheck::new(),
             video: None,
         }
     }
@@ -373,8 +377,16 @@ impl<C: CongestionControl> TcpSender<C> {
 
     fn on_ack(&mut self, now: Instant, ack: u64, ts_echo_ns: u64, sack: &SackBlocks) {
         self.counters.acks_received += 1;
-        // An ACK beyond anything sent cannot come from our receiver; an old one carries nothing.
-        if ack > self.snd_max || ack < self.snd_una {
+        // The shared plausibility check: an ACK beyond anything sent cannot come from our
+        // receiver (ignored, counted); an echo of a time no segment was sent at gives no RTT.
+        let mut claims = self.check.judge(now);
+        if claims.acknowledged(ack, self.snd_max + 1).is_err() {
+            return;
+        }
+        let rtt = claims.echo(Instant::from_nanos(ts_echo_ns)).ok();
+        drop(claims);
+        // An old ACK carries nothing.
+        if ack < self.snd_una {
             return;
         }
         // SACK: a duplicate ACK counts only if it SACKs new data (ns-2 `CheckUpdate`).
@@ -384,15 +396,15 @@ impl<C: CongestionControl> TcpSender<C> {
             new_sack = sb.record(sack, self.snd_max);
         }
         if ack > self.snd_una {
-            self.on_new_ack(now, ack, ts_echo_ns);
+            self.on_new_ack(now, ack, rtt);
         } else if self.snd_una < self.snd_max && new_sack {
             self.on_duplicate_ack(now);
         }
     }
 
-    fn on_new_ack(&mut self, now: Instant, ack: u64, ts_echo_ns: u64) {
+    /// `rtt`: now − the echoed timestamp, when it names a send.
+    fn on_new_ack(&mut self, now: Instant, ack: u64, rtt: Option<Duration>) {
         let acked = ack - self.snd_una;
-        let rtt = now.checked_since(Instant::from_nanos(ts_echo_ns));
         self.cc.on_ack(&AckSample { now, newly_acked: acked, rtt });
         self.snd_una = ack;
         self.snd_nxt = self.snd_nxt.max(ack);
@@ -568,6 +580,7 @@ impl<C: CongestionControl> TcpSender<C> {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
         let header = TcpHeader::Data { seq, ts_ns: now.as_nanos() }.emit();
+        self.check.on_sent(now, HEADER_BYTES as u64 + self.payload_bytes as u64);
         let (payload_len, media) = match &self.video {
             Some(v) => v.segment(seq).expect("a video segment is numbered before it is sent"),
             None => (self.payload_bytes, crate::media::MediaTag::NONE),
@@ -713,7 +726,7 @@ impl<C: CongestionControl> Endpoint for TcpSender<C> {
     }
 
     fn stats(&self) -> EndpointStats {
-        self.stats
+        EndpointStats { clamped_feedback: self.check.clamped(), ..self.stats }
     }
 }
 

@@ -533,7 +533,12 @@ fn receiver_acks_in_order_gap_and_filled_gap() {
     assert_eq!(acks_of(&mut r, ms(10)), vec![6]);
     assert_eq!(
         r.stats(),
-        EndpointStats { app_bytes_delivered: 6 * PAYLOAD, app_packets_delivered: 6, malformed_datagrams: 0 }
+        EndpointStats {
+            app_bytes_delivered: 6 * PAYLOAD,
+            app_packets_delivered: 6,
+            malformed_datagrams: 0,
+            clamped_feedback: 0
+        }
     );
 }
 

@@ -35,6 +35,8 @@
 //! 300 B/s `InitRate_` before the first feedback only with `rules = ns2`.
 
 mod config;
+#[cfg(test)]
+mod feedback_tests;
 mod ns2;
 #[cfg(test)]
 mod ns2_tests;

@@ -33,6 +33,12 @@
 //! is queued behind it; the interval a feedback covers (previous echoed send time, this one] is
 //! data-limited when no such send happened in it.
 //!
+//! Feedback is judged first by the shared plausibility check ([`crate::proto::plausible`]): an
+//! echo of a time this sender never sent is refused; X_recv above what the bytes sent over its
+//! window (R, or the time since the last feedback before there is an R) allow, a t_delay longer
+//! than the whole round trip, or p outside [0, 1] are clamped. Honest feedback never meets these
+//! bounds (docs/protocols/tfrc.md, "Implausible feedback").
+//!
 //! Options (ns-2 2.35's Agent/TFRC, [`super::ns2`]): `rules = ns2` replaces step 4 and §4.4 by
 //! ns-2's rules (and X starts at 300 B/s); `t_rto = tcp` puts TCP's RTO in ticks in the
 //! equation instead of 4R; `q2` weights R_sqmean.
@@ -52,6 +58,7 @@ use crate::estimate::tcp_model::rfc5348_rate;
 use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig, SenderBufferStats};
 use crate::media::stream::{FrameFeeder, PartSelection};
 use crate::media::MediaTag;
+use crate::proto::plausible::FeedbackCheck;
 use crate::proto::rate_pacing::{EventQueue, Pacer};
 use crate::proto::Application;
 use crate::time::{Duration, Instant};
@@ -114,6 +121,10 @@ pub struct TfrcSender {
     idle_since_timer: bool,
     t_ndl: Option<Instant>,
     prev_echo: Option<Instant>,
+    /// When the last feedback arrived (the window of X_recv before there is an R).
+    last_feedback: Option<Instant>,
+    /// What was sent, to judge what feedback claims.
+    check: FeedbackCheck,
     pacer: Pacer,
     started: bool,
     now: Instant,
@@ -175,6 +186,8 @@ impl TfrcSender {
             idle_since_timer: true,
             t_ndl: None,
             prev_echo: None,
+            last_feedback: None,
+            check: FeedbackCheck::new(),
             pacer: Pacer::new(start),
             started: false,
             now: Instant::ZERO,
@@ -182,6 +195,12 @@ impl TfrcSender {
             counters: TfrcSenderCounters::default(),
             stats: EndpointStats::default(),
         })
+    }
+
+    /// Lets every feedback claim through (the rules' tests feed hand-made numbers).
+    #[cfg(test)]
+    pub(crate) fn trust_feedback(&mut self) {
+        self.check = FeedbackCheck::trusting();
     }
 
     /// The allowed sending rate X.
@@ -282,12 +301,19 @@ impl TfrcSender {
     /// §4.3: everything a feedback packet does.
     fn on_feedback(&mut self, now: Instant, fb: TfrcFeedback) -> Result<(), WireError> {
         let echo = Instant::from_nanos(fb.timestamp_echo_ns);
-        let Some(elapsed) = now.checked_since(echo) else {
-            return Err(WireError::Inconsistent("timestamp echo later than now"));
-        };
+        // The receiver measures X_recv over R_m (our R), or since its last feedback before it has one.
+        let window = self.rtt().unwrap_or_else(|| now.saturating_since(self.last_feedback.unwrap_or(self.start)));
+        let mut claims = self.check.judge(now);
+        let elapsed = claims.echo(echo)?;
+        let t_delay_us = claims.at_most(fb.t_delay_us as u64, elapsed.as_nanos() / 1000);
+        let x_recv_bps = claims.receive_rate(fb.x_recv_bps, window, Some(echo));
+        // The wire already refuses p > 1; judged here all the same, so that no claim bypasses the check.
+        let p = claims.fraction(fb.p());
+        drop(claims);
+        self.last_feedback = Some(now);
         self.counters.feedbacks += 1;
         // (1) R_sample = (t_now − t_recvdata) − t_delay, at least 1 µs.
-        let t_delay = Duration::from_micros(fb.t_delay_us as u64);
+        let t_delay = Duration::from_micros(t_delay_us);
         let r_sample = elapsed.saturating_sub(t_delay).max(Duration::from_micros(1)).as_secs_f64();
         self.r_sample = Some(r_sample);
         // (2) R = q·R + (1 − q)·R_sample (the first sample is taken as is).
@@ -298,8 +324,7 @@ impl TfrcSender {
         // (3) RTO = max(k·R, 2s/X), with the X in force before this feedback.
         let rto = self.nofeedback_interval();
         // (4) The allowed rate.
-        let x_recv = fb.x_recv_bps as f64 / 8.0;
-        let p = fb.p();
+        let x_recv = x_recv_bps as f64 / 8.0;
         let data_limited = match self.t_ndl {
             None => true,
             Some(t) => self.prev_echo.is_some_and(|pe| t <= pe),
@@ -533,6 +558,7 @@ impl Endpoint for TfrcSender {
         let header = TfrcData { seq, timestamp_ns: now.as_nanos(), rtt_us }.emit();
         let meta = PacketMeta { media: tag, ..PacketMeta::data(seq as u64) };
         self.pacer.sent(now, payload_len + DATA_BYTES as u32);
+        self.check.on_sent(now, (payload_len + DATA_BYTES as u32) as u64);
         self.idle_since_timer = false;
         self.counters.packets_sent += 1;
         Some(Transmit { to: Destination::PEER, header, payload_len, meta })
@@ -577,6 +603,6 @@ impl Endpoint for TfrcSender {
     }
 
     fn stats(&self) -> EndpointStats {
-        self.stats
+        EndpointStats { clamped_feedback: self.check.clamped(), ..self.stats }
     }
 }

@@ -263,6 +263,7 @@ proptest! {
             Err(WireError::BadVersion(v)) => prop_assert_ne!(v, RTCP_VERSION),
             Err(WireError::UnknownType(t)) => prop_assert!(!(192..=223).contains(&t)),
             Err(WireError::Inconsistent(why)) => prop_assert!(!why.is_empty()),
+            Err(WireError::Implausible(why)) => prop_assert!(false, "a parser judged plausibility: {}", why),
         }
     }
 
