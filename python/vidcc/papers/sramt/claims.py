@@ -65,8 +65,6 @@ UNSUCCESSFUL_SILENT = ("what makes a change unsuccessful: §3.3 says 'after a sh
                        "T_change no other role; the suite counts any undo by the receiver's next change (A-17)")
 ESTIMATE_SILENT = ("which estimate a receiver compares at an epoch end: §3.3 says 'the value of the r_r_tcp^i', the "
                    "suite takes the epoch's mean (A-13b)")
-# C14 and C16 hold under the three protocol readings together (at quick scale, not under any one alone).
-TOGETHER_SILENT = f"{AIMD_SILENT}; {ESTIMATE_SILENT}; {UNSUCCESSFUL_SILENT} (the three readings together)"
 
 
 CLAIMS = [
@@ -98,22 +96,21 @@ CLAIMS = [
            category=_retries(lambda d: _s(d) + _le_a(d))),
     _claim("C12", "Scenario A, S: on each bottleneck long-term SRAMT ≈ TCP (0.5 ≤ F ≤ 2), no starvation window.",
            "fig4-6", S + TAHOE, lambda d: sharing.friendliness(d, "sramt-s"), "Figs. 4–6",
-           cause=lambda d, m: sharing.link_positions(_s(d), m),
-           category=UnrecordedReading(f"{AIMD_SILENT}; {ESTIMATE_SILENT}", ("no-aimd", "current-estimate"))),
+           cause=lambda d, m: sharing.link_positions(_s(d), m)),
     _claim("C13", "Scenario A, LE: as C12 for the cumulative layer traffic.", "fig7-9", LE + TAHOE,
            lambda d: sharing.friendliness(d, "sramt-le"), "Figs. 7–9",
            cause=lambda d, m: sharing.link_positions(_le(d), m)),
     _claim("C14", "Short-term, SRAMT is sometimes above and sometimes below TCP (≥ 5 sign changes in 10 s bins per "
            "link per 1000 s run).", "fig4-6", S + LE + TAHOE, sharing.short_term_alternation, "Figs. 4–9",
            cause=sharing.short_term_cause,
-           category=UnrecordedReading(TOGETHER_SILENT, PROTOCOL_READINGS)),
+           category=UnrecordedReading(AIMD_SILENT, ("no-aimd",))),
     _claim("C15", "Simulcast stream rates are steadier than the layers' rates in Scenario A (mean CoV of the announced "
            "rates, S < LE).",
            "fig4-6", S + LE, lambda d: rates.steadier(_s(d), _le_a(d)), "§8.1, §8.3"),
     _claim("C16", "S and LE give similar per-link SRAMT throughput in Scenario A (within ± 30 %).", "fig4-6", S + LE,
            lambda d: sharing.similar_links(d, _s(d), d.other("fig7-9"), _le_a(d)), "§8.1",
            cause=sharing.similar_links_cause,
-           category=UnrecordedReading(TOGETHER_SILENT, PROTOCOL_READINGS)),
+           category=UnrecordedReading(AIMD_SILENT, ("no-aimd",))),
     _claim("C17", "Scenario B1 (LE): final levels R1 → 3; R2, R4 → 2; R3, R5 → 1.", "fig11", LE,
            lambda d: adaptation.assignment(_le(d), EXPECTED_B, what="B1 (LE)"), "Fig. 11", cause=_cycling(_le),
            category=_retries(_le)),
@@ -162,8 +159,7 @@ CLAIMS = [
     _claim("C31", "RLC slightly more aggressive than TCP; SRAMT-LE friendlier than RLC; no starvation.", "fig15-19",
            LE + ("rlc",), _compared("rlc"), "§9, Fig. 16", cause=comparisons.rlc_cause),
     _claim("C32", "MLDA occasionally starves TCP (or is starved) and converges slower than SRAMT-LE.", "fig15-19",
-           LE + ("mlda",), _compared("mlda"), "§9, Fig. 17", cause=comparisons.mlda_cause,
-           category=UnrecordedReading(f"{AIMD_SILENT}; {ESTIMATE_SILENT}", ("no-aimd", "current-estimate"))),
+           LE + ("mlda",), _compared("mlda"), "§9, Fig. 17", cause=comparisons.mlda_cause),
     _claim("C33", "DSG steadier than SRAMT-S (mean CoV of the held streams' rates, common bottleneck); similar "
            "convergence.", "fig15-19", S + ("dsg",), _compared("dsg"), "§9, Fig. 18", cause=comparisons.dsg_cause,
            category=UnrecordedReading(ESTIMATE_SILENT, ("current-estimate",))),
