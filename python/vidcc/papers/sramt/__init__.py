@@ -3,7 +3,8 @@
 The suite is assembled here from its modules: :mod:`scenarios` (topologies, flows, scale
 constants and the reconstruction notes), :mod:`figures`, :mod:`claims` (each claim's check and
 cause, in the checks modules named for what they test), :mod:`setup` (where every value of
-the scenarios comes from) and :mod:`readings` (the set-up readings ``--explore`` runs). The paper's page is docs/papers/sramt.md.
+the scenarios comes from) and :mod:`readings` (the set-up readings ``--explore`` runs). The
+paper's page is docs/papers/sramt.md.
 """
 
 from __future__ import annotations

@@ -104,36 +104,49 @@ def rule2_spacing(runs: Sequence[trace.Run]) -> Verdict:
               + (f": {', '.join(short[:4])}" if short else ""))
 
 
+def blocks(run: trace.Run) -> list[dict]:
+    """The back-off blocks of one run as §3.3 sets them (docs/papers/sramt.md §1.7, rules.rs
+    `Backoff`): after the k-th consecutive unsuccessful change (k counts the failures since the
+    receiver's last successful change, any change: A-17) that same change (from, to) is blocked
+    for 2^k·T_change from the change that undid it. A change the receiver's next change undoes
+    (within the flow's `unsuccessful_window`, if set) failed; the undoing change is neither a
+    success nor a new trial; a change the next one does not undo succeeded and resets k.
+    Each block: node, change (from, to), k, start and end (s), and ``retry_s``, when that change
+    was next made (None if never)."""
+    out: list[dict] = []
+    for _rcv, c in run.changes.groupby("receiver", sort=True):
+        rows = c.sort_values("t_s").to_dict("records")
+        k = 0
+        last = None  # (change row, is a trial)
+        for i, row in enumerate(rows):
+            t = float(row["t_s"])
+            if last is not None and last[1]:
+                prev = last[0]
+                if trace.undoes(prev, row) and run.within_window(t - float(prev["t_s"])):
+                    k += 1
+                    key = (int(prev["from"]), int(prev["to"]))
+                    retry = next((float(r["t_s"]) for r in rows[i + 1:] if (int(r["from"]), int(r["to"])) == key), None)
+                    out.append({"node": row["node"], "change": key, "k": k, "start": t,
+                                "end": t + 2 ** k * trace.T_CHANGE_S, "retry_s": retry})
+                    last = (row, False)
+                    continue
+                k = 0
+            last = (row, True)
+    return out
+
+
 def backoff_spacing(runs: Sequence[trace.Run]) -> Verdict:
-    """C09: after the k-th consecutive unsuccessful change (k counts the failures since the
-    receiver's last successful change, any change: A-17), that same change (from, to) is not
-    tried again before 2^k·T_change after the change that undid it (0.5 s tolerance). A change
-    the receiver's next change undoes (within the flow's `unsuccessful_window`, if set) failed;
-    the undoing change is neither a success nor a new trial; a change the next one does not
-    undo succeeded and resets k (docs/papers/sramt.md §1.7, as rules.rs `Backoff` states it)."""
+    """C09: a change blocked after its k-th consecutive failure (:func:`blocks`) is not tried
+    again before its 2^k·T_change block ends (0.5 s tolerance)."""
     pairs, short = 0, []
     for run in runs:
-        for _rcv, c in run.changes.groupby("receiver", sort=True):
-            k = 0
-            until: dict[tuple[int, int], tuple[float, float]] = {}  # change -> (blocked until, block length)
-            last = None  # (change row, is a trial)
-            for row in c.sort_values("t_s").to_dict("records"):
-                t, key = float(row["t_s"]), (int(row["from"]), int(row["to"]))
-                if key in until:
-                    pairs += 1
-                    end, block = until[key]
-                    if t < end - 0.5:
-                        short.append(f"{row['node']} {key}: {t - (end - block):.1f} s < {block:g} s (seed {run.seed})")
-                if last is not None and last[1]:
-                    prev = last[0]
-                    if trace.undoes(prev, row) and run.within_window(t - float(prev["t_s"])):
-                        k += 1
-                        block = 2 ** k * trace.T_CHANGE_S
-                        until[(int(prev["from"]), int(prev["to"]))] = (t + block, block)
-                        last = (row, False)
-                        continue
-                    k = 0
-                last = (row, True)
+        for b in blocks(run):
+            if b["retry_s"] is None:
+                continue
+            pairs += 1
+            if b["retry_s"] < b["end"] - 0.5:
+                short.append(f"{b['node']} {b['change']}: {b['retry_s'] - b['start']:.1f} s < "
+                             f"{b['end'] - b['start']:g} s (seed {run.seed})")
     if not pairs:
         return Verdict("NOT-YET", {"repeated failures": 0}, "no change failed and was tried again: nothing to check")
     measured = {"retries of a blocked change": pairs, "too early": len(short), "T_change s": trace.T_CHANGE_S}
@@ -141,6 +154,41 @@ def backoff_spacing(runs: Sequence[trace.Run]) -> Verdict:
         measured["too early (first 4)"] = ", ".join(short[:4])
     return _v(not short, measured, f"{len(short)} of {pairs} retries of a change that had failed came before its "
               f"2^k·{trace.T_CHANGE_S:g} s block ended" + (f": {', '.join(short[:4])}" if short else ""))
+
+
+RETRY_LAG_S = 4 * trace.EPOCH_S  # a persistent rule-2 trigger retries within 4 epochs of a block's end
+
+
+def retries_persist(runs: Sequence[trace.Run], measured: dict) -> str:
+    """The bound behind the over-claims on where receivers end (C11, C17, C19, C20, C22, C24, C25):
+    under §3.3's back-off a change that keeps failing is blocked 2^k·T_change each time, so while
+    its trigger persists it is retried at the end of every block, at times growing about twofold;
+    every [D/2, D] then holds a retry whatever D. Computed from the run: the share of blocks that
+    ended before the run did and were followed by a retry within 4 epochs of their end (the
+    trigger persisted), and how many receivers were still allowed a retry after D/2 (their
+    blocks in force at D/2 ended before D)."""
+    ended, prompt, allowed, receivers = 0, 0, 0, 0
+    for run in runs:
+        by_node: dict[str, list[dict]] = {}
+        for b in blocks(run):
+            by_node.setdefault(b["node"], []).append(b)
+            if b["end"] < run.duration_s:
+                ended += 1
+                prompt += b["retry_s"] is not None and b["retry_s"] - b["end"] <= RETRY_LAG_S
+        half = 0.5 * run.duration_s
+        for bs in by_node.values():
+            receivers += 1
+            at_half = [b for b in bs if b["start"] <= half]
+            allowed += bool(at_half) and max(b["end"] for b in at_half) < run.duration_s
+    share = prompt / ended if ended else math.nan
+    measured["blocks ended before D"] = ended
+    measured["share retried within 4 epochs of the block's end"] = _r(share, 3)
+    measured["receivers with failed changes"] = receivers
+    measured["of them allowed a retry after D/2"] = allowed
+    return (f"{share:.0%} of the {ended} back-off blocks that ended before the run did were followed by a retry of "
+            f"the same change within {RETRY_LAG_S:g} s of their end (the trigger persisted), and {allowed} of the "
+            f"{receivers} receivers with failed changes had every block in force at D/2 end before D: the back-off "
+            "spaces retries of a persistent trigger twofold, so the second half of any run holds one")
 
 
 def epoch_aligned(runs: Sequence[trace.Run]) -> Verdict:

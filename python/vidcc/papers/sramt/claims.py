@@ -8,6 +8,7 @@ for its topic: :mod:`mechanisms` (the equations, estimator, rate rules, feedback
 
 from __future__ import annotations
 
+from vidcc.papers.categories import OverClaim, UnrecordedReading
 from vidcc.papers.model import Claim
 from vidcc.papers.sramt import adaptation, comparisons, mechanisms, rates, sharing, tables, trace
 from vidcc.papers.sramt.scenarios import EXPECTED_B, LE, NEEDS, TAHOE, S
@@ -39,6 +40,33 @@ def _cycling(runs_of):
     return lambda d, m: adaptation.cycling(runs_of(d), m)
 
 
+# Why receivers do not stay where they end up (C11, C17, C19, C20, C22, C24, C25): the back-off as
+# §3.3 states it, with the bound computed from the claim's own runs.
+RETRIES_ARGUMENT = (
+    "§3.3's back-off blocks a change that failed k times in a row for 2^k·T_change and never for good; a receiver "
+    "whose trigger persists (rule 2's estimate above or below its stream's rate for 4 epochs, rule 1's pinned band "
+    "edge) retries at the end of every block, at times growing about twofold, so the second half of any run holds a "
+    "retry and its undoing: 'after some unsuccessful changes ... stay until the end' needs the triggers to stop, which "
+    "the rules do not provide")
+
+
+# The protocol readings of readings.py, under each of which (and all three together) these claims
+# were run at quick scale and fail as well (docs/papers/sramt.md, audit).
+PROTOCOL_READINGS = ("no-aimd", "current-estimate", "unsuccessful-within-t-change")
+
+
+def _retries(runs_of) -> OverClaim:
+    return OverClaim(RETRIES_ARGUMENT, bound=lambda d, m: adaptation.retries_persist(runs_of(d), m),
+                     readings=PROTOCOL_READINGS)
+
+
+AIMD_SILENT = "Eq. 4's r_AIMD comes from the AIMD of [2], which the paper does not give (A-07; the suite's stand-in)"
+UNSUCCESSFUL_SILENT = ("what makes a change unsuccessful: §3.3 says 'after a short time period (T_change)' and gives "
+                       "T_change no other role; the suite counts any undo by the receiver's next change (A-17)")
+ESTIMATE_SILENT = ("which estimate a receiver compares at an epoch end: §3.3 says 'the value of the r_r_tcp^i', the "
+                   "suite takes the epoch's mean (A-13b)")
+
+
 CLAIMS = [
     _claim("C01", "TCP model with D = 1, t_out = 4·RTT gives the §1.2 vectors (rel. error < 1e-9).", None, S,
            mechanisms.tcp_model_vectors, "Eq. 1"),
@@ -64,44 +92,59 @@ CLAIMS = [
            lambda d: adaptation.epoch_aligned(adaptation.scenario_b_runs(d)), "§6"),
     _claim("C11", "Scenario A, S and LE: final assignment R1, R2 → 1; R3, R4 → 2; R5, R6 → 3 (held over [500, 1000] s "
            "in ≥ 80 % of seeds).", "fig4-6", S + LE, adaptation.final_assignment_a, "Figs. 4–9",
-           cause=_cycling(lambda d: _s(d) + _le_a(d))),
+           cause=_cycling(lambda d: _s(d) + _le_a(d)),
+           category=_retries(lambda d: _s(d) + _le_a(d))),
     _claim("C12", "Scenario A, S: on each bottleneck long-term SRAMT ≈ TCP (0.5 ≤ F ≤ 2), no starvation window.",
-           "fig4-6", S + TAHOE, lambda d: sharing.friendliness(d, _s(d), False), "Figs. 4–6",
+           "fig4-6", S + TAHOE, lambda d: sharing.friendliness(d, "sramt-s"), "Figs. 4–6",
            cause=lambda d, m: sharing.link_positions(_s(d), m)),
     _claim("C13", "Scenario A, LE: as C12 for the cumulative layer traffic.", "fig7-9", LE + TAHOE,
-           lambda d: sharing.friendliness(d, _le(d), True), "Figs. 7–9",
+           lambda d: sharing.friendliness(d, "sramt-le"), "Figs. 7–9",
            cause=lambda d, m: sharing.link_positions(_le(d), m)),
     _claim("C14", "Short-term, SRAMT is sometimes above and sometimes below TCP (≥ 5 sign changes in 10 s bins per "
            "link per 1000 s run).", "fig4-6", S + LE + TAHOE, sharing.short_term_alternation, "Figs. 4–9",
-           cause=lambda d, m: "on a link where it fails one class stays ahead: " + sharing.link_positions(_le_a(d), m)),
-    _claim("C15", "Simulcast stream rates are steadier than layered cumulative rates in Scenario A (mean CoV S < LE).",
+           cause=sharing.short_term_cause,
+           category=UnrecordedReading(AIMD_SILENT, ("no-aimd",))),
+    _claim("C15", "Simulcast stream rates are steadier than the layers' rates in Scenario A (mean CoV of the announced "
+           "rates, S < LE).",
            "fig4-6", S + LE, lambda d: rates.steadier(_s(d), _le_a(d)), "§8.1, §8.3"),
     _claim("C16", "S and LE give similar per-link SRAMT throughput in Scenario A (within ± 30 %).", "fig4-6", S + LE,
            lambda d: sharing.similar_links(d, _s(d), d.other("fig7-9"), _le_a(d)), "§8.1",
-           cause=lambda d, m: "LE: " + sharing.link_positions(_le_a(d), m)),
+           cause=sharing.similar_links_cause,
+           category=UnrecordedReading(AIMD_SILENT, ("no-aimd",))),
     _claim("C17", "Scenario B1 (LE): final levels R1 → 3; R2, R4 → 2; R3, R5 → 1.", "fig11", LE,
-           lambda d: adaptation.assignment(_le(d), EXPECTED_B, what="B1 (LE)"), "Fig. 11", cause=_cycling(_le)),
-    _claim("C18", "Scenario B1: the base-layer rate ends well below 200 kbit/s (paper ≈ 120).", "fig11", LE,
+           lambda d: adaptation.assignment(_le(d), EXPECTED_B, what="B1 (LE)"), "Fig. 11", cause=_cycling(_le),
+           category=_retries(_le)),
+    _claim("C18", "Scenario B1: the base-layer rate ends close to ≈ 120 kbit/s, not to the expected 200 "
+           "(closer to 120 than to 200).", "fig11", LE,
            lambda d: rates.low_base_rate(_le(d), "layer-1", 120), "Fig. 11"),
     _claim("C19", "Scenario B1: unsuccessful changes concentrated early (≥ 80 % before 200 s), none after 500 s.",
            "fig11", LE, lambda d: adaptation.unsuccessful_timing(_le(d), early_share=0.2, late_share=0.5), "Fig. 11",
-           cause=_cycling(_le)),
+           cause=_cycling(_le),
+           category=_retries(_le)),
     _claim("C20", "Scenario B2 (S): R1, R2, R4 → stream 2; R3, R5 → stream 1; R1's attempts at stream 3 fail quickly.",
-           "fig12", S, adaptation.b2_assignment_and_stream3, "Fig. 12", cause=_cycling(_s)),
+           "fig12", S, adaptation.b2_assignment_and_stream3, "Fig. 12", cause=_cycling(_s),
+           category=_retries(_s)),
     _claim("C21", "Scenario B with the original capacities: LE outperforms S (sum of receivers' mean rates).", "fig12",
            S + LE, rates.layered_outperforms_simulcast, "Figs. 11 vs 12",
-           cause=rates.layered_outperforms_simulcast_cause),
+           cause=rates.layered_outperforms_simulcast_cause,
+           category=UnrecordedReading(AIMD_SILENT, ("no-aimd",))),
     _claim("C22", "Scenario B3 (S, 3.0/1.4 Mbit/s): R1 → 3; R2, R4 → 2; R3, R5 → 1.", "fig13", S,
-           lambda d: adaptation.assignment(_s(d), EXPECTED_B, what="B3 (S)"), "Fig. 13", cause=_cycling(_s)),
-    _claim("C23", "Scenario B3: the stream-1 rate ends well below 200 kbit/s (paper ≈ 100).", "fig13", S,
-           lambda d: rates.low_base_rate(_s(d), "stream-1", 100), "Fig. 13"),
+           lambda d: adaptation.assignment(_s(d), EXPECTED_B, what="B3 (S)"), "Fig. 13", cause=_cycling(_s),
+           category=_retries(_s)),
+    _claim("C23", "Scenario B3: the stream-1 rate ends close to ≈ 100 kbit/s, not to the expected 200 "
+           "(closer to 100 than to 200).", "fig13", S,
+           lambda d: rates.low_base_rate(_s(d), "stream-1", 100), "Fig. 13",
+           category=UnrecordedReading(UNSUCCESSFUL_SILENT, ("unsuccessful-within-t-change",))),
     _claim("C24", "Scenario B3: unsuccessful changes only early (none after 500 s).", "fig13", S,
            lambda d: adaptation.unsuccessful_timing(_s(d), early_share=None, late_share=0.5), "Fig. 13",
-           cause=_cycling(_s)),
+           cause=_cycling(_s),
+           category=_retries(_s)),
     _claim("C25", "Scenario B4 (droptail): the same final assignment as C22, stable to the end.", "fig14", S,
            lambda d: adaptation.assignment(_s(d), EXPECTED_B, what="B4 (S, droptail)"), "Fig. 14",
-           cause=_cycling(_s)),
-    _claim("C26", "Droptail lowers SRAMT throughput compared with RED, most for the low-rate streams.", "fig14", S,
+           cause=_cycling(_s),
+           category=_retries(_s)),
+    _claim("C26", "Droptail lowers the receivers' SRAMT throughput compared with RED, most for the receivers of "
+           "the low-rate streams.", "fig14", S,
            rates.droptail_lowers_rates, "Figs. 13 vs 14", cause=rates.droptail_lowers_rates_cause),
     _claim("C27", "Synchronised changes keep one receiver's change from disturbing others (others' 5 s mean rate drops "
            "< 20 %).", "fig11", S + LE, adaptation.changes_undisturbing, "§6, §8.2"),
@@ -118,7 +161,8 @@ CLAIMS = [
     _claim("C32", "MLDA occasionally starves TCP (or is starved) and converges slower than SRAMT-LE.", "fig15-19",
            LE + ("mlda",), _compared("mlda"), "§9, Fig. 17", cause=comparisons.mlda_cause),
     _claim("C33", "DSG steadier than SRAMT-S (mean CoV of the held streams' rates, common bottleneck); similar "
-           "convergence.", "fig15-19", S + ("dsg",), _compared("dsg"), "§9, Fig. 18", cause=comparisons.dsg_cause),
+           "convergence.", "fig15-19", S + ("dsg",), _compared("dsg"), "§9, Fig. 18", cause=comparisons.dsg_cause,
+           category=UnrecordedReading(ESTIMATE_SILENT, ("current-estimate",))),
     _claim("C34", "SRAMT-S friendlier than IRFM (|F − 1| smaller) and converges faster (last stream change earlier).",
            "fig15-19", S + ("irfm",), _compared("irfm"), "§9, Fig. 19", cause=comparisons.irfm_cause),
     _claim("C35", "Tables 1–2: wherever two schemes' ratings differ, the measured order on the common bottleneck "

@@ -26,7 +26,7 @@ import pandas as pd
 from vidcc.papers.model import Verdict
 from vidcc.papers.sramt import schemes, trace
 from vidcc.papers.sramt.scenarios import LINK_BPS, NAMES, SCENARIO_A_BASELINES, STAGGERED, VERSUS
-from vidcc.papers.sramt.schemes import STARVE_WINDOW_S, Numbers
+from vidcc.papers.sramt.schemes import Numbers
 from vidcc.papers.sramt.trace import fmt
 from vidcc.papers.verdicts import no_data
 
@@ -278,19 +278,21 @@ def mlda_cause(d, measured: dict) -> str:
             frame = pd.DataFrame({"sramt": schemes.scheme_series(run, None, True, 0.0),
                                   "tcp": schemes.tcp_series(data, run, ("tcp",), 0.0)}).fillna(0.0)
             if not frame.empty:
-                win = frame.groupby((frame.index // STARVE_WINDOW_S).astype(int)).mean() / LINK_BPS
+                win = schemes.window_shares(frame, LINK_BPS)
                 lows.append((float(win["sramt"].min()), float(win["tcp"].min())))
-            last.append(float(run.changes["t_s"].max()) if len(run.changes) else math.nan)
-            length.append(run.duration_s)
+            last.append(schemes.convergence_s(run))  # the one time origin: the session's start
+            length.append(run.duration_s - run.start_s)
         name = NAMES[proto]
         lo_s = min((x[0] for x in lows), default=math.nan)
         lo_t = min((x[1] for x in lows), default=math.nan)
         _lv, down, up, _c = _level_stats(n.runs_flat())
         measured[f"{name} least 10 s share scheme / TCP"] = f"{lo_s:.3f} / {lo_t:.3f}"
         measured[f"{name} level changes per 100 s"] = _rounded(down + up, 1)
-        measured[f"{name} last level change s"] = _rounded(float(np.nanmean(last)) if last else math.nan, 1)
+        key = f"{name} last level change after the session's start s"
+        measured[key] = _rounded(float(np.nanmean(last)) if last else math.nan, 1)
+        measured[f"{name} session length s"] = _rounded(float(np.mean(length)) if length else math.nan, 1)
         parts.append(f"{name}: least 10 s share of the link {lo_s:.0%} (scheme) / {lo_t:.0%} (TCP), {down + up:.1f} "
-                     f"level changes per 100 s, last change at {fmt(measured[f'{name} last level change s'])} s of "
+                     f"level changes per 100 s, last change {fmt(measured[key])} s into its "
                      f"{fmt(float(np.mean(length)))} s")
     return "; ".join(parts)
 
@@ -301,7 +303,7 @@ def _rate_moves(runs: list[trace.Run]) -> tuple[float, float, float]:
     counts, dec, inc = [], [], []
     for run in runs:
         n = 0
-        for g in schemes.held_streams(run):
+        for g in schemes.held_groups(run):
             r = run.rates[(run.rates["group"] == g) & (run.rates["t_s"] > run.warmup_s)]["rate_bps"].to_numpy()
             if len(r) > 1:
                 rel = r[1:] / r[:-1] - 1

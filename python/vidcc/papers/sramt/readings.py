@@ -24,6 +24,17 @@ _CLASSIC_RED = {"min_thresh": 5, "max_thresh": 15, "weight": 0.002, "gentle": Fa
 OLD_PACKET_BYTES = 1000  # the suite's earlier size of the background's packets (and vidcc's TCP default)
 
 
+def _sramt_flows_with(doc: str, **keys):
+    """A set-up value for ``flows[sramt-*]``: the flow with the protocol ``keys`` added (both
+    variants at once, so that a claim on S and LE together is run under the one reading)."""
+
+    def reading(flow: dict) -> dict:
+        return {**flow, **keys}
+
+    reading.__doc__ = doc
+    return reading
+
+
 def _on_mean_of_1000b_packets(current: str) -> str:
     """ON mean of 20 packets of 1000 B at the generator's peak rate (was 20 of 210 B)"""
     ms = float(current.removesuffix("ms"))
@@ -31,6 +42,30 @@ def _on_mean_of_1000b_packets(current: str) -> str:
 
 
 ALTERNATIVES = [
+    # Protocol readings of SRAMT itself (both variants), each an ambiguity the paper page's register
+    # names (docs/papers/sramt.md §1.14), declared from the paper's words before any was run.
+    Alternative(
+        "no-aimd", ref="paper §3.2, Eq. 4: r^i = min(r_r_tcp, r_AIMD, r_l_tcp) with the AIMD of [2], which the paper "
+                       "does not give (A-07)",
+        setup={"flows[sramt-*]": _sramt_flows_with("SRAMT's sender without the AIMD stand-in (aimd = false)",
+                                                   aimd=False)},
+        note="the sender's preferred rate is the minimum of the two equation rates only (vidcc's `aimd = false`), "
+             "instead of also taking the suite's AIMD stand-in (+5 % of the band top per loss-free report, × (1 − √l) "
+             "above 5 % loss), which the paper names but does not specify"),
+    Alternative(
+        "current-estimate", ref="paper §3.3: 'At the end of each epoch, each receiver compares the value of the "
+                                "r_r_tcp^i' (A-13b)",
+        setup={"flows[sramt-*]": _sramt_flows_with("SRAMT's receivers compare their current estimate at an epoch end "
+                                                   "(epoch_estimate = current)", epoch_estimate="current")},
+        note="at an epoch end a receiver compares its current r_r_tcp (the value, as §3.3 words it) with the rates, "
+             "instead of its mean over the epoch just ended"),
+    Alternative(
+        "unsuccessful-within-t-change", ref="paper §3.3: 'joins (or leaves) a stream/layer and after a short time "
+                                            "period (T_change) drops (or adds) again this stream/layer' (A-17)",
+        setup={"flows[sramt-*]": _sramt_flows_with("SRAMT's back-off counts an undo only within T_change + T_epoch/2 "
+                                                   "(unsuccessful_window = 7.5 s)", unsuccessful_window="7.5s")},
+        note="a change counts as unsuccessful only if undone within T_change (+ half an epoch for the one-way delay: "
+             "7.5 s), the paper's words read literally, instead of whenever the receiver's next change undoes it"),
     Alternative(
         "classic-red", ref="paper §8.1, §8.2: 'they use the RED ... policy to their queues' (no parameters)",
         setup={f"topology.links[*].queue.{k}": v for k, v in _CLASSIC_RED.items()},

@@ -16,7 +16,8 @@ Reconstruction notes (tags [P] paper, [I] interpretation, [R] reconstruction; ou
   defaults (1000 B payload + 40 B header, window_ 20 packets, rtxcur_init_ 3 s; reading
   ``vidcc-tahoe``: vidcc's 1000 B, 64 000 B, 1 s); the background generators send ns-2's 210 B
   packets (``Application/Traffic/Pareto`` and ``Exponential`` packetSize_; readings
-  ``background-1000B`` for Scenario B, ``fig2-background-1000B``). SRAMT's own packets are 1000 B [R] (its agent is the authors', not ns-2's).
+  ``background-1000B`` for Scenario B, ``fig2-background-1000B``). SRAMT's own packets are 1000 B
+  [R] (its agent is the authors', not ns-2's).
   1000 s runs (quick: 500 s), statistics after a 100 s warm-up (quick: 50 s); 1 s bins; 10 seeds
   (quick: 2). The paper's times for 1000 s runs
   ("held over [500, 1000] s", "before 200 s", "none after 500 s") are read as shares of the run

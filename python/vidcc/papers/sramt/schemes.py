@@ -12,8 +12,9 @@ in 1 s bins (suite):
   TCP traffic is the sum of the link's Tahoe flows. F = mean per session / mean per TCP flow;
   starvation windows as C12 (:func:`starved_windows`), split by who starves;
 * received-rate CoV: each receiver's CoV of its 1 s received rate, mean over receivers (what C30
-  judges layered schemes on: PLM announces no rate); stream CoV (simulcast): the CoV of the
-  announced rates of the streams some receiver held after the warm-up, mean over them (C33);
+  judges layered schemes on: PLM announces no rate); announced CoV (simulcast): the CoV of the
+  announced rates of the streams some receiver held after the warm-up, mean over them
+  (:func:`announced_cov`, C33; C15 reads the same function for SRAMT-S's streams and SRAMT-LE's layers);
 * convergence time ("time to stable state", paper §9): the last stream / level change of any
   receiver counted from the session's start, 0 if none (a scheme that starts at 20 s and settles at
   30 s converged in 10 s).
@@ -147,12 +148,17 @@ def tcp_series(data, run: trace.Run, labels: Sequence[str], since: float) -> pd.
     return tcp[tcp["t_s"] > max(run.warmup_s, since)].groupby("t_s")["throughput_bps"].sum()
 
 
+def window_shares(s: pd.DataFrame, capacity: float) -> pd.DataFrame:
+    """Per non-overlapping 10 s window: the scheme's (column ``sramt``) and TCP's mean share of the link."""
+    return s.groupby((s.index // STARVE_WINDOW_S).astype(int)).mean() / capacity
+
+
 def starved_windows(s: pd.DataFrame, capacity: float) -> tuple[int, int]:
     """10 s windows where the scheme (column ``sramt``) gets < 10 % of the link while TCP gets > 80 %, and the
     reverse."""
     if s.empty:
         return 0, 0
-    w = s.groupby((s.index // STARVE_WINDOW_S).astype(int)).mean() / capacity
+    w = window_shares(s, capacity)
     return int(((w["sramt"] < 0.1) & (w["tcp"] > 0.8)).sum()), int(((w["tcp"] < 0.1) & (w["sramt"] > 0.8)).sum())
 
 
@@ -164,21 +170,25 @@ def received_cov(run: trace.Run, since: float = 0.0) -> float:
     return float(np.mean(covs)) if covs else math.nan
 
 
-def held_streams(run: trace.Run) -> list[int]:
-    """The streams (1-based) any receiver held at some time after the warm-up."""
+def held_groups(run: trace.Run) -> list[int]:
+    """The groups (1-based) some receiver got at some time after the warm-up: the streams held
+    (simulcast) or the layers 1..k of every level k held (layered)."""
     held = set()
     for r in run.nodes:
         held.add(run.position_at(r, run.warmup_s))
         c = run.changes[(run.changes["receiver"] == r) & (run.changes["t_s"] > run.warmup_s)]
         held.update(int(x) for x in c["to"])
+    if run.layered:
+        held = set(range(1, max(held) + 1)) if held else set()
     return sorted(held)
 
 
-def stream_cov(run: trace.Run) -> float:
-    """Mean CoV of the announced rates of the streams held after the warm-up (a stream nobody
-    receives keeps its rate and would dilute the mean)."""
+def announced_cov(run: trace.Run) -> float:
+    """Mean CoV of the announced rates of the groups held after the warm-up (held_groups; 1 s
+    samples): the streams' rates (simulcast) or the layers' rates r_layer-j (layered). A group
+    nobody receives keeps its rate and would dilute the mean."""
     covs = []
-    for g in held_streams(run):
+    for g in held_groups(run):
         x = run.rate_series(g, run.warmup_s, run.duration_s)
         if len(x) and np.mean(x) > 0:
             covs.append(float(np.std(x) / np.mean(x)))
@@ -220,7 +230,7 @@ def measure(d, proto: str, setup: Setup | None) -> Numbers | None:
             starved[link] = (starved[link][0] + a, starved[link][1] + b)
         fs.append(f_run)
         rcov += [received_cov(s, setup.since) for s in sessions]
-        scov += [stream_cov(s) for s in sessions] if not layered else []
+        scov += [announced_cov(s) for s in sessions] if not layered else []
         conv += [convergence_s(s) for s in sessions]
     return Numbers(len(fs), {link: float(np.mean([f[link] for f in fs])) for link in setup.links}, starved,
                    _mean(rcov), _mean(scov) if not layered else math.nan, _mean(conv), layered, fs, run_list)

@@ -129,7 +129,8 @@ SETUP = [
     SetupKey("flows[*].delayed_ack", Reconstruction(
         "ns-2's plain Agent/TCPSink acknowledges every segment (the delayed one is Agent/TCPSink/DelAck)")),
     SetupKey("flows[tcp*].packet_size", Ns2("Agent/TCP packetSize_", "1000", "bytes of payload, + "
-                                            "tcpip_base_hdr_size_ 40 on the wire: 1040 B; reading vidcc-tahoe: 1000 B")),
+                                            "tcpip_base_hdr_size_ 40 on the wire: 1040 B; reading vidcc-tahoe: "
+                                            "1000 B")),
     SetupKey("flows[standin*].packet_size", Ns2("Agent/TCP packetSize_", "1000", "+ 40 B of headers: 1040 B")),
     SetupKey("flows[background].packet_size", Ns2("Application/Traffic/Pareto packetSize_", "210",
                                                   "bytes; reading background-1000B: 1000 B"), figures=B),

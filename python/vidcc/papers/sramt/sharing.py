@@ -29,28 +29,23 @@ def link_series(data, run: trace.Run, nodes: Sequence[str], tcp_label: str, laye
     return pd.DataFrame({"sramt": mine, "tcp": schemes.tcp_series(data, run, [tcp_label], 0.0)}).fillna(0.0)
 
 
-def starvation_windows(s: pd.DataFrame, capacity: float) -> int:
-    """10 s windows (non-overlapping) where one class gets < 10 % of the link while the other gets > 80 %."""
-    return sum(schemes.starved_windows(s, capacity))
-
-
-def friendliness(data, runs: Sequence[trace.Run], layered: bool) -> Verdict:
-    """C12 / C13: on each bottleneck F = mean SRAMT / mean TCP in [0.5, 2] and no starvation window."""
-    if not runs:
+def friendliness(d, proto: str) -> Verdict:
+    """C12 / C13: on each bottleneck F = mean SRAMT / mean TCP in [0.5, 2] (mean over runs) and no
+    starvation window, measured as C30–C34 measure Scenario A (:func:`schemes.measure`)."""
+    n = schemes.measure(d, proto, schemes.scenario_a(proto))
+    if n is None:
         return no_data("Scenario A runs")
     measured: dict = {}
     bad: list[str] = []
-    for link, (nodes, tcp, cap) in LINKS_A.items():
-        fs, starve = [], 0
-        for run in runs:
-            s = link_series(data, run, nodes, tcp, layered)
-            fs.append(s["sramt"].mean() / s["tcp"].mean() if s["tcp"].mean() > 0 else math.inf)
-            starve += starvation_windows(s, cap)
-        f = float(np.mean(fs))
+    for link in LINKS_A:
+        f, (mine, tcp) = n.F[link], n.starved[link]
         measured[f"F[{link}]"] = _r(f)
-        measured[f"starvation windows[{link}]"] = starve
-        if not (0.5 <= f <= 2.0) or starve:
-            bad.append(f"{link}: F = {f:.3g}" + (f", {starve} starvation windows" if starve else ""))
+        measured[f"F per run[{link}]"] = ", ".join(trace.fmt(x[link]) for x in n.f_per_run)
+        measured[f"starvation windows[{link}]"] = mine + tcp
+        measured[f"windows SRAMT starved / TCP starved[{link}]"] = f"{mine} / {tcp}"
+        if not (0.5 <= f <= 2.0) or mine + tcp:
+            bad.append(f"{link}: F = {f:.3g}" + (f", {mine} windows SRAMT starved and {tcp} TCP starved"
+                                                 if mine + tcp else ""))
     text = ("F = SRAMT / TCP throughput in [0.5, 2] with no starvation window on every bottleneck"
             if not bad else "off on " + "; ".join(bad))
     return _v(not bad, measured, text)
@@ -79,6 +74,33 @@ def alternation(data, runs: Sequence[trace.Run], layered: bool, minimum: int) ->
               + (f"; fewer on {', '.join(bad)}" if bad else ""))
 
 
+def ahead_share(data, runs: Sequence[trace.Run], layered: bool, link: str) -> float:
+    """Share of the 10 s bins after warm-up (pooled over runs) in which SRAMT gets more than TCP on ``link``."""
+    nodes, tcp, _cap = LINKS_A[link]
+    ahead, n = 0, 0
+    for run in runs:
+        s = link_series(data, run, nodes, tcp, layered)
+        w = s.groupby((s.index // 10.0).astype(int)).mean()
+        ahead += int((w["sramt"] > w["tcp"]).sum())
+        n += len(w)
+    return ahead / n if n else math.nan
+
+
+def short_term_cause(d, measured: dict) -> str:
+    """C14: on each link of each variant, how often SRAMT is ahead of TCP in a 10 s bin (a link with
+    few sign changes has one class ahead most of the time)."""
+    parts = []
+    for name, data, runs, layered in (("S", d, trace.part_runs(d, "sramt-s", False), False),
+                                      ("LE", d.other("fig7-9"), trace.other_runs(d, "fig7-9", "sramt-le", True), True)):
+        shares = []
+        for link in LINKS_A:
+            share = ahead_share(data, runs, layered, link)
+            measured[f"{name} share of 10 s bins SRAMT ahead[{link}]"] = _r(share, 3)
+            shares.append(f"{link} {share:.0%}")
+        parts.append(f"{name}: " + ", ".join(shares))
+    return "share of 10 s bins in which SRAMT gets more than TCP: " + "; ".join(parts)
+
+
 def link_means(data, runs: Sequence[trace.Run], layered: bool) -> dict[str, float]:
     return {link: float(np.mean([link_series(data, r, nodes, tcp, layered)["sramt"].mean() for r in runs]))
             for link, (nodes, tcp, _cap) in LINKS_A.items()}
@@ -102,6 +124,36 @@ def similar_links(data_s, runs_s, data_le, runs_le) -> Verdict:
               + (f"; off: {', '.join(bad)}" if bad else ""))
 
 
+def expected_group_kbps(runs: Sequence[trace.Run], want: int, layered: bool) -> float:
+    """Mean announced rate (kbit/s, after warm-up) a receiver at position ``want`` gets: stream
+    ``want``'s rate (S) or the cumulative rate of levels 1..``want`` (LE)."""
+    vals = []
+    for run in runs:
+        groups = range(1, want + 1) if layered else (want,)
+        vals.append(float(np.mean(np.sum([run.rate_series(g, run.warmup_s, run.duration_s) for g in groups], axis=0))))
+    return float(np.mean(vals)) / 1e3 if vals else math.nan
+
+
+def similar_links_cause(d, measured: dict) -> str:
+    """C16: per link, the rate the sender announces for the receivers' expected stream / level and
+    the share of time they hold it, for each variant (which of the two sets the throughput apart)."""
+    parts = []
+    variants = (("S", trace.part_runs(d, "sramt-s", False), False),
+                ("LE", trace.other_runs(d, "fig7-9", "sramt-le", True), True))
+    for link, (nodes, _tcp, _cap) in LINKS_A.items():
+        want = EXPECTED_A[nodes[0]]
+        measured[f"expected position[{link}]"] = want
+        said = []
+        for name, runs, layered in variants:
+            rate, share = expected_group_kbps(runs, want, layered), positions_share(runs, nodes, want)
+            measured[f"{name} announced kbit/s at the expected position[{link}]"] = _r(rate, 1)
+            measured[f"{name} time at the expected position[{link}]"] = _r(share, 3)
+            said.append(f"{name} {rate:.0f} kbit/s, held {share:.0%} of the time")
+        parts.append(f"{link} (position {want}): " + "; ".join(said))
+    return "announced rate of the expected stream (S) / cumulative level (LE) and time the receivers hold it: " + \
+        " — ".join(parts)
+
+
 def positions_share(runs: Sequence[trace.Run], nodes: Sequence[str], want: int) -> float:
     """Share of 1 s instants after warm-up the receivers at ``nodes`` spend at ``want``."""
     hits, n = 0, 0
@@ -115,14 +167,22 @@ def positions_share(runs: Sequence[trace.Run], nodes: Sequence[str], want: int) 
 
 
 def link_positions(runs: Sequence[trace.Run], measured: dict) -> str:
+    """C12 / C13's cause: per link, the share of time the receivers hold their expected stream /
+    level, the rate the sender announces there (stream k, or levels 1..k) against the link's fair
+    half, and how much the receivers keep moving."""
     parts = []
-    for link, (nodes, _tcp, _cap) in LINKS_A.items():
+    layered = bool(runs and runs[0].layered)
+    for link, (nodes, _tcp, cap) in LINKS_A.items():
         want = EXPECTED_A[nodes[0]]
         share = positions_share(runs, nodes, want)
+        rate = expected_group_kbps(runs, want, layered)
         measured[f"time at expected position[{link}]"] = _r(share, 3)
-        parts.append(f"{link} {share:.0%}")
-    return ("receivers spend only part of the time at their expected stream/level (" + ", ".join(parts) + "); "
-            + cycling(runs, measured))
+        measured[f"announced kbit/s at the expected position[{link}]"] = _r(rate, 1)
+        measured[f"fair half kbit/s[{link}]"] = cap / 2e3
+        measured[f"expected position[{link}]"] = want
+        parts.append(f"{link} {share:.0%} of the time at position {want}, announced there {rate:.0f} kbit/s against "
+                     f"a fair half of {cap / 2e3:.0f}")
+    return "; ".join(parts) + "; " + cycling(runs, measured)
 
 
 def short_term_alternation(d) -> Verdict:

@@ -62,6 +62,7 @@ class Run:
     initial_rates: list[float] = field(default_factory=list)
     # The flow's `unsuccessful_window` (None: any undo by the next change fails, the default).
     unsuccessful_window_s: float | None = None
+    layered: bool = False  # positions are levels (layers 1..k held), not streams
     _steps: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
 
     def position_at(self, receiver: int, t: float) -> int:
@@ -182,7 +183,7 @@ def load(data, runs_row: Mapping[str, Any], label: str, layered: bool) -> Run:
     window = proto.get("unsuccessful_window_ns")
     run = Run(run_id, runs_row.get("seed"), duration, warmup, start, nodes, init, changes_df, rates, feedback, rtt,
               samples, bands=bands, initial_rates=initial_rates,
-              unsuccessful_window_s=None if window is None else window / 1e9)
+              unsuccessful_window_s=None if window is None else window / 1e9, layered=layered)
     return run
 
 

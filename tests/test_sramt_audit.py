@@ -1,0 +1,123 @@
+"""The SRAMT checks the claim-by-claim audit changed, on hand-made runs (vidcc.papers.sramt.trace.Run):
+each test fails on the check as it was before the audit (said per test)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from vidcc.papers.sramt import adaptation, rates, schemes, trace
+
+_ids = iter(range(10**6))
+
+
+def _run(*, duration=100.0, warmup=10.0, changes=(), rates_=(), samples=(), nodes=None, initial=None,
+         layered=False, bands=((50e3, 200e3), (200e3, 600e3), (600e3, 1000e3)), initial_rates=(50e3, 200e3, 600e3)):
+    """A run with ``changes`` (t_s, receiver, from, to), announced ``rates_`` (t_s, group, bit/s) and
+    ``samples`` (t_s, receiver, bit/s)."""
+    nodes = nodes or {0: "R1"}
+    initial = initial or {r: 1 for r in nodes}
+    ch = pd.DataFrame([{"t_s": t, "receiver": r, "node": nodes[r], "from": a, "to": b} for t, r, a, b in changes],
+                      columns=["t_s", "receiver", "node", "from", "to"])
+    rt = pd.DataFrame(list(rates_), columns=["t_s", "group", "rate_bps"])
+    sm = pd.DataFrame([{"t_s": t, "receiver": r, "node": nodes[r], "throughput_bps": x, "delay_s": 0.03}
+                       for t, r, x in samples], columns=["t_s", "receiver", "node", "throughput_bps", "delay_s"])
+    empty = pd.DataFrame(columns=["t_s", "receiver"])
+    return trace.Run(f"audit-{next(_ids)}", 1, duration, warmup, 0.0, nodes, initial, ch, rt, empty,
+                     pd.DataFrame(columns=["t_s", "receiver", "rtt_s"]), sm, bands=list(bands),
+                     initial_rates=list(initial_rates), layered=layered)
+
+
+def test_group1_rate_must_be_closer_to_the_papers_value_than_to_200():
+    # §8.2: stream one "close to 100 Kbps and not close to 200 Kbps". 180 kbit/s is below the band's
+    # top of 200 (the check before the audit passed it) but close to 200: FAIL; 110 kbit/s PASSes.
+    near_top = _run(rates_=[(0.0, 1, 180e3)])
+    assert rates.low_base_rate([near_top], "stream-1", 100).status == "FAIL"
+    near_paper = _run(rates_=[(0.0, 1, 110e3)])
+    v = rates.low_base_rate([near_paper], "stream-1", 100)
+    assert v.status == "PASS" and v.measured["midpoint kbit/s"] == 150.0
+
+
+def test_c15_compares_stream_rates_with_layer_rates_not_cumulative_rates():
+    # §8.1: S keeps "the transmission rates of the streams more invariable than SRAMT-LE keeps the
+    # transmission rates of the layers". Layer 1 steady at 150, layer 2 swinging 50 ↔ 150 kbit/s:
+    # the layer rates' CoV is 0.25 (mean of 0 and 0.5), the cumulative rates' only 0.1 (0 and 0.2).
+    # S's one stream has a CoV of 0.2: steadier than the layers (PASS), not steadier than the
+    # cumulative rates the check compared before the audit (FAIL there).
+    le_rates = [(0.0, 1, 150e3)] + [(float(t), 2, 50e3 if t % 2 else 150e3) for t in range(0, 100)]
+    le = _run(rates_=le_rates, layered=True, nodes={0: "R1"}, initial={0: 2})
+    s_rates = [(float(t), 1, 80e3 if t % 2 else 120e3) for t in range(0, 100)]
+    s = _run(rates_=s_rates)
+    assert math.isclose(schemes.announced_cov(le), 0.25, rel_tol=0.05)
+    assert math.isclose(rates.cumulative_cov(le), 0.1, rel_tol=0.05)
+    v = rates.steadier([s], [le])
+    assert v.status == "PASS", v.explanation
+    assert "mean CoV LE layer rates" in v.measured
+
+
+def test_a_stream_nobody_holds_does_not_dilute_the_announced_cov():
+    # Stream 3 keeps its initial rate (no receiver on it): only stream 1, held, counts.
+    r = _run(rates_=[(float(t), 1, 80e3 if t % 2 else 120e3) for t in range(100)])
+    assert schemes.held_groups(r) == [1]
+    assert math.isclose(schemes.announced_cov(r), 0.2, rel_tol=0.05)
+
+
+class _Flows:
+    """FigureData's ``flows`` for C26: per receiver node its mean received rate and loss."""
+
+    def __init__(self, rx: dict[str, float]):
+        self.df = pd.DataFrame([{"label": "sramt-s", "dst": n, "throughput_bps": x, "drop_rate": 0.01}
+                                for n, x in rx.items()])
+
+    def flows(self, part=None, where=None):
+        return self.df
+
+
+def test_c26_judges_the_receivers_bandwidth_share_by_class():
+    # §8.2: with droptail "the bandwidth share of the SRAMT is reduced ... mainly the receivers of
+    # the low bit rate streams": every class receives less, the stream-1 receivers the most less.
+    red = _Flows({"R1": 900e3, "R2": 500e3, "R4": 500e3, "R3": 150e3, "R5": 150e3})
+    dt = _Flows({"R1": 850e3, "R2": 450e3, "R4": 450e3, "R3": 100e3, "R5": 100e3})
+    v = rates.droptail_lower(red, dt)
+    assert v.status == "PASS", v.explanation
+    assert v.measured["R3+R5 (stream 1) relative drop"] == round(1 - 100 / 150, 4)
+    # Stream-1 receivers hit least: FAIL.
+    dt2 = _Flows({"R1": 600e3, "R2": 400e3, "R4": 400e3, "R3": 140e3, "R5": 140e3})
+    assert rates.droptail_lower(red, dt2).status == "FAIL"
+
+
+def test_blocks_follow_the_back_off_rule_and_record_the_retry():
+    # R1 tries 1→2 at 20 s, undone at 25 s (k = 1: blocked 10 s), tries again at 45 s, undone at
+    # 50 s (k = 2: 20 s), tries again at 90 s: two blocks, each retried after it ended.
+    r = _run(changes=[(20, 0, 1, 2), (25, 0, 2, 1), (45, 0, 1, 2), (50, 0, 2, 1), (90, 0, 1, 2)])
+    b = adaptation.blocks(r)
+    assert [(x["k"], x["start"], x["end"], x["retry_s"]) for x in b] == [(1, 25.0, 35.0, 45.0), (2, 50.0, 70.0, 90.0)]
+    assert adaptation.backoff_spacing([r]).status == "PASS"
+    early = _run(changes=[(20, 0, 1, 2), (25, 0, 2, 1), (30, 0, 1, 2)])  # retried inside its 10 s block
+    assert adaptation.backoff_spacing([early]).status == "FAIL"
+
+
+def test_retries_persist_counts_prompt_retries_and_receivers_still_allowed_one_late():
+    r = _run(duration=200.0, changes=[(20, 0, 1, 2), (25, 0, 2, 1), (45, 0, 1, 2), (50, 0, 2, 1), (90, 0, 1, 2),
+                                      (95, 0, 2, 1)])
+    m: dict = {}
+    text = adaptation.retries_persist([r], m)
+    # blocks end at 35, 70 and 95 + 40 = 135 < 200; the first two were retried within 20 s of their end
+    assert m["blocks ended before D"] == 3
+    assert m["share retried within 4 epochs of the block's end"] == round(2 / 3, 3)
+    # at D/2 = 100 s the blocks in force end at 35, 70, 135 < 200: a retry is allowed after D/2
+    assert m["of them allowed a retry after D/2"] == 1
+    assert "67%" in text
+
+
+def test_convergence_and_starvation_windows_have_one_definition():
+    # the MLDA cause reads the same convergence time as the claims (from the session's start)
+    r = _run(changes=[(30, 0, 1, 2)])
+    r.start_s = 20.0
+    assert schemes.convergence_s(r) == 10.0
+    s = pd.DataFrame({"sramt": np.r_[np.full(10, 50e3), np.full(10, 500e3)], "tcp": np.full(20, 900e3)},
+                     index=np.arange(1.0, 21.0))
+    w = schemes.window_shares(s, 1e6)
+    assert schemes.starved_windows(s, 1e6) == (int(((w["sramt"] < 0.1) & (w["tcp"] > 0.8)).sum()), 0)
