@@ -242,10 +242,11 @@ def test_graph_links_and_placements():
 
 def test_tcp_options():
     flows = ('[[flows]]\nprotocol = "tcp-westwood-plus"\nmax_window = "128KB"\ninitial_window = 4\n'
-             'min_rto = "1s"\ninitial_rto = "3s"\ndelayed_ack = true\ntransfer = "5MB"\n')
+             'min_rto = "1s"\ninitial_rto = "3s"\ndelayed_ack = true\nlimited_transmit = false\ntransfer = "5MB"\n')
     p = parse_scenario(flows_doc(DUMBBELL_TOPO, flows)).resolve()["flows"][0]["protocol"]
     assert p == {"kind": "tcp-westwood-plus", "max_window_bytes": 128_000, "initial_window": 4, "min_rto_ns": 1_000_000_000,
-                 "initial_rto_ns": 3_000_000_000, "delayed_ack": True, "transfer_bytes": 5_000_000}
+                 "initial_rto_ns": 3_000_000_000, "delayed_ack": True, "limited_transmit": False,
+                 "transfer_bytes": 5_000_000}
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "scenarios").glob("*.toml")), ids=lambda p: p.name)
