@@ -27,6 +27,7 @@
 //! always backlogged). Each module's docs list its deviations from ns-2 and the RFCs.
 
 pub mod config;
+pub mod congestion;
 #[cfg(test)]
 mod feedback_tests;
 pub mod header;
