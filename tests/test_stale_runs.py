@@ -26,7 +26,7 @@ from vidcc import report, results
 from vidcc.cli import main as cli_main
 from vidcc.papers.building import part_spec
 from vidcc.papers.running import run_suite
-from vidcc.runids import code_fingerprint, fingerprint_files, run_id_of, scenario_id_of
+from vidcc.runids import ANALYSIS_ONLY, analysis_files, code_fingerprint, fingerprint_files, run_id_of, scenario_id_of
 from vidcc.sweep import describe, load_sweep, run_sweep, simulate_point
 
 OTHER = "0" * 64  # the fingerprint of "other code"
@@ -69,7 +69,10 @@ def test_fingerprint_covers_the_extension_and_every_source_and_changes_with_them
     files = fingerprint_files()
     package = Path(vidcc.__file__).resolve().parent
     assert files[0] == Path(_vidcc.__file__).resolve()
-    assert set(files[1:]) == set(package.rglob("*.py")) and len(files) > 40
+    # Every source is hashed by exactly one of the two fingerprints.
+    assert set(files[1:]) | set(analysis_files()) == set(package.rglob("*.py")) and len(files) > 40
+    assert not set(files[1:]) & set(analysis_files())
+    assert package / "runner.py" in files and package / "papers" / "verdicts.py" in analysis_files()
     assert len(code_fingerprint()) == 64 and code_fingerprint() == code_fingerprint()
     # A copy of the package gives the same fingerprint; one edited byte gives another.
     copy = tmp_path / "vidcc"
@@ -81,9 +84,41 @@ def test_fingerprint_covers_the_extension_and_every_source_and_changes_with_them
                               capture_output=True, text=True, check=True).stdout.strip()
 
     assert fingerprint() == code_fingerprint()
+    # An edit to a suite's checks leaves the run code alone; an edit to the runner does not.
     target = copy / "papers" / "verdicts.py"
     target.write_text(target.read_text() + "\n# an edit\n")
+    assert fingerprint() == code_fingerprint()
+    target = copy / "runner.py"
+    target.write_text(target.read_text() + "\n# an edit\n")
     assert fingerprint() != code_fingerprint()
+
+
+def test_making_a_run_imports_none_of_the_analysis_only_code(tmp_path):
+    """What :data:`ANALYSIS_ONLY` leaves out of the fingerprint must not take part in a run: a
+    fresh process simulates points as a sweep worker does (a plain sweep's, and a paper suite's
+    video point, built here and handed over as JSON) and lists the vidcc modules it imported."""
+    from vidcc.papers import load_suite
+
+    suite = load_suite("asmp-tfmcc")
+    figure = suite.figures[0]
+    paper_point = part_spec(suite, figure, figure.parts[0], "quick").points()[0]
+    small_point = load_sweep(write(tmp_path / "small.toml", SMALL)).points()[0]
+    points = [{"scenario": p.scenario, "seed": p.seed} for p in (small_point, paper_point)]
+    (tmp_path / "points.json").write_text(json.dumps(points, default=str))
+    probe = (
+        "import sys, json\n"
+        "from vidcc.point import simulate_point\n"
+        f"for p in json.load(open({str(tmp_path / 'points.json')!r})):\n"
+        "    out = simulate_point(p['scenario'], p['seed'])\n"
+        "    assert out['status'] == 'ok', out['error']\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('vidcc'))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    imported = [m.replace(".", "/").removeprefix("vidcc") for m in json.loads(out.strip().splitlines()[-1])]
+    assert "/runner" in imported or "/point" in imported  # the probe did run something
+    paths = [m.removeprefix("/") for m in imported]
+    assert [m for m in paths if any((m + "/").startswith(a) if a.endswith("/") else m + ".py" == a
+                                    for a in ANALYSIS_ONLY)] == []
 
 
 def test_run_id_is_scenario_and_code():

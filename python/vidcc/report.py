@@ -39,7 +39,7 @@ from vidcc.papers.model import (
     SuiteRun,
 )
 from vidcc.papers.provenance import Ns2, Paper, Reconstruction, setup_rows
-from vidcc.runids import code_fingerprint, code_summary
+from vidcc.runids import analysis_fingerprint, code_fingerprint, code_summary
 
 __all__ = ["suite_document", "write_suite", "write_all", "render_html"]
 
@@ -126,6 +126,7 @@ def suite_document(run: SuiteRun) -> dict[str, Any]:
         "scale": run.scale,
         "vidcc_version": __version__,
         "code_fingerprint": code_fingerprint(),
+        "analysis_fingerprint": analysis_fingerprint(),
         "summary": run.counts(),
         "categories": run.categories(),
         "figures": [
@@ -424,7 +425,8 @@ def render_html(runs: Sequence[SuiteRun], title: str) -> str:
         f"<style>{_CSS}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
         f"<p class='meta'>vidcc {_e(__version__)} · scale {_e(scale)} · generated {now} · results database "
-        f"<code>{_e(runs[0].db if runs else '')}</code> · code <code>{_e(code_fingerprint()[:12])}</code></p>",
+        f"<code>{_e(runs[0].db if runs else '')}</code> · runs by code <code>{_e(code_fingerprint()[:12])}</code> · "
+        f"checked by code <code>{_e(analysis_fingerprint()[:12])}</code></p>",
         "<p class='summary'>" + "".join(f"{_badge(k)}{total[k]} " for k in STATUSES) + f"({sum(total.values())} claims)</p>",
         f"<p class='meta'>PASS: the measured values satisfy the claim's test, on all seeds pooled and on at least "
         f"{PASS_SHARE:.0%} of the seeds alone. FAIL: they do not (the explanation says by how much), pooled and on at "

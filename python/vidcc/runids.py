@@ -2,12 +2,17 @@
 
 * ``scenario_id`` is the sha256 of the canonical JSON of the fully resolved scenario (which
   holds the seed): equal ids mean the simulator receives the same input.
-* :func:`code_fingerprint` is the sha256 of the code that actually runs: the bytes of the
+* :func:`code_fingerprint` is the sha256 of the code that makes a run: the bytes of the
   compiled extension (``vidcc._vidcc``) and of every ``*.py`` file of the ``vidcc`` package
-  (all of them, by path relative to the package: the scenario schema, the resolver, the
-  runner, the analysis and the paper suites all shape a result, and guessing which ones do not
-  would be a silent exclusion). Not the git commit: that says nothing about uncommitted edits
-  or an installed wheel. Computed once per process.
+  (by path relative to the package: the scenario schema, the resolver, the runner, the
+  protocols' settings all shape a result) except :data:`ANALYSIS_ONLY`, the code that only reads
+  finished runs: the paper suites (their scenarios reach a run only as the resolved scenario,
+  which ``scenario_id`` already hashes), the report and the ns-2 validation. That exclusion is
+  checked, not guessed: tests/test_stale_runs.py makes a run in a fresh process and fails if any
+  of those modules was imported. So a suite's checks can be corrected without running its
+  full-scale sweeps again. :func:`analysis_fingerprint` hashes the excluded files; a claims
+  record carries both. Not the git commit: that says nothing about uncommitted edits or an
+  installed wheel. Computed once per process.
 * ``run_id`` = sha256 of ``"<scenario_id>:<code fingerprint>"``: the same scenario run by other
   code is another run. The results database keeps both (:mod:`vidcc.results`).
 
@@ -25,7 +30,12 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["canonical_json", "scenario_id_of", "run_id_of", "code_fingerprint", "fingerprint_files", "code_summary"]
+__all__ = ["canonical_json", "scenario_id_of", "run_id_of", "code_fingerprint", "fingerprint_files", "code_summary",
+           "ANALYSIS_ONLY", "analysis_fingerprint", "analysis_files"]
+
+# Parts of the package (relative paths; a trailing "/" names a folder) that read finished runs
+# and never make one: excluded from the code fingerprint (see the module docstring).
+ANALYSIS_ONLY = ("papers/", "report.py", "validate/")
 
 
 def canonical_json(value: Any) -> str:
@@ -46,23 +56,34 @@ def run_id_of(resolved: Mapping[str, Any], fingerprint: str | None = None) -> st
     return hashlib.sha256(f"{scenario_id_of(resolved)}:{code}".encode("ascii")).hexdigest()
 
 
+def _is_analysis_only(relative: str) -> bool:
+    return any(relative.startswith(p) if p.endswith("/") else relative == p for p in ANALYSIS_ONLY)
+
+
+def _package_sources() -> list[tuple[str, Path]]:
+    package = Path(__file__).resolve().parent
+    sources = ((p.relative_to(package).as_posix(), p) for p in package.rglob("*.py"))
+    return sorted(sources)
+
+
 def fingerprint_files() -> list[Path]:
     """The files :func:`code_fingerprint` hashes: the compiled extension, then every ``*.py``
-    under the ``vidcc`` package directory, sorted by relative path."""
+    under the ``vidcc`` package directory outside :data:`ANALYSIS_ONLY`, sorted by relative path."""
     from vidcc import _vidcc
 
-    package = Path(__file__).resolve().parent
-    sources = sorted(package.rglob("*.py"), key=lambda p: p.relative_to(package).as_posix())
+    sources = [p for rel, p in _package_sources() if not _is_analysis_only(rel)]
     return [Path(_vidcc.__file__).resolve(), *sources]
 
 
-@functools.lru_cache(maxsize=1)
-def code_fingerprint() -> str:
-    """sha256 over (relative name, length, bytes) of each of :func:`fingerprint_files`: what
-    actually runs, uncommitted edits and installed wheels included. Cached per process."""
+def analysis_files() -> list[Path]:
+    """The files :func:`analysis_fingerprint` hashes: the package's :data:`ANALYSIS_ONLY` sources."""
+    return [p for rel, p in _package_sources() if _is_analysis_only(rel)]
+
+
+def _hash_files(paths: Iterable[Path]) -> str:
     package = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    for path in fingerprint_files():
+    for path in paths:
         data = path.read_bytes()
         try:
             name = path.relative_to(package).as_posix()
@@ -71,6 +92,20 @@ def code_fingerprint() -> str:
         h.update(f"{name}\0{len(data)}\0".encode("utf-8"))
         h.update(data)
     return h.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """sha256 over (relative name, length, bytes) of each of :func:`fingerprint_files`: what
+    makes a run, uncommitted edits and installed wheels included. Cached per process."""
+    return _hash_files(fingerprint_files())
+
+
+@functools.lru_cache(maxsize=1)
+def analysis_fingerprint() -> str:
+    """sha256, as :func:`code_fingerprint`, over :func:`analysis_files`: the code that judged the
+    runs (the suites' checks, the report). Cached per process."""
+    return _hash_files(analysis_files())
 
 
 def code_summary(codes: Iterable[str | None]) -> str:
