@@ -53,7 +53,7 @@ def reno_suite() -> Suite:
         Claim("S2", "Reno fills the link", "f1", ("tcp-reno",), lambda d: bound(total(d), ">", 8e6, name="rate"),
               alternatives=("small-window",)),
     ]
-    return Suite("renos", "Reno suite", "nobody, 2026", "specs/none.md", figures, claims,
+    return Suite("renos", "Reno suite", "nobody, 2026", "docs/papers/none.md", figures, claims,
                  alternatives=[SMALL_WINDOW, JITTER])
 
 

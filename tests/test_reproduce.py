@@ -39,7 +39,7 @@ from vidcc.papers.verdicts import all_of, bound, check_claim, direction, number,
 VIDCC = Path(sys.executable).parent / "vidcc"
 
 # Claim ids of each paper page's claims table (docs/papers/*.md), which every suite must carry.
-DIGEST_CLAIMS = {
+PAGE_CLAIMS = {
     "dvrc": [f"C{i}" for i in range(1, 27)],
     "ssvp": [f"C{i}" for i in range(1, 23)],
     "asmp-tfmcc": [f"C{i}" for i in range(1, 36)],
@@ -207,7 +207,7 @@ def tiny_suite() -> Suite:
         Claim("T4", "a metric that does not exist", "f1", ("tcp-reno",), pending="needs metric Z"),
         Claim("T5", "a buggy check", "f1", ("tcp-reno",), lambda d: 1 / 0),
     ]
-    return Suite("tiny", "Tiny suite", "nobody, 2025", "specs/none.md", [fig], claims)
+    return Suite("tiny", "Tiny suite", "nobody, 2025", "docs/papers/none.md", [fig], claims)
 
 
 def test_run_suite_runs_what_exists_and_reuses_the_database(tmp_path):
@@ -245,13 +245,13 @@ def test_run_suite_runs_what_exists_and_reuses_the_database(tmp_path):
 
 
 @pytest.mark.parametrize("paper", list(PAPERS))
-def test_suite_carries_every_digest_claim_and_a_checkable_one(paper):
+def test_suite_carries_every_paper_page_claim_and_a_checkable_one(paper):
     suite = load_suite(paper)
     suite.validate()
     ids = [c.id for c in suite.claims]
-    missing = [c for c in DIGEST_CLAIMS[paper] if c not in ids]
+    missing = [c for c in PAGE_CLAIMS[paper] if c not in ids]
     assert not missing, f"{paper}: claims of the paper page missing from the suite: {missing}"
-    extra = [c for c in suite.claims if c.id not in DIGEST_CLAIMS[paper]]
+    extra = [c for c in suite.claims if c.id not in PAGE_CLAIMS[paper]]
     assert all(c.kind == "baseline" for c in extra)
     # At least one claim is checkable with what exists today.
     live = [c for c in suite.claims if c.check is not None and not check_claim(c, None).explanation.startswith(("protocol", "feature"))]
@@ -263,9 +263,9 @@ def test_suite_carries_every_digest_claim_and_a_checkable_one(paper):
 
 @pytest.mark.parametrize("paper", list(PAPERS))
 def test_paper_page_lists_exactly_the_claims_the_suite_carries(paper):
-    assert page_claim_ids(paper) == DIGEST_CLAIMS[paper]
+    assert page_claim_ids(paper) == PAGE_CLAIMS[paper]
     suite_ids = [c.id for c in load_suite(paper).claims if c.kind == "paper"]
-    assert sorted(suite_ids) == sorted(DIGEST_CLAIMS[paper])
+    assert sorted(suite_ids) == sorted(PAGE_CLAIMS[paper])
 
 
 @pytest.mark.parametrize("paper", list(PAPERS))
@@ -313,7 +313,7 @@ def test_reproduce_all_quick(tmp_path):
             assert ("category" in c) == (c["status"] in (FAIL, UNSTABLE)), c
             assert f">{c['id']}<" in page, f"report.html does not name {paper['paper']}/{c['id']}"
         ids = {c["id"] for c in paper["claims"]}
-        assert set(DIGEST_CLAIMS[paper["paper"]]) <= ids
+        assert set(PAGE_CLAIMS[paper["paper"]]) <= ids
         assert any(c["kind"] == "baseline" for c in paper["claims"])
         assert any(c["status"] != NOT_YET for c in paper["claims"]), f"{paper['paper']}: nothing checked today"
         sub = out / paper["paper"]

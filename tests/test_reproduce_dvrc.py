@@ -13,7 +13,7 @@ from vidcc.papers.model import FAIL, PASS, Claim, FigureRun, Verdict, at_scale
 from vidcc.papers.verdicts import check_claim
 
 
-def test_suite_validates_and_keeps_every_digest_claim():
+def test_suite_validates_and_keeps_every_paper_page_claim():
     SUITE.validate()
     assert {f"C{i}" for i in range(1, 27)} <= {c.id for c in SUITE.claims}
 

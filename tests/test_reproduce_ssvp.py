@@ -8,7 +8,7 @@ from vidcc.papers.ssvp.rate_law import alpha_from_beta, sender_delay, sender_del
 from vidcc.papers.verdicts import check_claim
 
 
-def test_suite_validates_and_keeps_every_digest_claim():
+def test_suite_validates_and_keeps_every_paper_page_claim():
     SUITE.validate()
     ids = {c.id for c in SUITE.claims}
     assert {f"C{i}" for i in range(1, 23)} <= ids

@@ -72,7 +72,7 @@ fn last_hop(rwnd: u32) -> SimOutput {
     run_config(cfg).unwrap()
 }
 
-/// Digest §2.3 Case 1 / claim A3: with W ≥ R and B ≥ W the queue never empties, so the flow
+/// docs/papers/qos-aimd.md §2.3 Case 1 / claim A3: with W ≥ R and B ≥ W the queue never empties, so the flow
 /// gets the whole link; with B = rwnd the BS never overflows (no loss at all here).
 #[test]
 fn rwnd_equal_buffer_above_rtt_fills_the_last_hop_without_loss() {

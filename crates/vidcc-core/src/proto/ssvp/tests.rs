@@ -182,7 +182,7 @@ fn sto_follows_equations_3_to_5() {
 
 #[test]
 fn buffer_rule_worked_example() {
-    // Digest §1.2: c̄ = 100 kbit/s, S = 1000 B, RTT = 0.1 s, k = 2, R = 320 kbit/s.
+    // docs/papers/ssvp.md §1.2: c̄ = 100 kbit/s, S = 1000 B, RTT = 0.1 s, k = 2, R = 320 kbit/s.
     // λ = 0.31 · 1000 B / 0.01 s² = 31 000 B/s²; C_3 = 37 500 B/s; R = 40 000 B/s.
     let lambda = increase_slope(0.31, 1000.0, millis(100));
     assert!((lambda - 31_000.0).abs() < 1e-6);

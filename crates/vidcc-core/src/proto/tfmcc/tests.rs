@@ -68,8 +68,8 @@ fn report(s: &mut TfmccSender, now: Instant, echo: Instant, id: u32, rate_bps: u
 // The rate equation
 
 #[test]
-fn rate_equation_matches_the_rfc_formula_on_the_digest_values() {
-    // Digest §1.2 test vectors, eq. (1) = RFC 4654 §4.1 with b = 1, t_RTO = 4R:
+fn rate_equation_matches_the_rfc_formula_on_the_papers_values() {
+    // docs/papers/asmp-tfmcc.md §1.2 test vectors, eq. (1) = RFC 4654 §4.1 with b = 1, t_RTO = 4R:
     // P = 1018 B, RTT = 0.16 s, bytes/s.
     for (l, expect) in [
         (0.001, 244_220.5),
