@@ -122,7 +122,7 @@ def suite_document(run: SuiteRun) -> dict[str, Any]:
         "paper": s.name,
         "title": s.title,
         "citation": s.citation,
-        "digest": s.digest,
+        "page": s.page,
         "scale": run.scale,
         "vidcc_version": __version__,
         "code_fingerprint": code_fingerprint(),
@@ -342,7 +342,7 @@ def _suite_html(run: SuiteRun, prefix: str, level: int) -> str:
     h = f"h{level}"
     counts = run.counts()
     out = [f"<{h} id='{_e(prefix + 'top')}'>{_e(s.title)}</{h}>",
-           f"<p class='meta'>{_e(s.citation)} · paper page <code>{_e(s.digest)}</code> · paper <code>{_e(s.name)}</code> · scale "
+           f"<p class='meta'>{_e(s.citation)} · paper page <code>{_e(s.page)}</code> · paper <code>{_e(s.name)}</code> · scale "
            f"<b>{_e(run.scale)}</b> · {run.wall_seconds:.1f} s</p>",
            "<p class='summary'>" + "".join(f"{_badge(k)}{counts[k]} " for k in STATUSES) + "</p>",
            "<p class='kind'>FAIL and UNSTABLE by category: "

@@ -366,7 +366,7 @@ class Suite:
     name: str  # CLI name: dvrc, ssvp, asmp-tfmcc, qos-aimd, sramt
     title: str
     citation: str
-    digest: str
+    page: str  # the paper page in this repository, docs/papers/<paper>.md
     figures: Sequence[Figure]
     claims: Sequence[Claim]
     notes: Sequence[str] = ()
