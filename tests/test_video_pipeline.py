@@ -501,3 +501,37 @@ def test_e2e_tight_deadline_on_a_congested_link_loses_late_frames(tmp_path, prep
     assert f["status_counts"].get("late", 0) > 0 and f["status_counts"].get("lost", 0) == 0
     assert f["mean_psnr_db"] < roomy.flows[0]["mean_psnr_db"] - 1
     assert f["share_mos_ge_4"] < roomy.flows[0]["share_mos_ge_4"]
+
+
+def test_each_pair_of_pictures_is_scored_once_and_remembered_scores_are_the_computed_ones(prepared, manifest,
+                                                                                          monkeypatch):
+    """The pair cache of a Prepared: a second evaluation (and a second flow showing the same
+    pictures) scores nothing new, and every slot's score is that of its own pair of pictures
+    (shown frame of its encoding, or grey, against the slot's original), scored alone."""
+    from vidcc.video import quality as q_mod
+
+    pairs = []
+    real = q_mod.psnr_ssim
+
+    def counting(ref, test):
+        pairs.append(len(ref))
+        return real(ref, test)
+
+    monkeypatch.setattr(q_mod, "psnr_ssim", counting)
+    prep = q_mod.Prepared(prepared)
+    df = lose(frames_table(manifest, encoding=np.full(N, 1, np.uint64)), [0, 1, 2, 13, 14, 40])
+    first = evaluate(df, prep).frames
+    scored_once = sum(pairs)
+    # Grey slots and frozen slots are pairs too: fewer pairs than slots only where pictures repeat.
+    assert 0 < scored_once <= N
+    again = evaluate(pd.concat([df, df.assign(flow=1)], ignore_index=True), prep).frames
+    assert sum(pairs) == scored_once
+    fresh = q_mod.Prepared(prepared)
+    for row in first.itertuples():
+        ref = fresh.original.y(row.frame % fresh.frames)
+        test = (np.full_like(ref, q_mod.GREY) if row.shown_frame < 0
+                else fresh.decoded(1).y(row.shown_frame % fresh.frames))
+        p, s = real(ref, test)
+        assert (row.psnr_db, row.ssim) == (p[0], s[0]), row
+    for name in ("psnr_db", "ssim"):
+        np.testing.assert_array_equal(again[again["flow"] == 1][name].to_numpy(), first[name].to_numpy())

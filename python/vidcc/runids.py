@@ -7,7 +7,9 @@
   (by path relative to the package: the scenario schema, the resolver, the runner, the
   protocols' settings all shape a result) except :data:`ANALYSIS_ONLY`, the code that only reads
   finished runs: the paper suites (their scenarios reach a run only as the resolved scenario,
-  which ``scenario_id`` already hashes), the report and the ns-2 validation. That exclusion is
+  which ``scenario_id`` already hashes), the report, the ns-2 validation and the video tool chain
+  (``vidcc video``: it prepares the trace files a scenario names, which are not hashed, and scores
+  finished runs). That exclusion is
   checked, not guessed: tests/test_stale_runs.py makes a run in a fresh process and fails if any
   of those modules was imported. So a suite's checks can be corrected without running its
   full-scale sweeps again. :func:`analysis_fingerprint` hashes the excluded files; a claims
@@ -35,7 +37,7 @@ __all__ = ["canonical_json", "scenario_id_of", "run_id_of", "code_fingerprint", 
 
 # Parts of the package (relative paths; a trailing "/" names a folder) that read finished runs
 # and never make one: excluded from the code fingerprint (see the module docstring).
-ANALYSIS_ONLY = ("papers/", "report.py", "validate/")
+ANALYSIS_ONLY = ("papers/", "report.py", "validate/", "video/")
 
 
 def canonical_json(value: Any) -> str:
