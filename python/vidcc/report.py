@@ -129,6 +129,8 @@ def suite_document(run: SuiteRun) -> dict[str, Any]:
         "analysis_fingerprint": analysis_fingerprint(),
         "summary": run.counts(),
         "categories": run.categories(),
+        "runs": _runs_doc(run),
+        "wall_seconds": round(run.wall_seconds, 1),
         "figures": [
             {
                 "id": f.figure.id,
@@ -145,6 +147,22 @@ def suite_document(run: SuiteRun) -> dict[str, Any]:
         "claims": [_claim_doc(c) for c in run.claims],
         **({"explore": [_trial_doc(t) for t in run.explored]} if run.explored else {}),
     }
+
+
+def _runs_doc(run: SuiteRun) -> dict[str, Any]:
+    """How many runs stand behind the verdicts, how many this reproduction made and how many it
+    found in the database, and ``seconds``: the workers' time that made them, summed over the runs
+    (what they cost whenever they were made; ``wall_seconds`` beside it is this reproduction's)."""
+    parts = [p for f in run.figures for p in f.parts]
+    seconds = 0.0
+    for f in run.figures:
+        if f.data is not None:
+            runs = f.data.runs()
+            if "wall_seconds" in runs.columns and not runs.empty:
+                seconds += float(runs.drop_duplicates("run_id")["wall_seconds"].fillna(0).sum())
+    return {"total": sum(p.total for p in parts), "made": sum(p.ran for p in parts),
+            "reused": sum(p.skipped for p in parts), "failed": sum(p.failed for p in parts),
+            "seeds": max((len(p.seeds) for p in parts), default=0), "seconds": round(seconds, 1)}
 
 
 def _trial_doc(t) -> dict[str, Any]:
