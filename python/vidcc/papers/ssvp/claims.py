@@ -58,9 +58,9 @@ PROTOCOL_READINGS = ("deviation-tcp", "no-feedback-decrease")
 FRIENDLINESS = (
     "Eq. 7 makes SSVP's AIMD(0.31, 0.875) TCP-friendly through GAIMD's model of TCP: a flow that meets the same "
     "loss-event rate and recovers by fast retransmit. On the paper's BDP drop-tail buffer Reno, as the paper specifies "
-    "it, recovers by timeout from most loss events, and SSVP, paced and with no timeout of its own, meets far fewer "
-    "decreases than Alg. 2's balance (+α packets per RTT on an increase against ×β on a decrease) needs for it to "
-    "leave TCP the claimed share"
+    "it, is in its timeout regime (more timeouts than loss events), and SSVP, paced and with no timeout of its own, "
+    "meets far fewer decreases than Alg. 2's balance (+α packets per RTT on an increase against ×β on a decrease) "
+    "needs for it to leave TCP the claimed share"
 )
 
 # C15 and C17: Table 2's "sharper backward adjustments than TFRC".

@@ -36,7 +36,7 @@ def ssvp_takes_more_than_its_share(d, m):
     )
     return (
         f"SSVP takes more than the FTP flows on the BDP buffer — {cells}; Reno recovers by timeout "
-        f"({to} timeouts for {le} loss events) while the paced SSVP loses few packets"
+        f"({to} timeouts for {le} loss events)"
     )
 
 
@@ -67,9 +67,8 @@ def reno_beside_udp_video(d, m):
     )
     return (
         f"at N = {int(f1['n'].iloc[0])} the single Reno flow gets {ft / 1e3:.0f} kbit/s of the "
-        f"{(CAPACITY - ud) / 1e3:.0f} kbit/s the video ({ud / 1e3:.0f} kbit/s) leaves: with the VBR video holding part "
-        f"of the BDP buffer Reno loses several packets per window and recovers by timeout ({to} timeouts for "
-        f"{le} loss events)"
+        f"{(CAPACITY - ud) / 1e3:.0f} kbit/s the video ({ud / 1e3:.0f} kbit/s) leaves: beside the VBR video on the BDP "
+        f"buffer Reno recovers by timeout ({to} timeouts for {le} loss events)"
     )
 
 
@@ -120,8 +119,7 @@ def reno_recovers_by_timeout(d, m):
     to, le = reno_timeouts(d, "ssvp")
     m["Reno timeouts"], m["Reno loss events"] = to, le
     return (
-        f"on the BDP buffer Reno loses several packets per window and recovers by timeout ({to} timeouts for "
-        f"{le} loss events) while the paced SSVP loses few"
+        f"on the BDP buffer Reno recovers by timeout ({to} timeouts for {le} loss events)"
     )
 
 
