@@ -175,3 +175,20 @@ def test_layer_changes_judges_the_runs_own_layers():
     out = layers.few_layer_changes(d)
     assert out.measured["intervals with R > C(k+1) and no add after start-up (all seeds)"] == 0
     assert out.measured["layers of the video"] == 4
+
+
+def test_reno_causes_state_only_what_they_count():
+    # SSVP loses 10 % of its packets, Reno 5 %: the causes of C10, C11 and B1 once said, whatever the
+    # run, that "the paced SSVP loses few" and that "Reno loses several packets per window", which
+    # none of them measured. They state the timeouts and loss events they count.
+    ev = events([(1.0, 1, "timeout", 0.0), (1.5, 1, "loss_event", 0.0), (2.0, 0, "loss_event", 0.0)])
+    rows = [{"run_id": r, "flow": 0, "label": lab, "throughput_bps": 400e3, "drop_rate": 0.10}
+            for r, lab in (("a", "ssvp"), ("u", "udp"))]
+    rows += [{"run_id": r, "flow": 1, "label": "ftp", "throughput_bps": 300e3, "drop_rate": 0.05} for r in ("a", "u")]
+    d = figure_data(FIG["fig10"], [run("a", "ssvp", n=1), run("u", "udp", n=1)], rows,
+                    {("a", "events"): ev, ("u", "events"): ev})
+    texts = [sharing.ssvp_takes_more_than_its_share(d, {}), sharing.reno_beside_udp_video(d, {}),
+             sharing.reno_recovers_by_timeout(d, {})]
+    for text in texts:
+        assert "(1 timeouts for 1 loss events)" in text, text
+        assert "loses few" not in text and "several packets per window" not in text, text

@@ -3,8 +3,13 @@
 
 from __future__ import annotations
 
+import math
+
 from vidcc.papers.measures import video_flows
 from vidcc.papers.model import FAIL, PASS, Verdict
+from vidcc.papers.ssvp.rate_law import S_BITS
+from vidcc.papers.ssvp.scenarios import ERROR_RATE
+from vidcc.papers.ssvp.traces import decreases_per_packet, ssvp_threshold
 from vidcc.papers.verdicts import all_of, ordering
 
 
@@ -100,4 +105,44 @@ def ssvp_less_hurt_by_errors(d):
     return all_of(
         ordering(s, "ssvp", "tfrc", by="m", name="goodput kept with errors"),
         ordering(s, "ssvp", "tcpw+", by="m", name="goodput kept with errors"),
+    )
+
+
+def errors_meet_no_hold(d, m) -> str:
+    """C18's over-claim evidence: how far SSVP's windows are from the 1/threshold packets per
+    adjustment period at which Alg. 2's hold branch can take an error, what the errors did to its
+    decreases at the smallest M, and how close TFRC already keeps to the 1 − p an application-limited
+    flow can keep."""
+    threshold = ssvp_threshold()
+    ws = []
+    for p in ("ssvp", "ssvp-noerr"):
+        if p in d.ran:
+            f = d.flows(p, {"label": "ssvp"})
+            ws += list(f["throughput_bps"] * (f["mean_delay_ns"] + f["path_rtt_ns"] / 2) / 1e9 / S_BITS)
+    w = max(ws) if ws else math.nan
+    f = d.flows("ssvp", {"label": "ssvp"})
+    m0 = f["m"].min()
+    with_err = decreases_per_packet(d, "ssvp", f[f["m"] == m0])
+    g = d.flows("ssvp-noerr", {"label": "ssvp"}) if "ssvp-noerr" in d.ran else f.iloc[0:0]
+    without = decreases_per_packet(d, "ssvp-noerr", g[g["m"] == m0])
+    kept = {}
+    for p in ("tfrc", "tfrc-noerr"):
+        t = goodput(d, (p,), ("tfrc",)) if p in d.ran else None
+        kept[p] = float(t[t["m"] == m0]["mean"].iloc[0]) if t is not None and (t["m"] == m0).any() else math.nan
+    tfrc_kept = kept["tfrc"] / kept["tfrc-noerr"] if kept["tfrc-noerr"] else math.nan
+    m.update({
+        "SSVP's congestion level threshold": threshold,
+        "control packets per period the hold branch needs": 1 / threshold,
+        "largest SSVP packets per RTT (mean rate × mean RTT)": w,
+        f"SSVP decreases per packet with errors [m={m0}]": with_err,
+        f"SSVP decreases per packet without errors [m={m0}]": without,
+        "packet error rate on the MPEG sinks' links": ERROR_RATE,
+        f"goodput TFRC keeps with errors [m={m0}]": tfrc_kept,
+    })
+    return (
+        f"Alg. 2 holds its rate on a marked share ≤ {threshold:g} only with ≥ {1 / threshold:.0f} control packets "
+        f"in the period; SSVP carried at most {w:.1f} packets per RTT here, so a single error mark is a share above "
+        f"the threshold and a decrease (at M = {m0}: {with_err:.4f} decreases per packet with the errors, "
+        f"{without:.4f} without); and an application-limited flow keeps at most 1 − {ERROR_RATE:g} of its goodput, "
+        f"of which TFRC already keeps {tfrc_kept:.3f}"
     )

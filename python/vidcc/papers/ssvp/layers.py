@@ -9,7 +9,7 @@ from vidcc.papers.measures import warmup_ns
 from vidcc.papers.model import FAIL, PASS, Verdict
 from vidcc.papers.ssvp.contention import goodput, video_summary
 from vidcc.papers.ssvp.scenarios import LAYERED
-from vidcc.papers.ssvp.traces import events
+from vidcc.papers.ssvp.traces import events, judged
 from vidcc.papers.verdicts import all_of, ordering
 
 
@@ -75,20 +75,13 @@ def few_layer_changes(d):
         else math.nan,
         "intervals with R > C(k+1) and no add after start-up (all seeds)": occasions,
     }
-    fails = [
-        t
-        for ok, t in (
+    return judged(
+        measured,
+        (
             (n_b < n_i, f"{n_b:.1f} layer changes, not fewer than immediate's {n_i:.1f}"),
             (top.get("ssvp-la", 0) >= n_layers, f"layer {n_layers} (the top one) never reached"),
             (occasions > 0, "after start-up no rate rise above C(k+1) went without an add"),
-        )
-        if not ok
-    ]
-    if fails:
-        return Verdict(FAIL, measured, "; ".join(fails))
-    return Verdict(
-        PASS,
-        measured,
+        ),
         f"{n_b:.1f} layer changes per run against {n_i:.1f} with immediate adaptation; layer {n_layers} reached; "
         f"{occasions} rate-decision intervals after start-up with R > C(k+1) and no add",
     )

@@ -11,6 +11,10 @@ from vidcc.papers.model import FAIL, PASS, Verdict
 from vidcc.papers.ssvp.traces import ssvp_defaults
 from vidcc.papers.verdicts import all_of, bound, number, ordering
 
+# "the protocol requires 5 RTTs in order to halve its sending rate" (§2, of TFRC, after Floyd et al.;
+# C22 checks vidcc's TFRC against it).
+TFRC_HALVING_RTTS = 5
+
 
 def r2_queues(d):
     q = queue_stats(d, [p for p in ("udp", "ssvp", "tfrc", "tcpw+") if p in d.ran], "R2->R3")
@@ -133,3 +137,15 @@ def udp_fills_r2(d):
             "queue reported",
         ),
     )
+
+
+def no_sharper_than_tfrc(d, m) -> str:
+    """C15's and C17's over-claim evidence: how many RTTs SSVP's sharpest response (one ×β per RTT,
+    Alg. 2) needs to halve its rate beside the 5 §2 gives TFRC, and how full R2 was with each MPEG
+    protocol (r2_kept_loaded)."""
+    _, beta = ssvp_defaults()
+    halve = math.log(2) / math.log(1 / beta)
+    m["RTTs SSVP needs to halve its rate (one ×β per RTT)"] = halve
+    m["RTTs TFRC needs to halve its rate (paper §2)"] = TFRC_HALVING_RTTS
+    return (f"SSVP's sharpest backward adjustment is one ×{beta:g} per RTT, which halves its rate in {halve:.1f} RTTs, "
+            f"no faster than the {TFRC_HALVING_RTTS} RTTs §2 gives TFRC; and {r2_kept_loaded(d, m)}")

@@ -7,7 +7,7 @@ import math
 
 from vidcc.papers.model import FAIL, PASS, Verdict
 from vidcc.papers.ssvp.scenarios import CAPACITY
-from vidcc.papers.ssvp.traces import events, first_at, rtt_before, rtt_series, ssvp_defaults
+from vidcc.papers.ssvp.traces import events, first_at, judged, rtt_before, rtt_series, ssvp_defaults
 from vidcc.papers.verdicts import all_of, number
 
 S_BITS = 8 * 1000  # one 1000 B packet [P]
@@ -128,20 +128,13 @@ def rate_is_regular(d):
         "SSVP median increase per RTT (packets, at each adjustment's measured RTT)": gain,
         "TCP Reno's increase per RTT in congestion avoidance (packets)": 1,
     }
-    fails = [
-        t
-        for ok, t in (
+    return judged(
+        measured,
+        (
             (dec_ok, f"a decrease step of {worst:.3f} < 0.85"),
             (cov_ok, "SSVP's CoV is not below every FTP flow's"),
             (gain_ok, f"SSVP gains {gain:.2f} packets per RTT, not less than TCP's 1"),
-        )
-        if not ok
-    ]
-    if fails:
-        return Verdict(FAIL, measured, "; ".join(fails))
-    return Verdict(
-        PASS,
-        measured,
+        ),
         f"every decrease ≥ ×{worst:.3f}; CoV SSVP {cov['ssvp']:.2f} below every FTP flow's; "
         f"SSVP gains {gain:.2f} packet/RTT (< TCP's 1)",
     )

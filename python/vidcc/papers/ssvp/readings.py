@@ -77,11 +77,29 @@ ALTERNATIVES.append(
     )
 )
 
+# §3.2 (Fig. 3) describes SSVP's sender as a queue that keeps what the coder produced at the old rate
+# and drains it at the new one ("packet P will rest inside the server"), with no drop named; the
+# suite's sender buffer drops packets older than 1 s or beyond 100 (docs/papers/ssvp.md §1.1.7 [U]),
+# while TFRC's and TCPW+'s keep every packet (ns-2's unbounded application queue).
+ALTERNATIVES.append(
+    Alternative(
+        "sender-queue-kept",
+        "ssvp",
+        {"sender_buffer_packets": 2**32 - 1, "sender_buffer_max_age": "3600s"},
+        "paper §3.2, Fig. 3: 'the queue inside the sender is increased with the amount of data …', 'the amount of "
+        "time that packet P will rest inside the server' (no drop rule); docs/papers/ssvp.md §1.1.7",
+        note="SSVP's sender keeps every packet the application wrote until it is sent, as TFRC's does, instead of "
+        "dropping the stalest beyond 1 s or 100 packets",
+    )
+)
+
 BEARING = {
-    "deviation-tcp": ("C10", "C11", "C16", "C17"),
-    "no-feedback-decrease": ("C10", "C11", "C16", "C17"),
+    # C9, C13 and C18 turn on SSVP's own losses and reactions too (its STO and its silence rule).
+    "deviation-tcp": ("C9", "C10", "C11", "C13", "C16", "C17", "C18"),
+    "no-feedback-decrease": ("C9", "C10", "C11", "C13", "C16", "C17", "C18"),
     "postloss-physical": ("C16", "C19"),
     "consumption-mean": ("C16", "C19"),
     "layers-at-capacity": ("C19",),
+    "sender-queue-kept": ("C9", "C13"),
     "r2-bottleneck": ("C12", "C13", "C14", "C15", "C16", "C17", "C18", "C20", "C21", "B2"),
 }

@@ -68,6 +68,9 @@ PROTOCOL = {"ssvp": "ssvp", "ssvp-la": "ssvp-layered", "tfrc": "tfrc", "tcpw+": 
 VIDEO = {"model": "tes-mpeg4", "rate": "380kbps"}
 
 
+ERROR_RATE = 0.01  # packet error rate of the MPEG sinks' access links (§5.1) [P]
+
+
 LAYERED = {"model": "tes-mpeg4", "layers": ["95kbps", "190kbps", "285kbps", "380kbps"]}
 
 
@@ -107,7 +110,7 @@ CROSS_TOPO = cross_traffic.topology()  # shared with the DVRC suite (papers/cros
 def cross(name: str, count=1, *, errors: bool = True, **keys) -> dict:
     sink = {"bandwidth": "2Mbps", "delay": ["5ms", "15ms"]}
     if errors:
-        sink["loss"] = {"kind": "bernoulli", "p": 0.01}
+        sink["loss"] = {"kind": "bernoulli", "p": ERROR_RATE}
     return scenario(
         DURATION,
         CROSS_TOPO,

@@ -1,5 +1,6 @@
 """Per-run traces the SSVP suite's checks read: a part's events with their flows' labels, Reno's
-timeouts, SSVP's measured round-trip time, one flow's throughput samples, SSVP's configured α and β."""
+timeouts, SSVP's measured round-trip time, one flow's throughput samples, SSVP's configured α and β;
+and ``judged``, the verdict of a check made of several parts."""
 
 from __future__ import annotations
 
@@ -77,3 +78,27 @@ def ssvp_defaults():
 
     fields = SsvpFlow.model_fields
     return float(fields["alpha"].default), float(fields["beta"].default)
+
+
+def judged(measured, parts, passed):
+    """The verdict of a check made of several parts, each ``(holds, text if it does not)``: FAIL
+    naming every part that does not hold, else PASS with ``passed`` (one explanation for all)."""
+    from vidcc.papers.model import FAIL, PASS, Verdict
+
+    fails = [text for ok, text in parts if not ok]
+    return Verdict(FAIL, measured, "; ".join(fails)) if fails else Verdict(PASS, measured, passed)
+
+
+def decreases_per_packet(d, part, flows) -> float:
+    """SSVP's decreases (Alg. 2's, its ``loss_event`` events) per data packet sent by ``flows`` (rows of
+    ``d.flows(part)``); NaN without a packet count."""
+    dec = events(d, part, "loss_event", "ssvp")
+    sent = float(flows["sent_packets"].sum()) if "sent_packets" in flows else math.nan
+    return len(dec[dec["run_id"].isin(set(flows["run_id"]))]) / sent if sent else math.nan
+
+
+def ssvp_threshold() -> float:
+    """SSVP's configured congestion level threshold (Alg. 2; 0.005, §3.2)."""
+    from vidcc.protocols.ssvp import SsvpFlow
+
+    return float(SsvpFlow.model_fields["congestion_level_threshold"].default)
