@@ -16,6 +16,8 @@ R1–R2 5 Mbit/s, both 10 ms. With M MPEG and 10 FTP flows R2's share for the MP
 and R2→R3 (loaded by the greedy FTP flows) is the second bottleneck, shared by both. (The
 suites had two readings of the same figure before: DVRC's R1–R2 = R2–R3 = 10 Mbit/s, where R1
 dropped almost nothing, and SSVP's R1–R2 10, R2–R3 5 Mbit/s, where R1 dropped nothing.)
+The DVRC suite passes its own R1–R2 capacity (``topology(r1_r2=...)``): the DVRC paper's text asks
+for an R1–R2 as wide as R2–R3 (docs/papers/dvrc.md §3.1); the SSVP suite keeps the default here.
 Every queue is drop-tail with the bandwidth-delay product of the flows crossing it [P] (the
 ``bdp`` limit: capacity × the largest propagation RTT of those flows).
 """
@@ -34,9 +36,10 @@ MPEG_BOTTLENECK = "R1->R2"  # the link the paper names as the MPEG flows' bottle
 SHARED_BOTTLENECK = "R2->R3"
 
 
-def topology() -> dict:
-    """R1–R2–R3 with bandwidth-delay-product drop-tail queues (the ``bdp`` default)."""
-    return graph(["R1", "R2", "R3"], [glink("R1", "R2", R1_R2, CORE_DELAY), glink("R2", "R3", R2_R3, CORE_DELAY)])
+def topology(r1_r2: str = R1_R2) -> dict:
+    """R1–R2–R3 with bandwidth-delay-product drop-tail queues (the ``bdp`` default); ``r1_r2`` the
+    R1–R2 capacity (a suite whose paper asks for another one passes it)."""
+    return graph(["R1", "R2", "R3"], [glink("R1", "R2", r1_r2, CORE_DELAY), glink("R2", "R3", R2_R3, CORE_DELAY)])
 
 
 def mpeg_placement(sink_access: dict) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from vidcc.papers.categories import UnrecordedReading
+from vidcc.papers.categories import OverClaim, UnrecordedReading
 from vidcc.papers.dvrc import fairness, friendliness, goodput, loss_classes, queues, smoothness, video
 from vidcc.papers.dvrc.loss_classes import additive_share_cause
 from vidcc.papers.model import Claim
@@ -114,30 +114,33 @@ CLAIMS = [
           "fairly: mean normalized throughput within [0.9, 1.1] and Jain ≥ 0.9.", "fig15-16", ("tcp-reno",),
           friendliness.reno_alone_share_fairly, kind="baseline", parts=("reno-only",)),
     Claim("B2", "Baseline (the plain-UDP half of C13): 40 plain UDP flows sending the full-quality video (≈ 41 Mbit/s "
-          "offered to the 5 Mbit/s R1–R2 link) keep R2's queue full: a share ≥ 0.9 of the time at ≥ 90 % of the "
+          "offered to the 10 Mbit/s R1–R2 link) keep R2's queue full: a share ≥ 0.9 of the time at ≥ 90 % of the "
           "buffer, and a drop rate > 0.5 of the UDP packets.", "fig11", ("udp", "tcp-reno"), queues.udp_keeps_r2_full,
           kind="baseline", parts=("udp",)),
 ]
 
 # Why the claims that do not reproduce at quick scale do not (vidcc.papers.categories). Each
 # reading was declared from the paper's text (readings.py) before ``--explore`` ran it; a claim is
-# classified as an unrecorded reading only where it PASSed under that reading (or, for C7, under the
-# combination --explore ran) in that run, docs/papers/dvrc.md §5 gives the numbers.
-_CORE = ("the paper gives no capacity for the cross-traffic topology's core links (Fig. 5a is lost); the "
-         "reconstructed 5 Mbit/s R1–R2 cannot carry 40 flows' 128 kbit/s base layers")
+# classified as an unrecorded reading only where it PASSed under that reading in that run,
+# docs/papers/dvrc.md §5 gives the numbers.
+_TIMING = "how DVRC times a frame's packets (§3.1: 'sent out based on the determined rate at the receiving end')"
+_ALPHA = "the unit of AIAMD's additive step α (A5)"
+_COMPARED = "which rate Eq. (11) compares with R̄ − n·D̄ (A7: the equation prints R(t−1), the prose the measured rate)"
+_EVERY_READING = ("pacing", "alpha-per-second", "compare-r-prev", "bdp-host-queues")
 CATEGORIES = {
-    "C7": UnrecordedReading(
-        "the paper leaves open how DVRC times a frame's packets (§3.1), the unit of α (A5) and the core "
-        "capacities (Fig. 5a): the claim holds with the three readings together", ("pacing", "alpha-per-second",
-                                                                                   "r1-10m")),
-    "C11": UnrecordedReading("the paper leaves open how DVRC times a frame's packets (§3.1) and the unit of α (A5): "
-                             "the claim holds under either reading alone", ("pacing", "alpha-per-second")),
-    "C14": UnrecordedReading(_CORE, ("r1-10m",)),
-    "C18": UnrecordedReading("the paper does not give the unit of AIAMD's additive increase α (A5)",
-                             ("alpha-per-second",)),
-    "B2": UnrecordedReading(_CORE + "; at 5 Mbit/s R1 removes the plain UDP flows' excess before R2",
-                            ("r1-10m",)),
+    "C7": UnrecordedReading(f"the paper leaves open {_TIMING}, {_ALPHA} and {_COMPARED}: the claim holds under each "
+                            "of the three readings alone", ("pacing", "alpha-per-second", "compare-r-prev")),
+    "C10": UnrecordedReading(f"the paper leaves open {_TIMING}, {_ALPHA} and {_COMPARED}: the claim holds with the "
+                             "three readings together", ("pacing", "alpha-per-second", "compare-r-prev")),
+    "C18": UnrecordedReading(f"the paper leaves open {_TIMING} and {_ALPHA}: the claim holds under either reading "
+                             "alone", ("pacing", "alpha-per-second")),
+    "C20": OverClaim(
+        "an end-to-end flow across k hops, each loaded by its own greedy Reno flow, meets the loss events of all k "
+        "hops while each Reno flow meets those of one; AIAMD lowers R on every loss event (by α at least) and raises "
+        "it by α only after a round without one, and nothing in its rule (§3.2) depends on the path's hop count, so "
+        "beyond one hop the DVRC flow sinks towards its base layer and stays below its share whatever the reading (at one "
+        "hop the outcome depends on the reading: see docs/papers/dvrc.md §5)", readings=(*_EVERY_READING,)),
     "C25": replace(loss_classes.MD_SHARE_OVER_CLAIM,
-                   readings=("pacing", "alpha-per-second", "compare-r-prev", "bdp-host-queues", "r1-10m")),
+                   readings=("pacing", "alpha-per-second", "compare-r-prev", "bdp-host-queues", "r1-5m")),
 }
 CLAIMS = [replace(c, category=CATEGORIES[c.id]) if c.id in CATEGORIES else c for c in CLAIMS]

@@ -36,14 +36,14 @@ ALTERNATIVES = [
              "it, instead of ns-2 2.35's default Queue limit_ 50 packets: in S0 and S1 (1 Mbit/s access links) a "
              "10-packet queue drops part of each of DVRC's back-to-back frame bursts at its own host"),
     Alternative(
-        "r1-10m", ref="paper §4.1: 'The router R1 is the bottleneck for MPEG traffic' (no capacity); §5.4: 'DVRC "
-                      "simply relies on delivering the base layer'",
-        setup={"topology.links[R1-R2].bandwidth": "10Mbps"}, figures=CROSS_TRAFFIC,
-        note="R1–R2 at 10 Mbit/s, as wide as R2–R3 (the suite's reconstruction before the one shared with the SSVP "
-             "suite), instead of 5 Mbit/s. The paper gives no core capacity; it runs up to 50 MPEG flows through R1 "
-             "and describes DVRC falling back to the base layer (128 kbit/s) in congestion, which 50 flows "
-             "(6.4 Mbit/s) cannot do through 5 Mbit/s: at N = 40 and 50 the reconstructed R1 cannot carry even every "
-             "flow's base layer. R1 stays the MPEG flows' only bottleneck before R2"),
+        "r1-5m", ref="paper §4.1: 'The router R1 is the bottleneck for MPEG traffic, while the router R2 is another "
+                     "bottleneck for competing MPEG and cross traffic' (no capacity in the text)",
+        setup={"topology.links[R1-R2].bandwidth": "5Mbps"}, figures=CROSS_TRAFFIC,
+        note="R1–R2 at 5 Mbit/s, the SSVP suite's value of the shared builder (papers/cross_traffic.py): narrower "
+             "than the MPEG flows' share of R2–R3 from 10 flows on, so that R1 drops the MPEG flows' excess even "
+             "when they adapt; instead of 10 Mbit/s, as wide as R2–R3 (the suite's value: plain UDP can only make "
+             "R2's queue overflow, Fig. 11b, through an R1 at least that wide, and 50 base layers of 128 kbit/s "
+             "need 6.4 Mbit/s)"),
 ]
 
 

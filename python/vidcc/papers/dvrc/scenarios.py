@@ -16,10 +16,17 @@ Reconstruction notes (the DVRC paper page's [P]/[I]/[D] tags; ours are marked "s
   link's one queue serves both of its directions; its router side carries one flow's packets at
   most at the rate of the link before it, so only S2c's and the cross-traffic topology's 2 Mbit/s
   MPEG-sink links, fed faster than they drain, keep the BDP the paper gives routers.
-* S2/S3 (cross- and reverse-traffic topologies, Fig. 5a/b) are the graph R1–R2–R3 shared with
-  the SSVP suite (papers/cross_traffic.py): R1–R2 5 Mbit/s, R2–R3 10 Mbit/s, 10 ms (suite), so
-  that R1 is the MPEG flows' bottleneck and R2 the one they share with the cross traffic, as
-  §4.1 says; MPEG flows go R1→R2→R3, TCP (and the Pareto UDP) R2→R3 [D].
+* S2/S3 (cross- and reverse-traffic topologies, Fig. 5a/b) are the graph R1–R2–R3 built by the
+  builder shared with the SSVP suite (papers/cross_traffic.py), MPEG flows R1→R2→R3, TCP (and the
+  Pareto UDP) R2→R3 [D], 10 ms per core link [D]. The capacities are lost with Fig. 5a; the text
+  bounds them (``R1_R2``, suite): R2–R3 ≈ 10 Mbit/s (a 256 kbit/s Pareto peak is "up to 2.5 % of
+  the bottleneck bandwidth", §5.3); R1–R2 at least as wide, since 40 plain UDP flows, which reach
+  R2 only through R1, make R2's queue grow "rapidly" and overflow (Fig. 11b, §5.2) and 50 DVRC
+  flows "deliver video of acceptable quality regardless of link-multiplexing" (§5.3), falling
+  back to the base layer in congestion (§5.4): 50 × 128 kbit/s does not pass 5 Mbit/s. R1–R2 =
+  R2–R3 = 10 Mbit/s, the narrowest that meets both; R1 is still "the bottleneck for MPEG
+  traffic" (§4.1) whenever the MPEG flows offer more than 10 Mbit/s (40 full-quality flows offer
+  ≈ 41). The SSVP suite's 5 Mbit/s is the reading ``r1-5m``.
   Every flow has its own access links [P]: sources and TCP sinks U[2, 10] Mbit/s, U[5, 15] ms
   [I]; MPEG sinks 2 Mbit/s [P], U[5, 15] ms [D], with the Gilbert errors (correlated Bernoulli
   p = 0.01, q = 0.15, A11) in both directions [P].
@@ -135,7 +142,9 @@ def random_loss_topology() -> dict:
     )
 
 
-S2_TOPO = cross_traffic.topology()  # shared with the SSVP suite (papers/cross_traffic.py)
+# R1–R2 as wide as R2–R3 (module notes: Fig. 11b's UDP overflow at R2 and 50 base layers through R1).
+R1_R2 = "10Mbps"
+S2_TOPO = cross_traffic.topology(r1_r2=R1_R2)  # the builder shared with the SSVP suite
 ACCESS = cross_traffic.ACCESS  # per flow instance [P ranges, I uniform]
 MPEG_SINK = {"bandwidth": "2Mbps", "delay": ["5ms", "15ms"], "loss": CORR_LOSS, "reverse_loss": CORR_LOSS}
 

@@ -128,9 +128,11 @@ SETUP = [
     SetupKey("topology.links[*].a", _CROSS, figures=CROSS),
     SetupKey("topology.links[*].b", _CROSS, figures=CROSS),
     SetupKey("topology.links[*].bandwidth", Reconstruction(
-        "Fig. 5a is lost and the text gives no core capacity: R1–R2 5 Mbit/s narrower than R2–R3 10 Mbit/s, so that "
-        "R1 is the MPEG flows' bottleneck and R2 the one they share with the cross traffic (§4.1; "
-        "papers/cross_traffic.py)"), figures=CROSS),
+        "Fig. 5a is lost and the text gives no core capacity: R2–R3 10 Mbit/s (a 256 kbit/s Pareto peak is 'up to "
+        "2.5 % of the bottleneck bandwidth', §5.3); R1–R2 as wide, 10 Mbit/s: 40 plain UDP flows make R2's queue "
+        "overflow (Fig. 11b), which they reach only through R1, and 50 DVRC flows' base layers (6.4 Mbit/s) must pass "
+        "R1 (§5.3, §5.4); R1 is 'the bottleneck for MPEG traffic' (§4.1) whenever the MPEG flows offer more than "
+        "10 Mbit/s (scenarios.py; the SSVP suite's 5 Mbit/s is the reading r1-5m)"), figures=CROSS),
     SetupKey("topology.links[*].delay", Reconstruction("Fig. 5a is lost: 10 ms per core link"), figures=CROSS),
     SetupKey("flows[*].source_access.*", _ACCESS, figures=CROSS),
     SetupKey("flows[reno*].sink_access.*", _ACCESS, figures=CROSS),
