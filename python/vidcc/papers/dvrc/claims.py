@@ -138,8 +138,8 @@ CATEGORIES = {
         "an end-to-end flow across k hops, each loaded by its own greedy Reno flow, meets the loss events of all k "
         "hops while each Reno flow meets those of one; AIAMD lowers R on every loss event (by α at least) and raises "
         "it by α only after a round without one, and nothing in its rule (§3.2) depends on the path's hop count, so "
-        "beyond one hop the DVRC flow sinks towards its base layer and stays below its share whatever the reading (at one "
-        "hop the outcome depends on the reading: see docs/papers/dvrc.md §5)", readings=(*_EVERY_READING,)),
+        "beyond one hop the DVRC flow sinks towards its base layer and stays below its share whatever the reading "
+        "(at one hop the outcome depends on the reading: see docs/papers/dvrc.md §5)", readings=(*_EVERY_READING,)),
     "C25": replace(loss_classes.MD_SHARE_OVER_CLAIM,
                    readings=("pacing", "alpha-per-second", "compare-r-prev", "bdp-host-queues", "r1-5m")),
 }
