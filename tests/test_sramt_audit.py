@@ -112,11 +112,33 @@ def test_retries_persist_counts_prompt_retries_and_receivers_still_allowed_one_l
     assert "67%" in text
 
 
-def test_convergence_and_starvation_windows_have_one_definition():
-    # the MLDA cause reads the same convergence time as the claims (from the session's start)
-    r = _run(changes=[(30, 0, 1, 2)])
+def test_convergence_is_read_on_the_rate_from_the_sessions_start():
+    # Paper §9's "convergence time to the stable state" is a property of the rate. The session
+    # starts at 20 s; its receiver gets 100 kbit/s for its first 40 s and 500 kbit/s from then on,
+    # while the receiver's only level change comes late (at 90 s, between two equal rates): the
+    # rate settled 40 s after the start. The last change measured before (70 s) was not the rate's,
+    # and a receiver that never changes level (IRFM's) read 0 s however long its rate moved.
+    t = np.arange(21.0, 141.0)
+    climb = np.where(t <= 60, 100e3, 500e3)
+    late_move = _run(duration=140.0, changes=[(90, 0, 1, 2)], samples=[(x, 0, v) for x, v in zip(t, climb)])
+    late_move.start_s = 20.0
+    assert schemes.convergence_s(late_move) == 40.0
+    never_moves = _run(duration=140.0, samples=[(x, 0, v) for x, v in zip(t, climb)])
+    never_moves.start_s = 20.0
+    assert schemes.convergence_s(never_moves) == 40.0
+    # Two receivers: the session has settled once the later one has (R2 steady from the start).
+    two = _run(duration=140.0, nodes={0: "R1", 1: "R2"},
+               samples=[(x, 0, v) for x, v in zip(t, climb)] + [(x, 1, 300e3) for x in t])
+    two.start_s = 20.0
+    assert schemes.convergence_s(two) == 40.0
+    # A rate that swings between 100 and 900 kbit/s until 70 s and holds 500 after: 50 s.
+    swing = np.where(t <= 70, np.where((t // 10) % 2 == 0, 100e3, 900e3), 500e3)
+    r = _run(duration=140.0, samples=[(x, 0, v) for x, v in zip(t, swing)])
     r.start_s = 20.0
-    assert schemes.convergence_s(r) == 10.0
+    assert schemes.convergence_s(r) == 50.0
+
+
+def test_starvation_windows_have_one_definition():
     s = pd.DataFrame({"sramt": np.r_[np.full(10, 50e3), np.full(10, 500e3)], "tcp": np.full(20, 900e3)},
                      index=np.arange(1.0, 21.0))
     w = schemes.window_shares(s, 1e6)

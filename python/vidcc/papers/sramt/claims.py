@@ -163,12 +163,13 @@ CLAIMS = [
     _claim("C33", "DSG steadier than SRAMT-S (mean CoV of the held streams' rates, common bottleneck); similar "
            "convergence.", "fig15-19", S + ("dsg",), _compared("dsg"), "§9, Fig. 18", cause=comparisons.dsg_cause,
            category=UnrecordedReading(ESTIMATE_SILENT, ("current-estimate",))),
-    _claim("C34", "SRAMT-S friendlier than IRFM (|F − 1| smaller) and converges faster (last stream change earlier).",
+    _claim("C34", "SRAMT-S friendlier than IRFM (|F − 1| smaller) and converges faster (its rate settles "
+           "sooner after its start).",
            "fig15-19", S + ("irfm",), _compared("irfm"), "§9, Fig. 19", cause=comparisons.irfm_cause),
     _claim("C35", "Tables 1–2: wherever two schemes' ratings differ, the measured order on the common bottleneck "
-           "agrees (TCP friendliness ↔ |F − 1|, stable transmission rate ↔ CoV, convergence time ↔ last level / stream "
-           "change).", "fig15-19", S + LE + ("plm", "rlc", "mlda", "dsg", "irfm"), tables.tables_order_as_measured,
-           "Tables 1–2"),
+           "agrees (TCP friendliness ↔ |F − 1|, stable transmission rate ↔ CoV, convergence time ↔ time until the "
+           "received rate settles).", "fig15-19", S + LE + ("plm", "rlc", "mlda", "dsg", "irfm"),
+           tables.tables_order_as_measured, "Tables 1–2"),
     Claim("B1", "Baseline: Scenario A with TCP only — on each bottleneck (C1–C2, C1–C3, C1–C4; RED) a Tahoe flow from "
           "S's side and the Tahoe flow from TCPi, same 60 ms RTT, get friendliness ratio F = 1 within [0.5, 2] (C12's "
           "test, Tahoe standing in for SRAMT).", "fig4-6", TAHOE, sharing.tcp_standin_friendliness, kind="baseline",
