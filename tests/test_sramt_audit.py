@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from vidcc.papers.sramt import adaptation, rates, schemes, trace
+from vidcc.papers.sramt import adaptation, mechanisms, rates, schemes, trace
 
 _ids = iter(range(10**6))
 
@@ -143,3 +143,25 @@ def test_starvation_windows_have_one_definition():
                      index=np.arange(1.0, 21.0))
     w = schemes.window_shares(s, 1e6)
     assert schemes.starved_windows(s, 1e6) == (int(((w["sramt"] < 0.1) & (w["tcp"] > 0.8)).sum()), 0)
+
+
+def test_c04_bound_is_the_median_shortfall_of_the_estimate():
+    # True RTT per bin = the data's one-way delay + the reverse path (12 ms here): 20 + 12 = 32 ms.
+    # The estimate is 0.7 of it in 4 bins, 0.9 in 2 and 1.6 in 4: every bin's error is at least its
+    # shortfall (0.3, 0.1, 0), whose median is 0.1 (mean 0.14; the median error itself is 0.3).
+    t = np.arange(11.0, 21.0)
+    est = np.r_[[0.7] * 4, [0.9] * 2, [1.6] * 4] * 0.032
+    r = _run(duration=20.0, samples=[(x, 0, 1e5) for x in t])
+    r.samples["delay_s"] = 0.020
+    r.rtt = pd.DataFrame({"t_s": t - 0.5, "receiver": 0, "rtt_s": est})
+    m: dict = {}
+    text = mechanisms.underestimate_bound([r], {"R1": 0.012}, m)
+    assert m["share of bins with the estimate below the true RTT"] == 0.6
+    assert m["median shortfall (lower bound on the median relative error)"] == 0.1
+    assert "within the 0.2" in text
+    v = mechanisms.rtt_tracking([r], {"R1": 0.012})
+    assert v.measured["median relative error"] == 0.3
+    # Every bin at 0.7: the bound (0.3) is the error and crosses the check's 0.2.
+    r.rtt = pd.DataFrame({"t_s": t - 0.5, "receiver": 0, "rtt_s": np.full(10, 0.7 * 0.032)})
+    assert "above the 0.2" in mechanisms.underestimate_bound([r], {"R1": 0.012}, m)
+    assert m["median shortfall (lower bound on the median relative error)"] == 0.3
