@@ -135,3 +135,24 @@ def test_c32_needs_mlda_starvation_and_slower_convergence():
     # No starvation window for MLDA: FAIL.
     v = c32.check(_data({p: [500e3] for p in PARTS}, {p: [480e3] for p in PARTS}, late))
     assert v.status == "FAIL" and v.measured["MLDA starvation windows"] == 0
+
+
+def test_c32_settling_order_states_each_runs_settling_times():
+    # The over-claim's computed evidence: MLDA settles 40 s after its start, SRAMT-LE at once (later
+    # in 1 of 1 runs); with SRAMT-LE settling at 50 s, MLDA is later in 0 of 1.
+    from vidcc.papers.sramt import comparisons
+
+    mlda = [900e3] * 29 + [50e3] * 10 + [600e3] * 61
+    late = {"sramt-le": 90.0, "rlc": 20.0, "mlda": 20.0}
+    bound = comparisons.settling_order("mlda", "sramt-le")
+    m: dict = {}
+    d = _data({"sramt-le": [500e3], "rlc": [500e3], "mlda": mlda}, {p: [480e3] for p in PARTS}, late)
+    text = bound(d, m)
+    assert m["runs where MLDA settles later than SRAMT-LE"] == "1 of 1"
+    assert (m["MLDA convergence s per run"], m["SRAMT-LE convergence s per run"]) == ("40", "0")
+    assert "MLDA later in 1 of 1 runs" in text
+    d = _data({"sramt-le": [100e3] * 50 + [500e3] * 50, "rlc": [500e3], "mlda": mlda}, {p: [480e3] for p in PARTS},
+              late)
+    bound(d, m)
+    assert m["runs where MLDA settles later than SRAMT-LE"] == "0 of 1"
+    assert m["SRAMT-LE convergence s per run"] == "50"

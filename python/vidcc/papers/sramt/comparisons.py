@@ -274,6 +274,27 @@ def _settling(n: Numbers, name: str, measured: dict) -> str:
             f"(of {fmt(length)} s)")
 
 
+def settling_order(slow: str, fast: str) -> Callable[[object, dict], str]:
+    """C32 and C34's over-claim evidence: on the common bottleneck, per run, when the rate of the
+    scheme the paper calls slower (``slow``) and of the one it calls faster (``fast``) settles."""
+
+    def bound(d, measured: dict) -> str:
+        a, b = _common(d, slow), _common(d, fast)
+        if a is None or b is None:
+            raise ValueError(f"no common-bottleneck runs of {slow} and {fast}")
+        na, nb = NAMES[slow], NAMES[fast]
+        measured[f"{na} convergence s per run"] = ", ".join(fmt(x) for x in a.convergence_per_run)
+        measured[f"{nb} convergence s per run"] = ", ".join(fmt(x) for x in b.convergence_per_run)
+        later = sum(x > y for x, y in zip(a.convergence_per_run, b.convergence_per_run))
+        measured[f"runs where {na} settles later than {nb}"] = f"{later} of {len(a.convergence_per_run)}"
+        return (f"on the common bottleneck {na}'s rate settles {', '.join(fmt(x) for x in a.convergence_per_run)} s "
+                f"after its start and {nb}'s {', '.join(fmt(x) for x in b.convergence_per_run)} s per run: {na} "
+                f"later in {later} of {len(a.convergence_per_run)} runs")
+
+    bound.__name__ = f"{slow}_settles_later_than_{fast.replace('-', '_')}"
+    return bound
+
+
 def mlda_cause(d, measured: dict) -> str:
     """C32: the least share each side gets in a 10 s window, how often each scheme moves and when
     its rate settles in each run."""
