@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from vidcc.papers.sramt import adaptation, rates, schemes, trace
+from vidcc.papers.sramt import adaptation, mechanisms, rates, schemes, trace
 
 _ids = iter(range(10**6))
 
@@ -112,12 +112,56 @@ def test_retries_persist_counts_prompt_retries_and_receivers_still_allowed_one_l
     assert "67%" in text
 
 
-def test_convergence_and_starvation_windows_have_one_definition():
-    # the MLDA cause reads the same convergence time as the claims (from the session's start)
-    r = _run(changes=[(30, 0, 1, 2)])
+def test_convergence_is_read_on_the_rate_from_the_sessions_start():
+    # Paper §9's "convergence time to the stable state" is a property of the rate. The session
+    # starts at 20 s; its receiver gets 100 kbit/s for its first 40 s and 500 kbit/s from then on,
+    # while the receiver's only level change comes late (at 90 s, between two equal rates): the
+    # rate settled 40 s after the start. The last change measured before (70 s) was not the rate's,
+    # and a receiver that never changes level (IRFM's) read 0 s however long its rate moved.
+    t = np.arange(21.0, 141.0)
+    climb = np.where(t <= 60, 100e3, 500e3)
+    late_move = _run(duration=140.0, changes=[(90, 0, 1, 2)], samples=[(x, 0, v) for x, v in zip(t, climb)])
+    late_move.start_s = 20.0
+    assert schemes.convergence_s(late_move) == 40.0
+    never_moves = _run(duration=140.0, samples=[(x, 0, v) for x, v in zip(t, climb)])
+    never_moves.start_s = 20.0
+    assert schemes.convergence_s(never_moves) == 40.0
+    # Two receivers: the session has settled once the later one has (R2 steady from the start).
+    two = _run(duration=140.0, nodes={0: "R1", 1: "R2"},
+               samples=[(x, 0, v) for x, v in zip(t, climb)] + [(x, 1, 300e3) for x in t])
+    two.start_s = 20.0
+    assert schemes.convergence_s(two) == 40.0
+    # A rate that swings between 100 and 900 kbit/s until 70 s and holds 500 after: 50 s.
+    swing = np.where(t <= 70, np.where((t // 10) % 2 == 0, 100e3, 900e3), 500e3)
+    r = _run(duration=140.0, samples=[(x, 0, v) for x, v in zip(t, swing)])
     r.start_s = 20.0
-    assert schemes.convergence_s(r) == 10.0
+    assert schemes.convergence_s(r) == 50.0
+
+
+def test_starvation_windows_have_one_definition():
     s = pd.DataFrame({"sramt": np.r_[np.full(10, 50e3), np.full(10, 500e3)], "tcp": np.full(20, 900e3)},
                      index=np.arange(1.0, 21.0))
     w = schemes.window_shares(s, 1e6)
     assert schemes.starved_windows(s, 1e6) == (int(((w["sramt"] < 0.1) & (w["tcp"] > 0.8)).sum()), 0)
+
+
+def test_c04_bound_is_the_median_shortfall_of_the_estimate():
+    # True RTT per bin = the data's one-way delay + the reverse path (12 ms here): 20 + 12 = 32 ms.
+    # The estimate is 0.7 of it in 4 bins, 0.9 in 2 and 1.6 in 4: every bin's error is at least its
+    # shortfall (0.3, 0.1, 0), whose median is 0.1 (mean 0.14; the median error itself is 0.3).
+    t = np.arange(11.0, 21.0)
+    est = np.r_[[0.7] * 4, [0.9] * 2, [1.6] * 4] * 0.032
+    r = _run(duration=20.0, samples=[(x, 0, 1e5) for x in t])
+    r.samples["delay_s"] = 0.020
+    r.rtt = pd.DataFrame({"t_s": t - 0.5, "receiver": 0, "rtt_s": est})
+    m: dict = {}
+    text = mechanisms.underestimate_bound([r], {"R1": 0.012}, m)
+    assert m["share of bins with the estimate below the true RTT"] == 0.6
+    assert m["median shortfall (lower bound on the median relative error)"] == 0.1
+    assert "within the 0.2" in text
+    v = mechanisms.rtt_tracking([r], {"R1": 0.012})
+    assert v.measured["median relative error"] == 0.3
+    # Every bin at 0.7: the bound (0.3) is the error and crosses the check's 0.2.
+    r.rtt = pd.DataFrame({"t_s": t - 0.5, "receiver": 0, "rtt_s": np.full(10, 0.7 * 0.032)})
+    assert "above the 0.2" in mechanisms.underestimate_bound([r], {"R1": 0.012}, m)
+    assert m["median shortfall (lower bound on the median relative error)"] == 0.3

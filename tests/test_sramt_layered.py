@@ -116,22 +116,43 @@ def test_c31_passes_when_rlc_is_slightly_aggressive_and_sramt_friendlier():
 
 
 def test_c32_needs_mlda_starvation_and_slower_convergence():
+    # Convergence is read on the rate (schemes.settling_s): MLDA's rate (900 kbit/s, a starving dip
+    # over 30–39 s, then 600) settles 40 s after its start, SRAMT-LE's steady 500 at once, though
+    # SRAMT-LE's receiver changes level last (at 90 s against MLDA's 20 s): MLDA converges slower.
     c32 = _claim("C32")
     tcp = {p: [480e3] for p in PARTS}
     tcp["mlda"] = [100e3] * 29 + [900e3] * 10 + [300e3] * 61  # TCP gets > 80 % while MLDA < 10 % for 10 s
     mlda = [900e3] * 29 + [50e3] * 10 + [600e3] * 61
-    v = c32.check(
-        _data({"sramt-le": [500e3], "rlc": [500e3], "mlda": mlda}, tcp, {"sramt-le": 20.0, "rlc": 20.0, "mlda": 90.0})
-    )
+    late = {"sramt-le": 90.0, "rlc": 20.0, "mlda": 20.0}
+    v = c32.check(_data({"sramt-le": [500e3], "rlc": [500e3], "mlda": mlda}, tcp, late))
     assert v.status == "PASS", v
     assert v.measured["MLDA windows starved / TCP starved"] == "1 / 0"
-    # MLDA converging first: FAIL.
-    v = c32.check(
-        _data({"sramt-le": [500e3], "rlc": [500e3], "mlda": mlda}, tcp, {"sramt-le": 90.0, "rlc": 20.0, "mlda": 20.0})
-    )
+    assert (v.measured["MLDA convergence s"], v.measured["SRAMT-LE convergence s"]) == (40.0, 0.0)
+    # SRAMT-LE settling later (100 kbit/s for 50 s, then 500): MLDA converges first, FAIL.
+    v = c32.check(_data({"sramt-le": [100e3] * 50 + [500e3] * 50, "rlc": [500e3], "mlda": mlda}, tcp, late))
     assert v.status == "FAIL" and "convergence" in v.explanation
+    assert v.measured["SRAMT-LE convergence s"] == 50.0
     # No starvation window for MLDA: FAIL.
-    v = c32.check(
-        _data({p: [500e3] for p in PARTS}, {p: [480e3] for p in PARTS}, {"sramt-le": 20.0, "rlc": 20.0, "mlda": 90.0})
-    )
+    v = c32.check(_data({p: [500e3] for p in PARTS}, {p: [480e3] for p in PARTS}, late))
     assert v.status == "FAIL" and v.measured["MLDA starvation windows"] == 0
+
+
+def test_c32_settling_order_states_each_runs_settling_times():
+    # The over-claim's computed evidence: MLDA settles 40 s after its start, SRAMT-LE at once (later
+    # in 1 of 1 runs); with SRAMT-LE settling at 50 s, MLDA is later in 0 of 1.
+    from vidcc.papers.sramt import comparisons
+
+    mlda = [900e3] * 29 + [50e3] * 10 + [600e3] * 61
+    late = {"sramt-le": 90.0, "rlc": 20.0, "mlda": 20.0}
+    bound = comparisons.settling_order("mlda", "sramt-le")
+    m: dict = {}
+    d = _data({"sramt-le": [500e3], "rlc": [500e3], "mlda": mlda}, {p: [480e3] for p in PARTS}, late)
+    text = bound(d, m)
+    assert m["runs where MLDA settles later than SRAMT-LE"] == "1 of 1"
+    assert (m["MLDA convergence s per run"], m["SRAMT-LE convergence s per run"]) == ("40", "0")
+    assert "MLDA later in 1 of 1 runs" in text
+    d = _data({"sramt-le": [100e3] * 50 + [500e3] * 50, "rlc": [500e3], "mlda": mlda}, {p: [480e3] for p in PARTS},
+              late)
+    bound(d, m)
+    assert m["runs where MLDA settles later than SRAMT-LE"] == "0 of 1"
+    assert m["SRAMT-LE convergence s per run"] == "50"

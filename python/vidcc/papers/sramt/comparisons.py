@@ -8,7 +8,8 @@ one link, as the paper's Figs. 15–19.
 
 * C30 (PLM): CoV(PLM) < CoV(SRAMT-LE), F_PLM < 1 and |F_SRAMT-LE − 1| < |F_PLM − 1|;
 * C31 (RLC): F_RLC > 1, |F_SRAMT-LE − 1| < |F_RLC − 1|, no starvation window for either;
-* C32 (MLDA): starvation windows MLDA > SRAMT-LE = 0 and convergence time MLDA > SRAMT-LE;
+* C32 (MLDA): starvation windows MLDA > SRAMT-LE = 0 and convergence time MLDA > SRAMT-LE (the
+  time until the rate settles, :func:`schemes.settling_s`, as for C34 and C35);
 * C33 (DSG): CoV(DSG) < CoV(SRAMT-S) (the held streams' announced rates; convergence reported);
 * C34 (IRFM): |F_SRAMT-S − 1| < |F_IRFM − 1| and convergence time SRAMT-S < IRFM.
 
@@ -264,15 +265,46 @@ def rlc_cause(d, measured: dict) -> str:
             f"({fmt(climb)} s between successive climbs); RLC starves in {mine} and TCP in {tcp} of the 10 s windows")
 
 
+def _settling(n: Numbers, name: str, measured: dict) -> str:
+    """Each run's convergence time (schemes.settling_s: when the rate settles) and its session's length."""
+    length = float(np.mean([s.duration_s - s.start_s for s in n.runs_flat()])) if n.run_list else math.nan
+    measured[f"{name} convergence s per run"] = ", ".join(fmt(x) for x in n.convergence_per_run)
+    measured[f"{name} session length s"] = _rounded(length, 1)
+    return (f"its rate settles {', '.join(fmt(x) for x in n.convergence_per_run)} s after its start per run "
+            f"(of {fmt(length)} s)")
+
+
+def settling_order(slow: str, fast: str) -> Callable[[object, dict], str]:
+    """C32 and C34's over-claim evidence: on the common bottleneck, per run, when the rate of the
+    scheme the paper calls slower (``slow``) and of the one it calls faster (``fast``) settles."""
+
+    def bound(d, measured: dict) -> str:
+        a, b = _common(d, slow), _common(d, fast)
+        if a is None or b is None:
+            raise ValueError(f"no common-bottleneck runs of {slow} and {fast}")
+        na, nb = NAMES[slow], NAMES[fast]
+        measured[f"{na} convergence s per run"] = ", ".join(fmt(x) for x in a.convergence_per_run)
+        measured[f"{nb} convergence s per run"] = ", ".join(fmt(x) for x in b.convergence_per_run)
+        later = sum(x > y for x, y in zip(a.convergence_per_run, b.convergence_per_run))
+        measured[f"runs where {na} settles later than {nb}"] = f"{later} of {len(a.convergence_per_run)}"
+        return (f"on the common bottleneck {na}'s rate settles {', '.join(fmt(x) for x in a.convergence_per_run)} s "
+                f"after its start and {nb}'s {', '.join(fmt(x) for x in b.convergence_per_run)} s per run: {na} "
+                f"later in {later} of {len(a.convergence_per_run)} runs")
+
+    bound.__name__ = f"{slow}_settles_later_than_{fast.replace('-', '_')}"
+    return bound
+
+
 def mlda_cause(d, measured: dict) -> str:
-    """C32: the least share each side gets in a 10 s window and when each scheme last moves."""
+    """C32: the least share each side gets in a 10 s window, how often each scheme moves and when
+    its rate settles in each run."""
     parts = []
     for proto in ("mlda", "sramt-le"):
         n = _common(d, proto)
         if n is None:
             continue
         data = schemes.figure_data(d, schemes.common(proto).figure)
-        lows, last, length = [], [], []
+        lows = []
         for sessions in n.run_list:
             run = sessions[0]
             frame = pd.DataFrame({"sramt": schemes.scheme_series(run, None, True, 0.0),
@@ -280,20 +312,14 @@ def mlda_cause(d, measured: dict) -> str:
             if not frame.empty:
                 win = schemes.window_shares(frame, LINK_BPS)
                 lows.append((float(win["sramt"].min()), float(win["tcp"].min())))
-            last.append(schemes.convergence_s(run))  # the one time origin: the session's start
-            length.append(run.duration_s - run.start_s)
         name = NAMES[proto]
         lo_s = min((x[0] for x in lows), default=math.nan)
         lo_t = min((x[1] for x in lows), default=math.nan)
         _lv, down, up, _c = _level_stats(n.runs_flat())
         measured[f"{name} least 10 s share scheme / TCP"] = f"{lo_s:.3f} / {lo_t:.3f}"
         measured[f"{name} level changes per 100 s"] = _rounded(down + up, 1)
-        key = f"{name} last level change after the session's start s"
-        measured[key] = _rounded(float(np.nanmean(last)) if last else math.nan, 1)
-        measured[f"{name} session length s"] = _rounded(float(np.mean(length)) if length else math.nan, 1)
         parts.append(f"{name}: least 10 s share of the link {lo_s:.0%} (scheme) / {lo_t:.0%} (TCP), {down + up:.1f} "
-                     f"level changes per 100 s, last change {fmt(measured[key])} s into its "
-                     f"{fmt(float(np.mean(length)))} s")
+                     f"level changes per 100 s; {_settling(n, name, measured)}")
     return "; ".join(parts)
 
 
@@ -337,8 +363,8 @@ def dsg_cause(d, measured: dict) -> str:
 
 
 def irfm_cause(d, measured: dict) -> str:
-    """C34: each run's F, how often each receiver changes stream, where IRFM's receiver stays and
-    how often IRFM's two streams run at one rate."""
+    """C34: each run's F, how often each receiver changes stream, where IRFM's receiver stays, how
+    often IRFM's two streams run at one rate and when each scheme's rate settles in each run."""
     parts = []
     for proto in ("irfm", "sramt-s"):
         n = _common(d, proto)
@@ -357,7 +383,7 @@ def irfm_cause(d, measured: dict) -> str:
         measured[f"stream changes after warm-up per run[{name}]"] = _rounded(moves, 1)
         measured[f"share of time on stream 1[{name}]"] = _rounded(share1, 3)
         parts.append(f"{name}: F per run {', '.join(fmt(x) for x in fs)}, {moves:.1f} stream changes after warm-up "
-                     f"per run, on stream 1 {share1:.0%} of the time")
+                     f"per run, on stream 1 {share1:.0%} of the time; {_settling(n, name, measured)}")
         if proto == "irfm":
             eq = [float(np.mean(np.abs(r.rate_series(1, r.warmup_s, r.duration_s)
                                        - r.rate_series(2, r.warmup_s, r.duration_s)) < 1.0)) for r in runs]

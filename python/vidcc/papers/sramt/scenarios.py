@@ -81,8 +81,9 @@ Reconstruction notes (tags [P] paper, [I] interpretation, [R] reconstruction; ou
 * Measures of C30–C35 (suite): F = the scheme's mean received traffic per session / the mean
   Tahoe flow's throughput on the same link; CoV of a layered scheme: of each receiver's 1 s
   received rate (PLM announces no rate); of a simulcast scheme: of the held streams' announced
-  rates; convergence time ("time to stable state", paper §9): the last stream / level change of
-  any receiver, counted from the session's start (0 if none).
+  rates; convergence time ("convergence time to the stable state", paper §9): from the session's
+  start until its receivers' received rates settle (10 s means, three in a row within the second
+  half's level ± the larger of twice its spread and 10 %; ``schemes.settling_s``).
 * Tables 1–2 (C35, suite): the ratings are read as ordinal (Very good > Good > Modest; Yes >
   Modest > No; Very fast > Relative fast = Satisfactory > Modest) and each row with a measured
   counterpart in the fig15-19 runs is checked pairwise wherever two ratings differ: TCP

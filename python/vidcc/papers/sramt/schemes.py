@@ -15,9 +15,12 @@ in 1 s bins (suite):
   judges layered schemes on: PLM announces no rate); announced CoV (simulcast): the CoV of the
   announced rates of the streams some receiver held after the warm-up, mean over them
   (:func:`announced_cov`, C33; C15 reads the same function for SRAMT-S's streams and SRAMT-LE's layers);
-* convergence time ("time to stable state", paper §9): the last stream / level change of any
-  receiver counted from the session's start, 0 if none (a scheme that starts at 20 s and settles at
-  30 s converged in 10 s).
+* convergence time ("convergence time to the stable state", "the time until [it] obtains stable
+  operation", paper §9): measured on the rate, as the paper's figures show it (:func:`settling_s`):
+  each receiver's received rate from the session's start, in 10 s means, settles when three windows
+  in a row stay within its second half's level ± the larger of twice that half's spread and 10 %;
+  the session's time is its last receiver's (a scheme that starts at 20 s and settles at 30 s
+  converged in 10 s). A rate that never settles counts the whole session.
 
 Numbers are means over the runs (starvation windows summed).
 """
@@ -48,6 +51,11 @@ from vidcc.papers.sramt.scenarios import (
 
 BOTTLENECK = "bottleneck"  # the one link of the single-bottleneck set-ups
 STARVE_WINDOW_S = 10.0  # starvation is judged over non-overlapping 10 s windows [R]
+# Convergence (settling_s) reads the rate in the same 10 s windows [R]: settled once this many
+# windows in a row (30 s, longer than rule 2's 20 s between a receiver's changes) stay within the
+# settled level ± the larger of twice its windows' standard deviation and this share of it.
+CONVERGENCE_HOLD = 3
+CONVERGENCE_FLOOR = 0.1
 
 
 @dataclass(frozen=True)
@@ -104,6 +112,7 @@ class Numbers:
     convergence_s: float
     layered: bool
     f_per_run: list[dict[str, float]] = field(default_factory=list)
+    convergence_per_run: list[float] = field(default_factory=list)  # mean over the run's sessions
     run_list: list[list[trace.Run]] = field(default_factory=list, repr=False)  # the sessions of each run
 
     @property
@@ -195,9 +204,39 @@ def announced_cov(run: trace.Run) -> float:
     return float(np.mean(covs)) if covs else math.nan
 
 
+def settling_s(rate: pd.Series, start_s: float, end_s: float) -> float:
+    """Seconds from ``start_s`` until the 1 s rate series ``rate`` (indexed by each bin's end time)
+    settles: read in 10 s means counted from ``start_s`` (a bin without a sample is 0), the settled
+    level L is the mean of the windows in the second half of [start_s, end_s], the tolerance the
+    larger of twice those windows' standard deviation and 10 % of L; the rate has settled at the
+    start of the first window from which CONVERGENCE_HOLD windows in a row lie within L ± tolerance.
+    A rate that never does counts the whole span (end_s − start_s); NaN without traffic."""
+    n = int((end_s - start_s + 1e-9) // STARVE_WINDOW_S)
+    if n < 2 * CONVERGENCE_HOLD:
+        return math.nan
+    bins = np.arange(1, int(n * STARVE_WINDOW_S) + 1, dtype=float)
+    at = np.rint(rate.index.to_numpy(dtype=float) - start_s)
+    x = pd.Series(rate.to_numpy(dtype=float), index=at).groupby(level=0).sum().reindex(bins, fill_value=0.0)
+    means = x.groupby(((bins - 1) // STARVE_WINDOW_S).astype(int)).mean().to_numpy()
+    tail = means[n // 2:]
+    level = float(np.mean(tail))
+    if not level > 0:
+        return math.nan
+    inside = np.abs(means - level) <= max(2 * float(np.std(tail)), CONVERGENCE_FLOOR * level)
+    for i in range(n - CONVERGENCE_HOLD + 1):
+        if inside[i:i + CONVERGENCE_HOLD].all():
+            return i * STARVE_WINDOW_S
+    return n * STARVE_WINDOW_S
+
+
 def convergence_s(run: trace.Run) -> float:
-    """The last stream / level change of any receiver, seconds after the session's start (0 if none)."""
-    return float(run.changes["t_s"].max()) - run.start_s if len(run.changes) else 0.0
+    """The session's time to its stable state (paper §9): the latest of its receivers' settling
+    times (:func:`settling_s` on each one's received rate from the session's start to the run's
+    end); NaN if no receiver got traffic."""
+    times = [settling_s(x.set_index("t_s")["throughput_bps"], run.start_s, run.duration_s)
+             for _r, x in run.samples.groupby("receiver")]
+    times = [t for t in times if math.isfinite(t)]
+    return max(times) if times else math.nan
 
 
 def _mean(xs) -> float:
@@ -231,9 +270,9 @@ def measure(d, proto: str, setup: Setup | None) -> Numbers | None:
         fs.append(f_run)
         rcov += [received_cov(s, setup.since) for s in sessions]
         scov += [announced_cov(s) for s in sessions] if not layered else []
-        conv += [convergence_s(s) for s in sessions]
+        conv.append(_mean([convergence_s(s) for s in sessions]))
     return Numbers(len(fs), {link: float(np.mean([f[link] for f in fs])) for link in setup.links}, starved,
-                   _mean(rcov), _mean(scov) if not layered else math.nan, _mean(conv), layered, fs, run_list)
+                   _mean(rcov), _mean(scov) if not layered else math.nan, _mean(conv), layered, fs, conv, run_list)
 
 
 # --------------------------------------------------------------------------------------------

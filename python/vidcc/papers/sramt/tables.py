@@ -9,8 +9,8 @@ the better-rated one must measure strictly better (ties in the ratings are not c
 * TCP friendliness ↔ |F − 1|, smaller is better. DSG is rated "–": not compared;
 * stable transmission rate ↔ CoV, smaller is better (Table 1: the receiver's 1 s received rate,
   as C30, since PLM announces no rate; Table 2: the held streams' announced rates, as C33);
-* convergence time ↔ the convergence time (the last level / stream change after the session's
-  start), earlier is better.
+* convergence time ↔ the time from the session's start until its received rate settles
+  (:func:`schemes.settling_s`, as C32 and C34), earlier is better.
 
 Not checked (listed in the explanation): "Stable operation" (the paper gives it no operational
 definition; each scheme's starvation windows are reported beside it), "Scalability" (Table 1
