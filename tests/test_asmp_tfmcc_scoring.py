@@ -5,6 +5,7 @@ whole and is compared frame by frame)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -79,7 +80,12 @@ def test_removed_lost_frames_shift_the_received_file_against_the_reference(prepa
                           "status": "ok", "complete_ns": 1})
     lossy = whole.assign(status=["lost" if k == 3 else "ok" for k in range(n)],
                          complete_ns=[-1 if k == 3 else 1 for k in range(n)])
-    assert list(videoset.removed_display(lossy)) == [k for k in range(n) if k != 3]
+    sent, received = videoset.removed_display(lossy)
+    assert list(sent) == list(range(n - 1)) and list(received) == [k for k in range(n) if k != 3]
+    # A frame its sender never sent is in neither file: nothing shifts.
+    unsent = lossy.assign(status=["unsent" if k == 3 else "ok" for k in range(n)])
+    sent, received = videoset.removed_display(unsent)
+    assert list(sent) == list(received) == [k for k in range(n) if k != 3]
     frames = pd.concat([whole, lossy.assign(receiver=1)], ignore_index=True)
     rows = {r["receiver"]: r for r in videoset.score("removed", frames, prepared, QS, lost_frames="removed")}
     rep = {r["receiver"]: r for r in videoset.score("removed", frames, prepared, QS)}
@@ -87,5 +93,15 @@ def test_removed_lost_frames_shift_the_received_file_against_the_reference(prepa
     assert rows[0]["mean_psnr_db"] == pytest.approx(rep[0]["mean_psnr_db"])
     assert rows[1]["concealed"] == pytest.approx((n - 1 - 3) / (n - 1))
     assert rows[1]["mean_psnr_db"] < rep[1]["mean_psnr_db"]
+    # Frame 0 never sent: the files start at frame 1 and each slot is compared with its own original.
+    from vidcc.video import Prepared
+    from vidcc.video.metrics import psnr_ssim
+
+    late_start = whole.assign(status=["unsent" if k == 0 else "ok" for k in range(n)], receiver=2)
+    row = videoset.score("removed-0", late_start, prepared, QS, lost_frames="removed")[0]
+    prep = Prepared(prepared)
+    idx = np.arange(1, n)
+    expected = psnr_ssim(prep.original.y(idx), prep.decoded(prep.quantizers.index(QS[0])).y(idx))[0].mean()
+    assert row["concealed"] == 0 and row["mean_psnr_db"] == pytest.approx(float(expected))
     with pytest.raises(ValueError, match="lost frames"):
         videoset.score("removed", frames, prepared, QS, lost_frames="zeroed")

@@ -300,20 +300,47 @@ def paper_display(frames: pd.DataFrame) -> Any:
     return shown
 
 
-def removed_display(frames: pd.DataFrame) -> Any:
-    """The reading ``lost_frames = "removed"``: the received file holds only the frames whose
-    packets all arrived (the decoder is given no other; a frame predicted from a missing one is
-    decoded as if it were not missing — its drift is not modelled, which favours the received
-    video) and is compared with the reference frame by frame, slot k against its k-th frame, as
-    far as the shorter file goes (EvalVid's ``psnr``): nothing re-inserts the missing frames.
-    Returns, per slot compared, the frame index shown."""
+def removed_display(frames: pd.DataFrame) -> tuple[Any, Any]:
+    """The reading ``lost_frames = "removed"``: §4 compares "the video file sent by the sender with
+    the same file at the end user on a frame-by-frame basis". The file sent holds the frames its
+    sender sent (a frame its sender buffer dropped, status ``unsent``, is in neither file); the
+    file received only those whose packets all arrived (the decoder is given no other; a frame
+    predicted from a missing one is decoded as if it were not missing — its drift is not
+    modelled, which favours the received video). The k-th frame of one is compared with the k-th
+    of the other, as far as the shorter goes (EvalVid's ``psnr``): nothing re-inserts the missing
+    frames, so each shifts the rest of the file. Returns (the frames of the file sent, the frames
+    of the file received), paired up to the shorter."""
     import numpy as np
 
     g = frames.sort_values("frame")
-    got = np.isin(g["status"].astype(str).to_numpy(), _RECEIVED)
+    status = g["status"].astype(str).to_numpy()
+    got = np.isin(status, _RECEIVED)
     if "complete_ns" in g.columns:
         got &= g["complete_ns"].to_numpy() >= 0
-    return g["frame"].to_numpy()[got]
+    ids = g["frame"].to_numpy()
+    sent, received = ids[~np.isin(status, ("unsent", "pending"))], ids[got]
+    n = min(len(sent), len(received))
+    return sent[:n], received[:n]
+
+
+def _original_psnr(prep, frame: Any, shown: Any, shown_e: Any) -> Any:
+    """Per slot: the PSNR of the picture shown (frame ``shown`` decoded at prepared encoding
+    ``shown_e``; -1: grey) against the original picture of the slot's ``frame``."""
+    import numpy as np
+
+    from vidcc.video.metrics import psnr_ssim
+    from vidcc.video.quality import GREY
+
+    psnr = np.empty(len(frame))
+    ref_idx, src_idx = frame % prep.frames, np.where(shown >= 0, shown, 0) % prep.frames
+    for e in np.unique(shown_e):
+        sel = np.flatnonzero(shown_e == e)
+        for lo in range(0, len(sel), 256):
+            part = sel[lo:lo + 256]
+            ref = prep.original.y(ref_idx[part])
+            test = np.full_like(ref, GREY) if e < 0 else prep.decoded(int(e)).y(src_idx[part])
+            psnr[part] = psnr_ssim(ref, test)[0]
+    return psnr
 
 
 def score(
@@ -340,7 +367,6 @@ def score(
 
     from vidcc.video import evaluate
     from vidcc.video.metrics import mos
-    from vidcc.video.quality import _score
 
     if reference not in REFERENCES:
         raise ValueError(f"PSNR reference {reference!r}: not one of {', '.join(REFERENCES)}")
@@ -383,9 +409,7 @@ def score(
             # The slots as the reading draws them: which frame each shows, at the quantiser sent.
             enc_of = dict(zip(sel["frame"].to_numpy(), sel["encoding"].to_numpy()))
             if lost_frames == "removed":
-                out = removed_display(sel)
-                n = min(len(g), len(out))
-                slot_frames, shown = g["frame"].to_numpy()[:n], out[:n]
+                slot_frames, shown = removed_display(sel[sel["frame"].isin(g["frame"])])
             else:
                 by_frame = dict(zip(sel["frame"].to_numpy(), paper_display(sel)))
                 slot_frames = g["frame"].to_numpy()
@@ -396,7 +420,7 @@ def score(
         if reference == "sent":
             psnr = _sent_psnr(prep, g, sel, quantizers)
         elif redrawn:
-            psnr = _score(prep, len(g), g["shown_frame"].to_numpy(), shown_e)[0]
+            psnr = _original_psnr(prep, g["frame"].to_numpy(), g["shown_frame"].to_numpy(), shown_e)
         else:
             psnr = g["psnr_db"].to_numpy()
         grade = np.asarray(mos(psnr))
