@@ -16,7 +16,7 @@ from vidcc.papers.categories import UnrecordedReading
 from vidcc.papers.model import Claim
 
 # What the paper leaves open where a FAIL of the quick run PASSes under a reading (``--explore``,
-# quick run of 2026-11-27; the readings are in readings.py, the runs on docs/papers/asmp-tfmcc.md §5).
+# quick runs of 2026-11-27; the readings are in readings.py, the runs on docs/papers/asmp-tfmcc.md §5).
 PSNR_REFERENCE = UnrecordedReading(
     "the PSNR reference (AMB-18): the paper compares 'the encoded video at the sender with the video received' "
     "(§6.2; §7 'The transmitted and received video files were directly compared') while eq. 6 names the source "
@@ -28,6 +28,21 @@ ERROR_RATE_READINGS = UnrecordedReading(
     "how a lossy interval moves ASMP's rate (AMB-6: §3.2 bounds only the loss-free increase, so eq. 2 above r is "
     "taken, and at 1 % errors ASMP climbs to finer frames than at 0.05 %) and the PSNR reference (AMB-18)",
     readings=("lossy-never", "sent-reference"),
+)
+LOST_FRAMES = UnrecordedReading(
+    "how the post-processing treats a lost frame (§2, §4): the paper compares 'the video file sent by the sender "
+    "with the same file at the end user on a frame-by-frame basis' and names no step re-inserting lost frames; with "
+    "the last frame repeated in a lost one's slot (EvalVid's fixyuv, the suite's reading) TFMCC's losses conceal a "
+    "few per cent of its slots, with the lost frames left out of the received file each one shifts the rest of it "
+    "against the reference, as loss-sensitive as §6.3's 14 dB at 0.05 % errors",
+    readings=("frames-removed",),
+)
+SENT_FILE = UnrecordedReading(
+    "§4's comparison of 'the video file sent by the sender with the same file at the end user on a frame-by-frame "
+    "basis', read whole: the reference is the video as sent (AMB-18) and the lost frames are left out of the "
+    "received file (nothing re-inserts them); against the original clip ASMP's coarse quantiser never grades a "
+    "frame MOS 5, against the video it sent every frame received in place does",
+    readings=("sent-file-frame-by-frame",),
 )
 S6_ACCESS = UnrecordedReading(
     "S6's access links (§6.8 gives only the 4 Mb/s bottleneck): behind the suite's 100 Mbit/s, 1 ms links the "
@@ -92,6 +107,7 @@ CLAIMS = [
         video_quality.mos_shares_s1,
         cause=video_quality.video_cause,
         ref="§6.2, Fig. 6",
+        category=LOST_FRAMES,
     ),
     _claim(
         "C7",
@@ -261,6 +277,7 @@ CLAIMS = [
         video_quality.mos_shares_s5,
         cause=video_quality.video_cause,
         ref="§6.7, Fig. 23",
+        category=SENT_FILE,
     ),
     _claim(
         "C27",

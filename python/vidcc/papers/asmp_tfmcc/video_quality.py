@@ -403,9 +403,14 @@ def deadline_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
         )
 
     anchor = deadline_anchor(d, [f"{p}-deadline" for p in PROTOS])
+    held = scores(d, [f"{p}-deadline" for p in PROTOS]).groupby("label")["concealed"].mean()
+    measured.update({f"slots showing an older frame with D_pb[{k}]": round(float(v), 4) for k, v in held.items()})
     return (
         f"with D_pb = 150 ms counted from {anchor} ASMP falls {g.get('asmp', math.nan):.2f} dB and TFMCC "
-        f"{g.get('tfmcc', math.nan):.2f} dB: {part('ASMP', a)}; {part('TFMCC', t)}"
+        f"{g.get('tfmcc', math.nan):.2f} dB: {part('ASMP', a)}; {part('TFMCC', t)}; by §6.5's display rule "
+        f"(a late frame is still shown if it is the newest, and frames predicted from it are not lost) "
+        f"{held.get('asmp', math.nan):.1%} of ASMP's slots and {held.get('tfmcc', math.nan):.1%} of TFMCC's "
+        f"show an older frame"
     )
 
 

@@ -20,10 +20,16 @@ quantiser, carried rate-adaptively by both protocols, and each receiver's pictur
   so a frame is due 150 ms after its first packet left the sender (docs/video.md); a frame never
   sent is due at its ready time + 150 ms and judged unsent or late as the metric defines. The
   suite's earlier reading, 150 ms from the frame's ready time (its wait in the sender's pacing
-  buffer counting against the deadline), is the set-up reading ``deadline-from-ready``.
+  buffer counting against the deadline), is the set-up reading ``deadline-from-ready``. What a
+  slot shows is §6.5's rule, not the simulator judge's (:func:`paper_display`): a frame that
+  misses its slot is still decoded and shown later if it is the newest, so the frames predicted
+  from it are not lost with it (the judge, like EvalVid's ``et``, drops a late frame from the
+  rebuilt stream and with it every frame predicted from it).
 * **Scoring** [P §4]: ``vidcc.video.evaluate`` on each run's ``frames`` table, per receiver:
   PSNR of Y against the original clip (AMB-18 [C]), MOS per frame with the EvalVid thresholds,
-  concealment by repeating the last usable frame.
+  concealment by repeating the last usable frame (EvalVid's ``fixyuv``); the reading
+  ``lost_frames = "removed"`` (:func:`removed_display`) leaves the lost frames out of the received
+  file and compares it with the reference frame by frame.
 """
 
 from __future__ import annotations
@@ -140,19 +146,29 @@ def _prepared(directory: str):
     return Prepared(directory)
 
 
-_CACHE: dict[tuple[str, str, bool, str], list[dict[str, Any]]] = {}
+_CACHE: dict[tuple[str, str, bool, str, str], list[dict[str, Any]]] = {}
 REFERENCES = ("original", "sent")  # the PSNR references AMB-18 leaves open (docs/papers/asmp-tfmcc.md §4)
+
+
+def _scoring_key(d: FigureData, part: str, key: str, default: str) -> str:
+    for p in d.figure.parts:
+        if p.name == part:
+            for alt in p.alternatives:
+                if alt.scoring.get(key):
+                    return str(alt.scoring[key])
+    return default
 
 
 def reference_of(d: FigureData, part: str) -> str:
     """The PSNR reference ``part``'s readings ask for (an alternative's ``scoring`` key
     ``psnr_reference``), else the suite's: the original clip."""
-    for p in d.figure.parts:
-        if p.name == part:
-            for alt in p.alternatives:
-                if alt.scoring.get("psnr_reference"):
-                    return str(alt.scoring["psnr_reference"])
-    return "original"
+    return _scoring_key(d, part, "psnr_reference", "original")
+
+
+def lost_frames_of(d: FigureData, part: str) -> str:
+    """What becomes of a frame the receiver did not get whole, as ``part``'s readings ask for (an
+    alternative's ``scoring`` key ``lost_frames``), else the suite's: ``"repeated"``."""
+    return _scoring_key(d, part, "lost_frames", "repeated")
 
 
 _RECEIVED = ("ok", "late", "dependency")  # every packet of the frame arrived (decodability.rs)
@@ -223,6 +239,110 @@ def _sent_psnr(prep, slots: pd.DataFrame, frames: pd.DataFrame, quantizers) -> A
     return psnr
 
 
+LOST_FRAMES = ("repeated", "removed")  # what becomes of a frame not received whole (docs/papers/asmp-tfmcc.md §3)
+
+
+def _references(types: Any) -> list[tuple[int, ...]]:
+    """Per position of a receiver's frames (display order, ``types`` their I/P/B letters): the
+    positions of the frames it is predicted from, as :func:`without_deadline` reads them — a P
+    frame the previous anchor, a B frame the previous and the next anchor, an I frame none."""
+    anchors = [i for i, t in enumerate(types) if t != "B"]
+    refs: list[tuple[int, ...]] = []
+    a = 0  # anchors[a] is the first anchor after position i
+    prev = None
+    for i, t in enumerate(types):
+        while a < len(anchors) and anchors[a] <= i:
+            a += 1
+        if t == "I":
+            refs.append(())
+        elif t == "B":
+            refs.append(tuple(x for x in (prev, anchors[a] if a < len(anchors) else None) if x is not None))
+        else:
+            refs.append((prev,) if prev is not None else ())
+        if t != "B":
+            prev = i
+    return refs
+
+
+def paper_display(frames: pd.DataFrame) -> Any:
+    """The picture shown in each slot of one receiver's ``frames`` (display order, with a
+    deadline: ``deadline_ns`` is the slot's time) by §6.5's rule [P]: "video frames that are
+    received with delay larger than D_pb cause a previous frame to be displayed when that frame
+    had to be displayed. The latest-arriving frame is not dropped, however, since it is the most
+    recently received video frame" (Fig. 9: frame 2 shown twice, frame 3 never, frame 4 had
+    arrived). A late frame is decoded when it arrives, so frames predicted from it are not lost
+    with it. Slot k shows the newest frame j ≤ k that could be decoded by the slot's time (all its
+    packets arrived, and its references could be decoded, by then) if it is newer than the frame
+    shown before, else repeats that one (-1: nothing yet). Returns the frame index shown per
+    row."""
+    import numpy as np
+
+    g = frames.sort_values("frame")
+    ids = g["frame"].to_numpy()
+    status = g["status"].astype(str).to_numpy()
+    done = g["complete_ns"].to_numpy().astype(float)
+    due = g["deadline_ns"].to_numpy().astype(float)
+    whole = np.isin(status, _RECEIVED) & (done >= 0)
+    ready = np.where(whole, done, np.inf)  # when the frame could be decoded
+    types = g["frame_type"].astype(str).to_numpy()
+    refs = _references(types)
+    for i in [*np.flatnonzero(types != "B"), *np.flatnonzero(types == "B")]:  # a B frame's anchors first
+        for r in refs[i]:
+            ready[i] = max(ready[i], ready[r])
+    shown = np.full(len(g), -1, dtype=np.int64)
+    last = -1  # position of the frame shown last
+    for k in range(len(g)):
+        j = k
+        while j > last and not ready[j] <= due[k]:
+            j -= 1
+        last = max(last, j)
+        shown[k] = ids[last] if last >= 0 else -1
+    return shown
+
+
+def removed_display(frames: pd.DataFrame) -> tuple[Any, Any]:
+    """The reading ``lost_frames = "removed"``: §4 compares "the video file sent by the sender with
+    the same file at the end user on a frame-by-frame basis". The file sent holds the frames its
+    sender sent (a frame its sender buffer dropped, status ``unsent``, is in neither file); the
+    file received only those whose packets all arrived (the decoder is given no other; a frame
+    predicted from a missing one is decoded as if it were not missing — its drift is not
+    modelled, which favours the received video). The k-th frame of one is compared with the k-th
+    of the other, as far as the shorter goes (EvalVid's ``psnr``): nothing re-inserts the missing
+    frames, so each shifts the rest of the file. Returns (the frames of the file sent, the frames
+    of the file received), paired up to the shorter."""
+    import numpy as np
+
+    g = frames.sort_values("frame")
+    status = g["status"].astype(str).to_numpy()
+    got = np.isin(status, _RECEIVED)
+    if "complete_ns" in g.columns:
+        got &= g["complete_ns"].to_numpy() >= 0
+    ids = g["frame"].to_numpy()
+    sent, received = ids[~np.isin(status, ("unsent", "pending"))], ids[got]
+    n = min(len(sent), len(received))
+    return sent[:n], received[:n]
+
+
+def _original_psnr(prep, frame: Any, shown: Any, shown_e: Any) -> Any:
+    """Per slot: the PSNR of the picture shown (frame ``shown`` decoded at prepared encoding
+    ``shown_e``; -1: grey) against the original picture of the slot's ``frame``."""
+    import numpy as np
+
+    from vidcc.video.metrics import psnr_ssim
+    from vidcc.video.quality import GREY
+
+    psnr = np.empty(len(frame))
+    ref_idx, src_idx = frame % prep.frames, np.where(shown >= 0, shown, 0) % prep.frames
+    for e in np.unique(shown_e):
+        sel = np.flatnonzero(shown_e == e)
+        for lo in range(0, len(sel), 256):
+            part = sel[lo:lo + 256]
+            ref = prep.original.y(ref_idx[part])
+            test = np.full_like(ref, GREY) if e < 0 else prep.decoded(int(e)).y(src_idx[part])
+            psnr[part] = psnr_ssim(ref, test)[0]
+    return psnr
+
+
 def score(
     run_id: str,
     frames: pd.DataFrame,
@@ -230,24 +350,30 @@ def score(
     quantizers=QUANTIZERS,
     deadline: bool = False,
     reference: str = "original",
+    lost_frames: str = "repeated",
 ) -> list[dict[str, Any]]:
     """Per (flow, receiver) of one run's frames table: the quality summary of
     :func:`vidcc.video.evaluate` plus ``psnr_var`` (variance of the per-frame PSNR), ``share_mos_le_2``,
     ``share_mos_5``, ``mean_quantizer`` (of the frames shown) and ``psnr_scene0``/``psnr_scene1``
     (mean PSNR over the slots of each half of the clip). Without ``deadline`` the frames are
-    judged by :func:`without_deadline` first. ``reference``: what each picture is compared with,
-    ``"original"`` (the raw clip, the suite's reading of AMB-18) or ``"sent"`` (the video as its
-    sender encoded it, :func:`_sent_psnr`; every PSNR and MOS score then comes from those
-    per-slot values). Cached by run id (a run never changes)."""
+    judged by :func:`without_deadline` first; with it each slot shows what :func:`paper_display`
+    says. ``reference``: what each picture is compared with, ``"original"`` (the raw clip, the
+    suite's reading of AMB-18) or ``"sent"`` (the video as its sender encoded it,
+    :func:`_sent_psnr`). ``lost_frames``: ``"repeated"`` (a slot whose frame is missing shows the
+    last one shown, EvalVid's ``fixyuv``; the suite's reading) or ``"removed"``
+    (:func:`removed_display`). Cached by run id (a run never changes)."""
     import numpy as np
+    import pandas as pd
 
     from vidcc.video import evaluate
     from vidcc.video.metrics import mos
 
     if reference not in REFERENCES:
         raise ValueError(f"PSNR reference {reference!r}: not one of {', '.join(REFERENCES)}")
+    if lost_frames not in LOST_FRAMES:
+        raise ValueError(f"lost frames {lost_frames!r}: not one of {', '.join(LOST_FRAMES)}")
     d = str(Path(directory) if directory is not None else prepared_dir())
-    key = (run_id, d, deadline, reference)
+    key = (run_id, d, deadline, reference, lost_frames)
     if key in _CACHE:
         return _CACHE[key]
     if not deadline:
@@ -255,7 +381,8 @@ def score(
     prep = _prepared(d)
     by = ["flow", "receiver"] if "receiver" in frames.columns else ["flow"]
     # Receivers behind the same links receive the same frames: score each distinct sequence once.
-    cols = [c for c in ("frame", "encoding", "decodable", "status", "layers_decodable") if c in frames.columns]
+    cols = [c for c in ("frame", "encoding", "decodable", "status", "layers_decodable", "complete_ns")
+            if c in frames.columns]
     first: dict[int, tuple] = {}
     same: dict[tuple, tuple] = {}
     for k, g in frames.groupby(by, sort=True):
@@ -264,33 +391,50 @@ def score(
         same[k] = first.setdefault(h, k)
     keep = frames.set_index(by).index.isin(list(first.values()))
     q = evaluate(frames[keep], prep, encodings=list(quantizers))
+    table = prep.index_of(list(quantizers), "the suite's encodings")
+    qarr = np.asarray(prep.quantizers)
     per = q.frames.groupby(by, sort=True)
     scored = {}
     for s in q.flows:
         k = (s["flow"], s["receiver"]) if "receiver" in s else (s["flow"],)
-        g = per.get_group(k)
-        psnr = g["psnr_db"].to_numpy()
-        scene = (g["frame"].to_numpy() % prep.frames) >= prep.frames // 2
-        shown = g["shown_quantizer"].to_numpy()
+        g = per.get_group(k).sort_values("frame")
+        mask = np.ones(len(frames), dtype=bool)
+        for col, value in zip(by, k):
+            mask &= frames[col].to_numpy() == value
+        sel = frames[mask].sort_values("frame")
+        # §6.5's rule needs the frames' times; a table without them keeps the judge's slots.
+        timed = deadline and {"complete_ns", "deadline_ns", "frame_type", "status"} <= set(sel.columns)
+        redrawn = timed or lost_frames == "removed"
+        if redrawn:
+            # The slots as the reading draws them: which frame each shows, at the quantiser sent.
+            enc_of = dict(zip(sel["frame"].to_numpy(), sel["encoding"].to_numpy()))
+            if lost_frames == "removed":
+                slot_frames, shown = removed_display(sel[sel["frame"].isin(g["frame"])])
+            else:
+                by_frame = dict(zip(sel["frame"].to_numpy(), paper_display(sel)))
+                slot_frames = g["frame"].to_numpy()
+                shown = np.maximum.accumulate(np.array([by_frame.get(f, -1) for f in slot_frames], dtype=np.int64))
+            shown_e = np.array([int(table[int(enc_of[f])]) if f >= 0 else -1 for f in shown], dtype=np.int64)
+            g = pd.DataFrame({"frame": slot_frames, "shown_frame": shown,
+                              "shown_quantizer": np.where(shown_e >= 0, qarr[np.maximum(shown_e, 0)], -1)})
         if reference == "sent":
-            mask = np.ones(len(frames), dtype=bool)
-            for col, value in zip(by, k):
-                mask &= frames[col].to_numpy() == value
-            sel = frames[mask]
             psnr = _sent_psnr(prep, g, sel, quantizers)
-            grade = np.asarray(mos(psnr))
-            s = {**s, "mean_psnr_db": float(psnr.mean()), "mean_mos": float(grade.mean()),
-                 "share_mos_ge_3": float((grade >= 3).mean()),
-                 "mos_share": {str(c): float((grade == c).mean()) for c in range(1, 6)}}
+        elif redrawn:
+            psnr = _original_psnr(prep, g["frame"].to_numpy(), g["shown_frame"].to_numpy(), shown_e)
+        else:
+            psnr = g["psnr_db"].to_numpy()
+        grade = np.asarray(mos(psnr))
+        scene = (g["frame"].to_numpy() % prep.frames) >= prep.frames // 2
+        shown_q = g["shown_quantizer"].to_numpy()
         scored[k] = {
-            "mean_psnr_db": s["mean_psnr_db"],
+            "mean_psnr_db": float(psnr.mean()),
             "psnr_var": float(np.var(psnr)),
-            "mean_mos": s["mean_mos"],
-            "share_mos_ge_3": s["share_mos_ge_3"],
-            "share_mos_le_2": s["mos_share"]["1"] + s["mos_share"]["2"],
-            "share_mos_5": s["mos_share"]["5"],
-            "concealed": s["concealed_frames"] / s["frames"],
-            "mean_quantizer": float(shown[shown > 0].mean()) if (shown > 0).any() else math.nan,
+            "mean_mos": float(grade.mean()),
+            "share_mos_ge_3": float((grade >= 3).mean()),
+            "share_mos_le_2": float((grade <= 2).mean()),
+            "share_mos_5": float((grade == 5).mean()),
+            "concealed": float((g["shown_frame"].to_numpy() != g["frame"].to_numpy()).mean()),
+            "mean_quantizer": float(shown_q[shown_q > 0].mean()) if (shown_q > 0).any() else math.nan,
             "psnr_scene0": float(psnr[~scene].mean()) if (~scene).any() else math.nan,
             "psnr_scene1": float(psnr[scene].mean()) if scene.any() else math.nan,
         }
@@ -313,7 +457,8 @@ def quality(d: FigureData, parts=None) -> pd.DataFrame:
             continue
         part = str(f["part"].iloc[0])
         deadline, reference = part.endswith("-deadline"), reference_of(d, part)
-        s = pd.DataFrame(score(str(run_id), frames, deadline=deadline, reference=reference))
+        s = pd.DataFrame(score(str(run_id), frames, deadline=deadline, reference=reference,
+                               lost_frames=lost_frames_of(d, part)))
         keys = [k for k in ("flow", "receiver") if k in f.columns and k in s.columns]
         out.append(f.merge(s, on=keys, how="inner", suffixes=("", "_video")))
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
