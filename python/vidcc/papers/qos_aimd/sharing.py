@@ -134,12 +134,13 @@ def multi_cause(d, measured, parts) -> str:
                 f"total pkt/slot[{cell}]": round(r["total"], 4),
                 f"min/max ratio[{cell}]": round(r["ratio"], 4),
                 f"outage[{cell}]": round(r["outage"], 5),
+                f"outage in whole slots[{cell}]": round(r["outage_whole"], 5),
             }
         )
         texts.append(
             f"R = ({', '.join(map(str, rtts))}), p_e {r['p_e']:g}: windows {', '.join(map(str, w))} (sum {sum(w)}), "
             f"flows {r['min_flow']:.3f}..{r['max_flow']:.3f} pkt/slot (ratio {r['ratio']:.3f}), "
-            f"total {r['total']:.3f}, outage {100 * r['outage']:.2f} %"
+            f"total {r['total']:.3f}, outage {100 * r['outage']:.2f} % ({100 * r['outage_whole']:.2f} % in whole slots)"
         )
     return "; ".join(texts) if texts else "every cell's share ratio is ≥ 0.9 and its outage ≤ 1.5 %"
 
@@ -165,6 +166,8 @@ def deviating_cells(d, measured) -> str:
         measured.update({f"round trips (slots)[{cell}]": ", ".join(map(str, rtts)),
                          f"windows[{cell}]": ", ".join(map(str, w)), f"min/max ratio[{cell}]": round(r["ratio"], 4),
                          f"eq. (3) min/max ratio[{cell}]": round(ana, 4), f"outage[{cell}]": round(r["outage"], 5)})
+        measured[f"outage in whole slots[{cell}]"] = round(r["outage_whole"], 5)
         texts.append(f"R = ({', '.join(map(str, rtts))}), p_e {r['p_e']:g}: windows {', '.join(map(str, w))}, "
-                     f"ratio {r['ratio']:.3f} (eq. (3): {ana:.3f}), outage {100 * r['outage']:.2f} %")
+                     f"ratio {r['ratio']:.3f} (eq. (3): {ana:.3f}), outage {100 * r['outage']:.2f} % "
+                     f"({100 * r['outage_whole']:.2f} % in whole slots)")
     return "; ".join(texts) if texts else "every cell's ratio is ≥ 0.9 and its outage ≤ 1 %"

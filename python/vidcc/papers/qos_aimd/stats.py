@@ -9,6 +9,7 @@ import math
 import weakref
 
 from vidcc.papers.measures import warmup_ns
+from vidcc.papers.qos_aimd.readings import OUTAGE_JITTER, WHOLE_SLOTS
 from vidcc.papers.qos_aimd.scenarios import SLOT_S, pkt_per_slot, with_pe
 
 _STATS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # FigureData → {key: table}
@@ -21,9 +22,30 @@ def _cached(d, key, compute):
     return cache[key]
 
 
-def run_outage(d, run_id, warm, flow_ids, bound_ms: float = 50.0) -> tuple[float, dict]:
+SLOT_NS = round(SLOT_S * 1e9)
+
+
+def whole_slots(d) -> bool:
+    """Whether ``d``'s runs are scored under the reading ``outage-whole-slots`` (``readings``): the
+    delay jitter counted in whole slots."""
+    figure = getattr(d, "figure", None)
+    parts = getattr(figure, "parts", ())
+    return any(a.scoring.get(OUTAGE_JITTER) == WHOLE_SLOTS for p in parts for a in p.alternatives)
+
+
+def late(jitter_ns, bound_ms: float = 50.0, whole: bool = False):
+    """Whether each delay jitter (ns) exceeds the bound: as measured (the suite's default), or in
+    whole slots (the reading ``outage-whole-slots``: the fraction of a slot is dropped, so 50 ms
+    = 10 slots is exceeded from 11 slots, 55 ms, on)."""
+    if whole:
+        jitter_ns = (jitter_ns // SLOT_NS) * SLOT_NS
+    return jitter_ns > bound_ms * 1e6
+
+
+def run_outage(d, run_id, warm, flow_ids, bound_ms: float = 50.0, whole: bool | None = None) -> tuple[float, dict]:
     """Share of received packets (after the warm-up) whose one-way delay exceeds their flow's
-    minimum by more than D = 50 ms; pooled and per flow."""
+    minimum by more than D = 50 ms (:func:`late`; in whole slots when ``whole``, by default as
+    ``d``'s reading says); pooled and per flow."""
     pk = d.series(run_id, "packets")
     pk = pk[pk["flow"].isin(flow_ids) & (pk["fate"] == "delivered")]
     # the minimum over the whole run (warm-up included: a saturated queue must not hide its own delay)
@@ -32,8 +54,8 @@ def run_outage(d, run_id, warm, flow_ids, bound_ms: float = 50.0) -> tuple[float
     pk = pk[pk["sent_ns"] >= warm]
     if pk.empty:
         return math.nan, {}
-    late = pk["jitter"] > bound_ms * 1e6
-    return float(late.mean()), {int(f): float(v) for f, v in late.groupby(pk["flow"]).mean().items()}
+    lt = late(pk["jitter"], bound_ms, whole_slots(d) if whole is None else whole)
+    return float(lt.mean()), {int(f): float(v) for f, v in lt.groupby(pk["flow"]).mean().items()}
 
 
 def udp_outage(d, part: str, label: str = "udp", bound_ms: float = 50.0):
@@ -50,10 +72,10 @@ def udp_outage(d, part: str, label: str = "udp", bound_ms: float = 50.0):
         pk = pk[pk["flow"].isin(ids) & (pk["sent_ns"] >= warm) & (pk["fate"] == "delivered")]
         pk = pk.assign(delay=pk["arrival_ns"] - pk["sent_ns"])
         jitter = pk["delay"] - pk.groupby("flow")["delay"].transform("min")
-        late = jitter > bound_ms * 1e6
-        frac = float(late.mean()) if len(pk) else math.nan
+        lt = late(jitter, bound_ms, whole_slots(d))
+        frac = float(lt.mean()) if len(pk) else math.nan
         rows.append({"run_id": r["run_id"], "seed": r["seed"], "rate": r.get("rate"), "outage": frac})
-        for fid, lf in late.groupby(pk["flow"]):
+        for fid, lf in lt.groupby(pk["flow"]):
             rows[-1][f"outage_flow{fid}"] = float(lf.mean())
     return pd.DataFrame(rows)
 
@@ -100,11 +122,13 @@ def _fig6_stats(d):
         if a.empty:
             continue
         out, _ = run_outage(d, r["run_id"], warmup_ns(r), set(a["flow"]))
+        whole, _ = run_outage(d, r["run_id"], warmup_ns(r), set(a["flow"]), whole=True)
         slots = list(pkt_per_slot(a)["pkt_per_slot"]) + list(pkt_per_slot(t, 1250.0)["pkt_per_slot"])
         links = d.series(r["run_id"], "links")
         bs = links[links["name"] == "BS->MH"]["dropped_queue"]
         rows.append({"p_e": r["p_e"], "n": r["n"], "seed": r["seed"], "aimd": slots[0],
-                     "mean_all": sum(slots) / len(slots), "loss": float(a["drop_rate"].iloc[0]), "outage": out,
+                     "mean_all": sum(slots) / len(slots), "loss": float(a["drop_rate"].iloc[0]),
+                     "outage": out, "outage_whole": whole,
                      "bs_overflow": float(bs.sum()) if len(bs) else math.nan})
     df = pd.DataFrame(rows)
     return df.groupby(["p_e", "n"], as_index=False).mean(numeric_only=True) if not df.empty else df
@@ -132,9 +156,11 @@ def _multi_stats(d, parts):
         warm = warmup_ns(r)
         f = pkt_per_slot(flows[flows["run_id"] == r["run_id"]])
         out, _ = run_outage(d, r["run_id"], warm, set(f["flow"]))
+        whole, _ = run_outage(d, r["run_id"], warm, set(f["flow"]), whole=True)
         t = list(f.sort_values("flow")["pkt_per_slot"])
         rows.append({"rtts": r["rtts"], "p_e": r["p_e"], "seed": r["seed"], "total": sum(t), "min_flow": min(t),
-                     "max_flow": max(t), "ratio": min(t) / max(t) if max(t) > 0 else math.nan, "outage": out,
+                     "max_flow": max(t), "ratio": min(t) / max(t) if max(t) > 0 else math.nan,
+                     "outage": out, "outage_whole": whole,
                      "n": len(t)})
     df = pd.DataFrame(rows)
     if df.empty:

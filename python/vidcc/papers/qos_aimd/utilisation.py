@@ -7,8 +7,8 @@ import math
 
 from vidcc.papers import ns2
 from vidcc.papers.model import FAIL, NOT_YET, PASS, Verdict
-from vidcc.papers.qos_aimd import stats
-from vidcc.papers.qos_aimd.scenarios import R_SLOTS, SLOT_S, WIRED_BPS, pkt_per_slot, windows
+from vidcc.papers.qos_aimd import model, stats
+from vidcc.papers.qos_aimd.scenarios import BURST_R, D_SLOTS, R_SLOTS, SLOT_S, WIRED_BPS, pkt_per_slot, windows
 from vidcc.papers.verdicts import all_of, within
 
 
@@ -233,8 +233,10 @@ def window_against_round_trip(d, measured) -> str:
 
 
 def outage_cells(d, measured) -> str:
-    """S8: the cells over 1 % with the rwnd they ran, and Fig. 5's light sweep's outage at the same
-    rwnd and p_e (the AIMD flow with only 5 elephants)."""
+    """S8: the cells over 1 % with the rwnd they ran, eq. (1)'s outage at that rwnd on the suite's
+    channel (the design target), the same runs' outage counted in whole slots (the reading
+    ``outage-whole-slots``), and Fig. 5's light sweep's outage at the same rwnd and p_e (the AIMD
+    flow with only 5 elephants)."""
     m = stats.fig6_stats(d) if d is not None else None
     if m is None or m.empty:
         return "no results"
@@ -248,7 +250,11 @@ def outage_cells(d, measured) -> str:
         cell = f"p_e={r['p_e']:g},N={int(r['n'])}"
         measured[f"outage[{cell}]"] = round(r["outage"], 5)
         measured[f"rwnd[{cell}]"] = w
-        text = f"p_e {r['p_e']:g}, N {int(r['n'])}: {100 * r['outage']:.2f} % at rwnd {w}"
+        ana = model.eq1(w, R_SLOTS, D_SLOTS, float(r["p_e"]), burst=1 / BURST_R)
+        measured[f"eq. (1) outage at rwnd[{cell}]"] = round(ana, 5)
+        measured[f"outage in whole slots[{cell}]"] = round(r["outage_whole"], 5)
+        text = (f"p_e {r['p_e']:g}, N {int(r['n'])}: {100 * r['outage']:.2f} % at rwnd {w}, where eq. (1) gives "
+                f"{100 * ana:.2f} %; counted in whole slots {100 * r['outage_whole']:.2f} %")
         if light is not None and not light.empty:
             g = light[(light["p_e"].round(4) == round(float(r["p_e"]), 4)) & (light["rwnd"] == w)]
             if not g.empty:
