@@ -55,3 +55,17 @@ def test_ns2_tcp_keys_are_a_twenty_packet_window(size, window):
     keys = ns2.tcp_keys(size)
     assert keys == {"max_window": window, "initial_window": 2, "min_rto": "200ms", "initial_rto": "3s",
                     "delayed_ack": False}
+
+
+def test_the_target_flows_minimum_rtt_is_the_papers_85_ms():
+    """§V: "The minimal rtt for the target flow is 85 ms" (17 slots of 5 ms). The AIMD flow starts
+    with one packet and sends its second when the first one's ack is back: that gap is its
+    minimum round trip. Fails with the old 35 ms backbone delay (82.64 ms)."""
+    fig6 = next(f for f in qos_aimd.SUITE.figures if f.id == "fig6")
+    sc = next(p for p in fig6.parts if p.name == "aimd-pe0.1").scenario("quick")
+    sc["flows"] = sc["flows"][:1]  # the AIMD flow alone
+    sc["scenario"].update(duration="1s", warmup="0s", packet_log=True)
+    packets = vidcc.run(parse_scenario(sc, source="<fig6>")).tables["packets"]
+    first_two = packets[packets["flow"] == 0].sort_values("seq").head(2)["sent_ns"].to_numpy()
+    assert first_two[0] == 0
+    assert first_two[1] / 1e6 == pytest.approx(85.0, abs=0.01)

@@ -4,11 +4,11 @@ Reconstruction notes (the QoS-AIMD paper page tags [P]/[D]/[U]; ours are marked 
 value comes from is the set-up table, ``setup.py``):
 
 * Path CH —100 Mb/s— r1 —100 Mb/s backbone (RED)— r2 —100 Mb/s— BS —wireless— MH [P]; one-way
-  delays 1 / 35 / 1 / 1 ms (suite [U]: minimum RTT ≈ 85 ms = 17 slots with the 5 ms slot of a
-  125 B packet at 200 kb/s and the 40 B acks). The cross TCP runs "over r1–r2" [P]: each TCP
-  source on its own host with its own access link into r1, each sink behind its own link out of
-  r2 (100 Mb/s as every wired link [P], 1 ms as the CH's, suite), so the backbone is the only
-  link the flows share.
+  delays 1 / 36.18 / 1 / 1 ms (suite [U]: with the 5 ms slot of a 125 B packet at 200 kb/s and
+  the 1.6 ms of a 40 B ack they make the paper's minimum RTT, 85 ms = 17 slots). The cross TCP
+  runs "over r1–r2" [P]: each TCP source on its own host with its own access link into r1, each
+  sink behind its own link out of r2 (100 Mb/s as every wired link [P], 1 ms as the CH's,
+  suite), so the backbone is the only link the flows share.
 * Wireless downlink 200 kb/s [P]; the simulator's links are symmetric, so the uplink is also
   200 kb/s (suite; the paper's is 100 kb/s, which only acks use). Two-state channel [P]:
   Gilbert-Elliott with loss 1 in the bad state and 0 in the good one, mean bad burst 2 packets
@@ -69,7 +69,10 @@ R_SLOTS, D_SLOTS = 17, 10  # the target flow's minimum RTT and the delay bound, 
 # Every wired link is 100 Mb/s [P, §V: "links between CH, r1, r2, and BS are duplex links with 100
 # Mbps"]; the TCP hosts' own links are not described: the CH's 100 Mb/s and 1 ms (suite; ns-2's
 # duplex-link has no default delay), ns-2's DropTail queue (Queue limit_ 50 packets).
-WIRED_BPS, ACCESS_DELAY_S, BACKBONE_DELAY_S = 100e6, 0.001, 0.035
+# The backbone's delay makes the target flow's minimum RTT the paper's 85 ms (§V): 2 × (1 + 36.18 +
+# 1 + 1) ms of propagation, 5 ms for the 125 B packet and 1.6 ms for the 40 B ack at 200 kb/s, and
+# 0.04 ms on the 100 Mb/s links. (With 35 ms, as before 2026-11-27, it was 82.64 ms.)
+WIRED_BPS, ACCESS_DELAY_S, BACKBONE_DELAY_S = 100e6, 0.001, 0.03618
 TCP_ACCESS = {"bandwidth": "100Mbps", "delay": "1ms", "queue": ns2.droptail()}
 
 
@@ -93,7 +96,7 @@ def topo(p_e: float, *, bs_buffer=10, arq: bool | dict = False) -> dict:
             # byte mode, limit_ 50 × mean_pktsize_ 500 = 25 000 B, automatic thresh_ 62.5 /
             # maxthresh_ 187.5 packets of 500 B (above that limit: no early drops at 100 Mb/s),
             # q_weight_ 3.805e-05, linterm_ 10, gentle_ (ns2.red).
-            glink("r1", "r2", "100Mbps", "35ms", queue=ns2.red(WIRED_BPS, BACKBONE_DELAY_S)),
+            glink("r1", "r2", "100Mbps", f"{BACKBONE_DELAY_S * 1000:g}ms", queue=ns2.red(WIRED_BPS, BACKBONE_DELAY_S)),
             # r2's side of the BS link: only the 200 kb/s AIMD flow crosses it, so it never queues
             # and its discipline does not matter; ns-2's DropTail.
             glink("r2", "BS", "100Mbps", "1ms", queue=ns2.droptail(), monitor=False),

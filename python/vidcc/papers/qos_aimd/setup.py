@@ -48,10 +48,9 @@ SETUP = [
         "simulator's links are symmetric, so the uplink, which carries only acks, is 200 kb/s too")),
     SetupKey("topology.links[*].bandwidth", _WIRED),
     SetupKey("topology.links[*].delay", Reconstruction(
-        "the paper gives only 'The minimal rtt for the target flow is 85 ms' (§V): 1 / 35 / 1 / 1 ms one way on "
+        "the paper gives only 'The minimal rtt for the target flow is 85 ms' (§V): 1 / 36.18 / 1 / 1 ms one way on "
         "CH–r1 / r1–r2 / r2–BS / BS–MH, with the 5 ms slot of the 125 B packet and the 1.6 ms of the 40 B ack on the "
-        "200 kb/s uplink, make 82.64 ms (16.5 slots), 2.36 ms short of the paper's 85 ms = 17 slots (an r1–r2 delay of "
-        "36.18 ms would make it 85 ms)")),
+        "200 kb/s uplink, make it 85 ms = 17 slots (measured: the first data packet's round trip)")),
     SetupKey("topology.links[BS-MH].queue.limit", Reconstruction(
         "§V-A: 'The BS buffer size is set to rwnd to avoid buffer overflow': 40 ≥ every swept rwnd, so that the "
         "buffer never overflows as the paper's B = rwnd, with one scenario for the whole rwnd sweep"),
