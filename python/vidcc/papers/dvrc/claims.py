@@ -32,7 +32,7 @@ CAUSES = {
     "C16": additive_share_cause(then=_LOADS),
     "C17": additive_share_cause(then=_UNFAIR + ", and the layer steps freeze the differences"),
     "C18": additive_share_cause(("dvrc-20", "dvrc-40"), then="the DVRC flows take more than their share from Reno"),
-    "C19": additive_share_cause(("dvrc-20", "dvrc-40"), then="DVRC, too, pushes Reno away from its share"),
+    "C19": friendliness.tfrc_loss_against_reno_cause,
     "C20": additive_share_cause(then="at one hop DVRC takes more than its share; across several congested hops the "
                                      "end-to-end flow meets every hop's losses while each hop's Reno meets one"),
     "C22": additive_share_cause(then=_LOSES),
