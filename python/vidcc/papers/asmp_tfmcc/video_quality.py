@@ -442,3 +442,40 @@ def error_rate_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
             way = "coarser" if all(x > 0 for x in steps) else "finer" if all(x < 0 for x in steps) else "not monotone"
             moves.append(f"{lab.upper()}'s quantiser is {way} as the error rate rises")
     return f"at error rates {rates}: " + "; ".join(parts) + (": " + ", ".join(moves) if moves else "")
+
+
+def loss_free_gap_floor(lossless: dict[str, float], lossy: dict[str, float]) -> tuple[float, float, float]:
+    """C9's bound at one error rate: ``(gap0, floor, half_effect)``. With loss-free PSNRs L_a, L_t
+    and lossy ones P_a, P_t the drops are D = L − P, so P_a − P_t = (L_a − L_t) − (D_a − D_t) and
+    |ΔPSNR| ≥ |L_a − L_t| − |D_a − D_t| = ``floor`` (the triangle inequality); the check asks
+    |ΔPSNR| < (D_a + D_t) / 4 = ``half_effect``, which ``floor`` ≥ ``half_effect`` rules out."""
+    la, lt, pa, pt = (float(x[p]) for x in (lossless, lossy) for p in PROTOS)
+    gap0 = abs(la - lt)
+    floor = gap0 - abs((la - pa) - (lt - pt))
+    return gap0, floor, ((la - pa) + (lt - pt)) / 4
+
+
+def similar_curves_bound(d: FigureData | None, measured: dict[str, Any]) -> str:
+    """C9's over-claim bound from the run: the loss-free runs' PSNR gap (the two rates' quantisers)
+    against what the losses at the lowest error rate can move it by (:func:`loss_free_gap_floor`)."""
+    q = scores(d) if d is not None else None
+    ref = _lossless(d) if d is not None else {}
+    if q is None or q.empty or not all(p in ref for p in PROTOS):
+        return "no loss-free and lossy scores to bound the gap with"
+    rate = float(q["error_rate"].min())
+    low = q[q["error_rate"] == rate].groupby("label")["mean_psnr_db"].mean()
+    gap0, floor, half = loss_free_gap_floor(ref, {p: float(low[p]) for p in PROTOS})
+    drops = {p: ref[p] - float(low[p]) for p in PROTOS}
+    for p in PROTOS:
+        measured[f"loss-free mean PSNR (dB)[{p}]"] = round(ref[p], 2)
+        measured[f"PSNR drop (dB)[{p},error_rate={rate:g}]"] = round(drops[p], 2)
+    measured["loss-free |ΔPSNR| (dB)"] = round(gap0, 2)
+    measured[f"|ΔPSNR| floor (dB)[error_rate={rate:g}]"] = round(floor, 2)
+    measured[f"half the loss effect (dB)[error_rate={rate:g}]"] = round(half, 2)
+    verdict = "so the curves cannot be that close" if floor >= half else "so the bound alone does not rule it out"
+    return (
+        f"without losses the runs' PSNRs already differ by {gap0:.2f} dB (ASMP {ref['asmp']:.2f}, TFMCC "
+        f"{ref['tfmcc']:.2f} dB: the quantisers of their two rates); at error rate {rate:g} the losses move them "
+        f"by {drops['asmp']:.2f} and {drops['tfmcc']:.2f} dB, so |ΔPSNR| ≥ "
+        f"{floor:.2f} dB against the {half:.2f} dB (half the loss effect) the check allows, {verdict}"
+    )
