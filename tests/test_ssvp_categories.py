@@ -53,3 +53,18 @@ def test_every_classified_claim_that_fails_on_synthetic_results_states_its_evide
         elif isinstance(cl, Scale):
             assert cl.full in finding.evidence and ": PASS" in finding.evidence, claim.id
     assert failing, "no classified claim fails on the synthetic results: the evidence is never shown"
+
+
+def test_c13_is_the_sender_buffer_reading_declared_from_the_text():
+    # C13 passed under `sender-queue-kept` (§3.2, Fig. 3: the data "rest inside the server") in the
+    # quick --explore run of 2026-11-27 (SSVP's VDI ≥ TFRC's, TCPW+'s and UDP's − 0.01 at every M).
+    # Fails before: C13 was unclassified.
+    from vidcc.papers.categories import UnrecordedReading
+    from vidcc.papers.ssvp.readings import ALTERNATIVES, BEARING
+
+    c13 = next(c for c in SUITE.claims if c.id == "C13")
+    assert isinstance(c13.category, UnrecordedReading)
+    assert c13.category.readings == ("sender-queue-kept",)
+    kept = next(a for a in ALTERNATIVES if a.name == "sender-queue-kept")
+    assert "§3.2" in kept.ref
+    assert "C13" in BEARING[kept.name]

@@ -192,3 +192,33 @@ def test_reno_causes_state_only_what_they_count():
     for text in texts:
         assert "(1 timeouts for 1 loss events)" in text, text
         assert "loses few" not in text and "several packets per window" not in text, text
+
+
+class _RunFlows:
+    """FigureData's ``table("run_flows")`` for C13's packet sizes: per part and M, the flows'
+    delivered wire bytes and packets."""
+
+    def __init__(self, rows):
+        self.df = pd.DataFrame(rows)
+
+    def table(self, name="run_flows", part=None, where=None):
+        return self.df[self.df["part"].isin(part)] if part is not None else self.df
+
+
+def test_c13_cause_compares_the_delivered_packet_sizes_per_m():
+    # VDI counts packets (§5.2). The same goodput in larger packets is fewer packets: the cause
+    # reports each protocol's delivered bytes per delivered packet, per M, from the run.
+    rows = [{"part": "ssvp", "label": "ssvp", "m": 20, "delivered_bytes": 8650, "delivered_packets": 10},
+            {"part": "ssvp", "label": "ssvp", "m": 20, "delivered_bytes": 8650, "delivered_packets": 10},
+            {"part": "tfrc", "label": "tfrc", "m": 20, "delivered_bytes": 8040, "delivered_packets": 10},
+            {"part": "ssvp", "label": "ssvp", "m": 50, "delivered_bytes": 9500, "delivered_packets": 10},
+            {"part": "tfrc", "label": "tfrc", "m": 50, "delivered_bytes": 8000, "delivered_packets": 10}]
+    m = {}
+    text = contention.delivered_packet_sizes(_RunFlows(rows), m)
+    assert m["delivered B/packet [ssvp, m=20]"] == 865.0 and m["delivered B/packet [tfrc, m=50]"] == 800.0
+    assert "larger" in text and "865.0/950.0 vs TFRC's 804.0/800.0" in text
+    # TFRC's packets the larger at one M: not stated as larger.
+    rows[2]["delivered_bytes"] = 9000
+    assert "larger" not in contention.delivered_packet_sizes(_RunFlows(rows), {})
+    # No per-flow byte counts (a run without them): nothing said.
+    assert contention.delivered_packet_sizes(_RunFlows([{"part": "ssvp", "label": "ssvp", "m": 20}]), {}) == ""

@@ -191,6 +191,13 @@ CLAIMS = [
         needs=("video-over-tcp",),
         ref="Fig. 12b",
         cause=video_losses_per_m,
+        category=UnrecordedReading(
+            "what SSVP's sender does with the data its rate cannot carry yet: §3.2 and Fig. 3 say the data produced "
+            "at the old rate 'rest[s] inside the server' until sent and name no drop; the suite's sender drops the "
+            "stalest beyond 1 s or 100 packets (§1.1.7), under which SSVP delivers larger packets than its video's "
+            "mean (the rest expire), so at the same goodput fewer of the packets VDI counts",
+            ("sender-queue-kept",),
+        ),
     ),
     Claim(
         "C14",

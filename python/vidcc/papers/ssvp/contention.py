@@ -77,8 +77,38 @@ def video_losses_per_m(d, m):
         f"{cells('packet_drop_rate', 'ssvp')} vs "
         f"TFRC {cells('packet_drop_rate', 'tfrc')} and TCPW+ {cells('packet_drop_rate', 'tcpw+')} (reliable, late "
         "instead: "
-        f"delayed {cells('delayed_packet_rate', 'tcpw+')}) at M = {ms}"
+        f"delayed {cells('delayed_packet_rate', 'tcpw+')}) at M = {ms}" + delivered_packet_sizes(d, m)
     )
+
+
+def delivered_packet_sizes(d, m) -> str:
+    """The mean wire size of the packets SSVP and TFRC deliver, per M. VDI counts packets (§5.2:
+    "#jitter-free packets / #sent packets"), and neither sender pads (SSVP's ``pad_last_fragment``
+    is off): at equal goodput, the sender whose delivered packets are larger delivers fewer of
+    the application's packets. Empty when the run has no per-flow byte and packet counts."""
+
+    def sizes(label):
+        df = d.table("run_flows", [label], {"label": [label]})
+        if df.empty or not {"delivered_bytes", "delivered_packets", "m"} <= set(df.columns):
+            return None
+        g = df.groupby("m")[["delivered_bytes", "delivered_packets"]].sum()
+        g = g[g["delivered_packets"] > 0]
+        out = {int(x): float(r.delivered_bytes / r.delivered_packets) for x, r in g.iterrows()}
+        m.update({f"delivered B/packet [{label}, m={x}]": round(v, 1) for x, v in out.items()})
+        return out
+
+    ss, tf = sizes("ssvp"), sizes("tfrc")
+    if not ss or not tf:
+        return ""
+    common = sorted(set(ss) & set(tf))
+    larger = bool(common) and all(ss[x] > tf[x] for x in common)
+    if not larger:
+        return ("; the packets SSVP and TFRC deliver: " + "/".join(f"{ss[x]:.1f}" for x in common) + " vs "
+                + "/".join(f"{tf[x]:.1f}" for x in common) + " B on the wire at M = " + "/".join(map(str, common)))
+    return ("; the packets SSVP delivers are larger (no sender pads): "
+            + "/".join(f"{ss[x]:.1f}" for x in common) + " vs TFRC's " + "/".join(f"{tf[x]:.1f}" for x in common)
+            + " B on the wire at M = " + "/".join(str(x) for x in common)
+            + ", so at a given goodput SSVP delivers fewer of the packets VDI counts")
 
 
 def few_delayed_packets(d):
