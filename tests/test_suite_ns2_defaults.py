@@ -8,6 +8,7 @@ import pytest
 from vidcc.papers import ns2
 from vidcc.papers.asmp_tfmcc import SUITE as ASMP
 from vidcc.papers.qos_aimd import SUITE as QOS
+from vidcc.papers.qos_aimd import scenarios as qos_scenarios
 
 TCP = ("tcp-tahoe", "tcp-reno", "tcp-newreno", "tcp-sack", "tcp-westwood-plus")
 
@@ -60,7 +61,7 @@ def test_qos_aimd_queues_are_ns2s_but_the_bs_buffer_and_the_red_backbone():
         for link in links:
             ends = (link["a"], link["b"])
             if ends == ("r1", "r2"):
-                assert link["queue"] == ns2.red(100e6, 0.035), where
+                assert link["queue"] == ns2.red(100e6, qos_scenarios.BACKBONE_DELAY_S), where
             elif ends == ("BS", "MH"):
                 assert link["queue"]["kind"] == "droptail", where  # B = rwnd (or 10 for UDP) [P]
             else:
