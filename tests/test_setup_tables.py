@@ -71,3 +71,17 @@ def test_the_ns2_script_prints_each_declared_variable_once():
     script = ns2_script(["Agent/TCP window_", "Queue limit_", "Agent/TCP window_"])
     assert script.splitlines() == ['puts "Agent/TCP window_=[Agent/TCP set window_]"',
                                    'puts "Queue limit_=[Queue set limit_]"', "exit 0"]
+
+
+def test_claims_json_counts_each_run_once_even_behind_two_figures():
+    import pandas as pd
+
+    from vidcc.papers.measures import FigureData
+    from vidcc.papers.model import FigureRun, PartRun
+
+    runs = pd.DataFrame({"run_id": ["a", "b"], "wall_seconds": [1.5, 2.0], "part": ["p", "p"]})
+    part = PartRun(FIG.parts[0], "ran", total=2, ran=1, skipped=1, seeds=[1, 2])
+    figures = [FigureRun(FIG, [part], data=FigureData(FIG, {"runs": runs}, ["p"], lambda *a: None)) for _ in range(2)]
+    run = SuiteRun(suite(FULL_SETUP), "quick", figures, [])
+    doc = suite_document(run)["runs"]
+    assert doc == {"total": 4, "made": 2, "reused": 2, "failed": 0, "seeds": 2, "seconds": 3.5}

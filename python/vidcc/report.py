@@ -154,12 +154,13 @@ def _runs_doc(run: SuiteRun) -> dict[str, Any]:
     found in the database, and ``seconds``: the workers' time that made them, summed over the runs
     (what they cost whenever they were made; ``wall_seconds`` beside it is this reproduction's)."""
     parts = [p for f in run.figures for p in f.parts]
-    seconds = 0.0
+    per_run: dict[str, float] = {}  # a run behind two figures is counted once
     for f in run.figures:
         if f.data is not None:
             runs = f.data.runs()
             if "wall_seconds" in runs.columns and not runs.empty:
-                seconds += float(runs.drop_duplicates("run_id")["wall_seconds"].fillna(0).sum())
+                per_run.update(zip(runs["run_id"], runs["wall_seconds"].fillna(0).astype(float)))
+    seconds = sum(per_run.values())
     return {"total": sum(p.total for p in parts), "made": sum(p.ran for p in parts),
             "reused": sum(p.skipped for p in parts), "failed": sum(p.failed for p in parts),
             "seeds": max((len(p.seeds) for p in parts), default=0), "seconds": round(seconds, 1)}

@@ -155,19 +155,26 @@ def rtt_tracking(runs: Sequence[trace.Run], reverse_s: Mapping[str, float]) -> V
               "1 s bins")
 
 
-def rtt_bias(runs: Sequence[trace.Run], reverse_s: Mapping[str, float], measured: dict) -> str:
-    """C04's cause: how far and which way the estimate misses the true RTT."""
-    ratios, gaps = [], []
+def _estimate_and_truth(runs: Sequence[trace.Run], reverse_s: Mapping[str, float]) -> tuple[np.ndarray, np.ndarray]:
+    """Per 1 s bin after the first 10 s, over every receiver of every run: the receiver's mean RTT
+    estimate and the true RTT (its data's one-way delay plus the reverse path), aligned."""
+    est_out, true_out = [], []
     for run in runs:
         for r, node in run.nodes.items():
             e = run.rtt[(run.rtt["receiver"] == r) & (run.rtt["t_s"] > 10.0)]
             est = e.assign(bin=np.ceil(e["t_s"])).groupby("bin")["rtt_s"].mean()
             s = run.samples[run.samples["receiver"] == r].set_index("t_s")["delay_s"]
             true = (s + reverse_s[node]).reindex(est.index).dropna()
-            ratios += list(est.reindex(true.index) / true)
-            gaps += list(true - est.reindex(true.index))
-    med = float(np.median(ratios)) if ratios else math.nan
-    gap = float(np.median(gaps)) * 1e3 if gaps else math.nan
+            est_out += list(est.reindex(true.index))
+            true_out += list(true)
+    return np.asarray(est_out, dtype=float), np.asarray(true_out, dtype=float)
+
+
+def rtt_bias(runs: Sequence[trace.Run], reverse_s: Mapping[str, float], measured: dict) -> str:
+    """C04's cause: how far and which way the estimate misses the true RTT."""
+    est, true = _estimate_and_truth(runs, reverse_s)
+    med = float(np.median(est / true)) if len(est) else math.nan
+    gap = float(np.median(true - est)) * 1e3 if len(est) else math.nan
     measured["median estimate / true RTT"] = _r(med, 3)
     measured["median true − estimated RTT ms"] = _r(gap, 2)
     return (f"the estimate runs {abs(1 - med):.0%} {'below' if med < 1 else 'above'} the true RTT in median (ratio "
@@ -178,15 +185,8 @@ def rtt_bias(runs: Sequence[trace.Run], reverse_s: Mapping[str, float], measured
 
 def _ratios(runs: Sequence[trace.Run], reverse_s: Mapping[str, float]) -> np.ndarray:
     """Per 1 s bin after the first 10 s: the receiver's mean RTT estimate / the true RTT (as C04)."""
-    out = []
-    for run in runs:
-        for r, node in run.nodes.items():
-            e = run.rtt[(run.rtt["receiver"] == r) & (run.rtt["t_s"] > 10.0)]
-            est = e.assign(bin=np.ceil(e["t_s"])).groupby("bin")["rtt_s"].mean()
-            s = run.samples[run.samples["receiver"] == r].set_index("t_s")["delay_s"]
-            true = (s + reverse_s[node]).reindex(est.index).dropna()
-            out += list(est.reindex(true.index) / true)
-    return np.asarray(out, dtype=float)
+    est, true = _estimate_and_truth(runs, reverse_s)
+    return est / true
 
 
 def underestimate_bound(runs: Sequence[trace.Run], reverse_s: Mapping[str, float], measured: dict) -> str:
