@@ -12,7 +12,7 @@
 //! sender's node, where the sender gets it, then down the tree to every other member that wants
 //! the group: the source tree doubles as the shared tree, rooted at the sender.
 
-use vidcc_core::{Datagram, GroupId, Instant, Membership, PacketKind, PeerId, Transmit};
+use vidcc_core::{Datagram, Duration, GroupId, Instant, Membership, PacketKind, PeerId, Transmit};
 
 use super::{Ev, Simulation};
 use crate::forward::GROUP_DST;
@@ -263,7 +263,13 @@ impl Simulation {
         let tree = self.groups.tree_of(slot.flow, g.0, flow.receivers);
         let change = self.groups.request(tree, r, join);
         self.recorders.on_membership(now, slot.flow, r, g.0, join, false);
-        self.sched.schedule(now + latency, Ev::Membership(change));
+        // No latency: the branch is grafted or pruned now, before anything else this instant (a
+        // packet the sender sends at the same instant, its first frame at t = 0, reaches it).
+        if latency == Duration::ZERO {
+            self.membership_due(change, now);
+        } else {
+            self.sched.schedule(now + latency, Ev::Membership(change));
+        }
     }
 
     /// A join or leave comes due: graft or prune the receiver's branch.

@@ -186,7 +186,24 @@ impl Simulation {
                 self.sched.schedule(from, Ev::MeasureStartRow { row });
             }
         }
-        for ep in 0..self.endpoints.len() {
+        // Multicast receivers act first at the first instant, their start at t = 0 included, so
+        // that a receiver starting with its sender is a member when the sender's first frame
+        // leaves (and its later start timers come first among equal times, the queue being
+        // FIFO). Sender first, the first frame went to an empty tree and every receiver lost the
+        // first GOP. Unicast endpoints keep their order and their timers.
+        let joins_first = |ep: &usize| {
+            let slot = &self.endpoints[*ep];
+            matches!(slot.side, Side::Receiver(_)) && self.flows[slot.flow as usize].multicast
+        };
+        let (receivers, others): (Vec<usize>, Vec<usize>) = (0..self.endpoints.len()).partition(joins_first);
+        for &ep in &receivers {
+            let endpoint = &mut self.endpoints[ep].endpoint;
+            if endpoint.poll_timeout().is_some_and(|t| t <= Instant::ZERO) {
+                endpoint.handle_timeout(Instant::ZERO);
+            }
+            self.service(ep as EndpointId, Instant::ZERO);
+        }
+        for ep in others {
             self.service(ep as EndpointId, Instant::ZERO);
         }
         let end = self.world.end;
