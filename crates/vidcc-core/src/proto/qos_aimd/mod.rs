@@ -30,6 +30,8 @@
 
 pub mod config;
 pub mod model;
+#[cfg(test)]
+mod model_tests;
 pub mod receiver;
 pub mod sender;
 #[cfg(test)]

@@ -5,8 +5,9 @@
 //! sender endpoint, TFRC's loss-interval estimator and throughput equation) with a scripted input.
 
 use super::config::{PostLossFactor, SsvpConfig, SsvpLayeredConfig};
+use super::controller::{Controller, Decision};
 use super::layered::{LayerAdaptation, LayerChange};
-use super::sender::{Controller, Decision, SsvpSender};
+use super::sender::SsvpSender;
 use crate::endpoint::{Datagram, Endpoint, PeerId};
 use crate::estimate::loss_intervals::{LossIntervals, LossIntervalsConfig};
 use crate::estimate::tcp_model::rfc5348_rate_default;

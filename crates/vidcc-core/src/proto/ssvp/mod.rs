@@ -9,8 +9,9 @@
 //! marked, and holds otherwise; during startup it increases on every control packet until the
 //! first mark. The sender computes STO (a TCP-like timeout) and ships it to the receiver.
 //!
-//! - [`sender`]: the rate controller ([`Controller`], Alg. 2, Eqs. 2–10) and the sender
-//!   endpoint (pacing, STO shipping, bulk / live video / stored layered video);
+//! - [`controller`]: the rate controller on bare state ([`Controller`], Alg. 2, Eqs. 2–10);
+//! - [`sender`]: the sender endpoint (pacing, STO shipping, bulk / live video / stored layered
+//!   video);
 //! - [`receiver`]: CIn marking on gap or timeout, the control packets, SSVP-LA's buffers;
 //! - [`layered`]: SSVP-LA's add rule (Eqs. 11–17) and docs/papers/ssvp.md's drop rule (A-LA-5);
 //! - [`config`]: every parameter with its default and source; wire format in `wire::ssvp`.
@@ -21,6 +22,7 @@
 
 pub mod claims;
 pub mod config;
+pub mod controller;
 pub mod layered;
 pub mod receiver;
 pub mod sender;
@@ -31,9 +33,10 @@ pub use config::{
     AdjustPeriod, BufferPolicy, ConsumptionRule, DeviationForm, IncreaseLaw, LayerPolicy, PostLossFactor, SsvpConfig,
     SsvpLayeredConfig,
 };
+pub use controller::{Controller, Decision};
 pub use layered::{LayerAdaptation, LayerChange};
 pub use receiver::SsvpReceiver;
-pub use sender::{Controller, Decision, SsvpSender};
+pub use sender::SsvpSender;
 
 use crate::endpoint::EndpointPair;
 use crate::media::playout::{LayerBuffers, PlayoutConfig};
