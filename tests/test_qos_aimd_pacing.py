@@ -69,3 +69,15 @@ def test_retransmissions_count_as_busy_time():
     s, a = _log(R_SLOTS, 0.0, errors=range(0, 4000, 10))
     h = link_idle_and_hold(s, a, R_SLOTS, warm_ns=1e9)
     assert h["idle share"] == pytest.approx(0.0, abs=1e-9)
+
+
+def test_a_packet_missing_from_the_log_leaves_only_its_successors_release_unknown():
+    """Packets the backbone dropped are not in the log: the release of packet i comes from packet
+    i − W by sequence number, not by position (by position the W packets after a gap would take an
+    earlier packet's ack as their release and look held for a slot)."""
+    s, a = _log(R_SLOTS, 0.0)
+    keep = np.ones(len(s), bool)
+    keep[[1000, 2500]] = False
+    h = link_idle_and_hold(s[keep], a[keep], R_SLOTS, warm_ns=1e9, seq=np.arange(len(s))[keep])
+    assert h["share of packets held"] == pytest.approx(0.0, abs=1e-9)
+    assert h["mean hold (slots)"] == pytest.approx(0.0, abs=1e-9)
