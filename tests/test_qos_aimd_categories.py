@@ -16,7 +16,7 @@ from vidcc.papers.provenance import Ns2, key_paths, setup_rows, unsourced
 from vidcc.papers.qos_aimd import stats, udp
 
 # The claims classified (docs/papers/qos-aimd.md §6): each with its category's evidence.
-CLASSIFIED = {"S6", "S8", "S9", "S11", "S14", "S16", "B1"}
+CLASSIFIED = {"S5", "S6", "S8", "S9", "S11", "S14", "S16", "B1"}
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +56,18 @@ def test_the_red_readings_set_the_backbone_queue_and_only_in_fig6(suite):
     assert dict(key_paths(fig5.scenario("quick")))["topology.links[r1-r2].queue.bytes"] is True
     bearing = {c.id for c in suite.claims if "red-packets" in c.alternatives}
     assert bearing == {"S5", "S6", "S7", "S8", "S9", "S10", "B1"}
+
+
+def test_the_spacing_reading_sets_the_minimum_rtt_on_the_aimd_flows_only(suite):
+    """``pacing-min-rtt`` (S5's reading): the AIMD sender's rtt/W spacing divides the minimum RTT; the
+    TCP elephants are untouched; it bears on S5 and on the other claims of AIMD runs."""
+    variant = with_alternatives(suite, [suite.alternative("pacing-min-rtt")])
+    flows = variant.figure("fig6").part("aimd-pe0.1").scenario("quick")["flows"]
+    assert {f["protocol"]: f.get("pacing") for f in flows} == {"qos-aimd": "min-rtt", "tcp-sack": None}
+    default = suite.figure("fig6").part("aimd-pe0.1").scenario("quick")["flows"]
+    assert [f.get("pacing") for f in default if f["protocol"] == "qos-aimd"] == [None]
+    bearing = {c.id for c in suite.claims if "pacing-min-rtt" in c.alternatives}
+    assert {"S5", "S11", "S14"} <= bearing
 
 
 # ------------------------------------------------------------------------------------------------

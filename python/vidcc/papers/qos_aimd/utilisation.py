@@ -8,7 +8,16 @@ import math
 from vidcc.papers import ns2
 from vidcc.papers.model import FAIL, NOT_YET, PASS, Verdict
 from vidcc.papers.qos_aimd import model, stats
-from vidcc.papers.qos_aimd.scenarios import BURST_R, D_SLOTS, R_SLOTS, SLOT_S, WIRED_BPS, pkt_per_slot, windows
+from vidcc.papers.qos_aimd.scenarios import (
+    ACCESS_DELAY_S,
+    BURST_R,
+    D_SLOTS,
+    R_SLOTS,
+    SLOT_S,
+    WIRED_BPS,
+    pkt_per_slot,
+    windows,
+)
 from vidcc.papers.verdicts import all_of, within
 
 
@@ -197,39 +206,111 @@ def tcp_fair_share_alone(d):
     )
 
 
-def _round_trip_slots(f) -> float:
-    """The AIMD flow's round trip as the run measured it, in slots: its packets' mean one-way
-    delay plus the return path's propagation delay (half the path RTT; the return path carries
-    only acks)."""
-    return float((f["mean_delay_ns"] + f["path_rtt_ns"] / 2).mean()) / 1e9 / SLOT_S
+def link_idle_and_hold(sent_ns, arrival_ns, window: int, warm_ns: float, seq=None) -> dict:
+    """One AIMD flow alone on its wireless link, from its packet log (delivered packets in sequence
+    order, FIFO): how much of the time after ``warm_ns`` the link was idle, and how much of that idle
+    time the sender held a packet the window had already released (its rtt/W spacing).
+
+    Reconstructed from the log with the path's constant delays (below 50 flows nothing queues on
+    the wired path, and the flow loses no packet, so the window is rwnd): a packet reaches the BS
+    its wired one-way delay after it leaves (the minimum one-way delay less the slot and the BS–MH
+    link's delay) and leaves the BS when its last transmission ends (its arrival less the BS–MH
+    delay); its ack is back at the sender R·slot − the minimum one-way delay after it arrives, and
+    the ack of packet i − W releases packet i (``seq``: the packets' sequence numbers, when some
+    are missing from the log; a packet whose packet i − W is missing has no known release). The
+    link is idle between a departure and the next packet's arrival at the BS; that gap would have
+    been shorter by what the sender held the packet (the model of §III-C has a token re-enter the
+    BS R − 1 slots after it left)."""
+    import numpy as np
+
+    sent, arr = np.asarray(sent_ns, dtype=float), np.asarray(arrival_ns, dtype=float)
+    seq = np.arange(len(sent)) if seq is None else np.asarray(seq, dtype=np.int64)
+    slot, bs_mh = SLOT_S * 1e9, ACCESS_DELAY_S * 1e9
+    one_way = float((arr - sent).min())
+    at_bs, leaves_bs = sent + (one_way - slot - bs_mh), arr - bs_mh
+    pos = np.searchsorted(seq, seq - window)  # where packet i − W would be in the (sorted) log
+    known = (seq - window >= seq[0]) & (pos < len(seq))
+    known[known] = seq[pos[known]] == (seq - window)[known]
+    released = np.full(len(sent), np.nan)
+    released[known] = arr[pos[known]] + (R_SLOTS * slot - one_way)  # the ack of packet i − W
+    hold = sent - released
+    at_bs_unheld = np.where(np.isnan(released), at_bs, np.minimum(at_bs, released + (one_way - slot - bs_mh)))
+    after = sent[1:] >= warm_ns
+    gap = np.maximum(0.0, at_bs[1:] - leaves_bs[:-1])[after]
+    gap_unheld = np.maximum(0.0, at_bs_unheld[1:] - leaves_bs[:-1])[after]
+    span = float(leaves_bs[-1] - max(warm_ns, leaves_bs[0]))
+    held = hold[1:][after]
+    held = held[~np.isnan(held)]
+    idle = float(gap.sum())
+    return {
+        "idle share": idle / span if span > 0 else float("nan"),
+        "held share of the idle time": (idle - float(gap_unheld.sum())) / idle if idle > 0 else 0.0,
+        "mean hold (slots)": float(held.mean()) / slot if len(held) else float("nan"),
+        "share of packets held": float((held > slot / 100).mean()) if len(held) else float("nan"),
+    }
 
 
-def window_against_round_trip(d, measured) -> str:
-    """S5 per p_e: the AIMD flow's packets per slot against 1 − p_e, its rwnd = B and the round
-    trip it measured, in slots (a window shorter than the pipe leaves the wireless link idle)."""
+def link_idle_while_sender_holds(d, measured) -> str:
+    """S5 per p_e, below 50 flows: the AIMD flow's packets per slot against 1 − p_e, its rwnd = B, and,
+    in the runs where it lost no packet (nothing limits its window but rwnd), how much of the time
+    the wireless link idled and how much of that idle time the window had already released the next
+    packet, which the sender held for its rtt/W spacing (:func:`link_idle_and_hold`, means over
+    those runs); the cells where the backbone dropped its packets, with their loss."""
+    import pandas as pd
+
+    from vidcc.papers.measures import warmup_ns
+
     f = d.flows(["aimd-pe0.01", "aimd-pe0.1"], {"label": "aimd"}) if d is not None else None
     if f is None or f.empty:
         return "no results"
     f = pkt_per_slot(f[f["n"] < 50])
+    runs = {r["run_id"]: r for r in d.runs(["aimd-pe0.01", "aimd-pe0.1"]).to_dict("records")}
+    rows, lossy = [], []
+    for r in f.to_dict("records"):
+        if r["dropped_queue"] + r["dropped_loss"] > 0:
+            lossy.append(r)
+            continue
+        w = windows(float(r["p_e"]), (R_SLOTS,))[0]
+        pk = d.series(r["run_id"], "packets")
+        pk = pk[(pk["flow"] == r["flow"]) & (pk["fate"] == "delivered")].sort_values("seq")
+        if len(pk) <= w:
+            continue
+        h = link_idle_and_hold(pk["sent_ns"], pk["arrival_ns"], w, warmup_ns(runs[r["run_id"]]), seq=pk["seq"])
+        rows.append({"p_e": r["p_e"], "x": r["pkt_per_slot"], "w": w, **h})
     texts = []
-    for pe, g in f.groupby("p_e"):
-        w, rt, x = windows(float(pe), (R_SLOTS,))[0], _round_trip_slots(g), float(g["pkt_per_slot"].mean())
+    for pe, g in (pd.DataFrame(rows).groupby("p_e") if rows else []):
         cell = f"p_e={pe:g}"
-        measured.update(
-            {
-                f"AIMD pkt/slot, N < 50[{cell}]": round(x, 4),
-                f"rwnd = B[{cell}]": w,
-                f"AIMD measured round trip (slots)[{cell}]": round(rt, 2),
-            }
-        )
+        x, w = float(g["x"].mean()), int(g["w"].iloc[0])
+        idle, held = float(g["idle share"].mean()), float(g["held share of the idle time"].mean())
+        hold, share = float(g["mean hold (slots)"].mean()), float(g["share of packets held"].mean())
+        measured.update({
+            f"AIMD pkt/slot, N < 50, no loss[{cell}]": round(x, 4),
+            f"rwnd = B[{cell}]": w,
+            f"wireless link idle (share of the time)[{cell}]": round(idle, 4),
+            f"idle time with the next packet released and held (share)[{cell}]": round(held, 3),
+            f"sender's mean hold of a released packet (slots)[{cell}]": round(hold, 2),
+            f"packets held by the spacing (share)[{cell}]": round(share, 3),
+        })
         texts.append(
-            f"p_e {pe:g}: {x:.3f} pkt/slot against 1 − p_e = {1 - pe:.2f}, rwnd = B = {w} against a measured round "
-            f"trip of {rt:.1f} slots"
+            f"p_e {pe:g}: {x:.3f} pkt/slot against 1 − p_e = {1 - pe:.2f}, rwnd = B = {w}; the wireless link idles "
+            f"{100 * idle:.1f} % of the time, {100 * held:.0f} % of it while the window had released the next packet "
+            f"and the sender held it (mean hold {hold:.2f} slots, {100 * share:.0f} % of the packets held)"
         )
-    return (
-        "with fewer than 50 backbone flows (a window shorter than the round trip leaves the wireless link idle part of "
-        "the time): " + "; ".join(texts)
-    )
+    text = ("with fewer than 50 backbone flows, in the runs where the AIMD flow lost no packet, the sender's rtt/W "
+            "spacing (rtt the smoothed RTT, which includes the BS queue) holds packets the window has released, and "
+            "the BS queue empties: " + ("; ".join(texts) if texts else "no such run"))
+    if lossy:
+        cells = pd.DataFrame(lossy).assign(loss=lambda x: (x["dropped_queue"] + x["dropped_loss"]) / x["sent_packets"])
+        parts = []
+        for (pe, n), g in cells.groupby(["p_e", "n"]):
+            cell = f"p_e={pe:g},N={int(n)}"
+            loss, x = float(g["loss"].mean()), float(g["pkt_per_slot"].mean())
+            measured[f"AIMD loss in the runs with losses[{cell}]"] = round(loss, 4)
+            measured[f"AIMD pkt/slot in the runs with losses[{cell}]"] = round(x, 4)
+            parts.append(f"p_e {pe:g}, N {int(n)}: {len(g)} runs, loss {100 * loss:.2f} %, {x:.3f} pkt/slot")
+        text += ("; the backbone dropped the AIMD flow's packets, so its window fell below rwnd, in " +
+                 "; ".join(parts))
+    return text
 
 
 def outage_cells(d, measured) -> str:
