@@ -52,6 +52,7 @@ class QosAimdFlow(CoreFlow):
     timeout_ssthresh: Literal["halve-ssthresh", "half-flight"] = "halve-ssthresh"
     # Sending.
     pacing: Literal["srtt", "min-rtt", "off"] = "srtt"
+    spacing_scope: Literal["window-bursts", "every-packet"] = "window-bursts"
     idle_restart: bool = True
     # Video sender buffer.
     buffer_max_age: PositiveDuration = 1_000_000_000
@@ -77,6 +78,7 @@ def resolve(flow: QosAimdFlow) -> dict:
         "reduction_base": flow.reduction_base,
         "timeout_ssthresh": flow.timeout_ssthresh,
         "pacing": flow.pacing,
+        "spacing_scope": flow.spacing_scope,
         "idle_restart": flow.idle_restart,
         "buffer_max_age_ns": flow.buffer_max_age,
         "buffer_max_packets": flow.buffer_max_packets,

@@ -51,6 +51,21 @@ pub enum Pacing {
     Off,
 }
 
+/// Which packets the spacing rtt/W holds back (docs/protocols/qos-aimd.md "Spacing").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SpacingScope {
+    /// [P §II-B] Only packets the window lets out together: "the inter-packet spacing is set to
+    /// be no less than rtt/W when the sender is allowed to send more than one packet at certain
+    /// time". After a packet that leaves the window full, the next one (released by a later
+    /// ack) goes when released.
+    #[default]
+    WindowBursts,
+    /// Every data packet at least rtt/W after the previous one, the single packet an ack
+    /// releases included (vidcc's reading until 2026-11-27).
+    EveryPacket,
+}
+
 /// Parameters of a QoS-AIMD flow (sender and receiver share one config).
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
@@ -91,6 +106,7 @@ pub struct QosAimdConfig {
     pub reduction_base: ReductionBase,
     pub timeout_ssthresh: TimeoutSsthresh,
     pub pacing: Pacing,
+    pub spacing_scope: SpacingScope,
     /// Restart from IW after an idle period of one RTO [P "being idle for a while"; X RFC 5681
     /// §4.1 for how long].
     pub idle_restart: bool,
@@ -121,6 +137,7 @@ impl Default for QosAimdConfig {
             reduction_base: ReductionBase::Flight,
             timeout_ssthresh: TimeoutSsthresh::HalveSsthresh,
             pacing: Pacing::Srtt,
+            spacing_scope: SpacingScope::WindowBursts,
             idle_restart: true,
             buffer_max_age_ns: 1_000_000_000,
             buffer_max_packets: 1000,

@@ -37,7 +37,7 @@ pub mod sender;
 #[cfg(test)]
 mod tests;
 
-pub use config::{Pacing, QosAimdConfig, ReductionBase, TimeoutSsthresh};
+pub use config::{Pacing, QosAimdConfig, ReductionBase, SpacingScope, TimeoutSsthresh};
 pub use receiver::{QosAimdReceiver, ReceiverCounters};
 pub use sender::{QosAimdSender, SenderCounters};
 

@@ -28,8 +28,11 @@
 //! cwnd ← IW and W new packets go out. The RTO backs off ×2 per timeout (RFC 6298 §5.5) until
 //! a new RTT sample: with cwnd = 1 that is the paper's "inter-packet spacing doubled".
 //!
-//! Spacing (§3.5): consecutive data packets leave at least rtt/W apart [I: always, which
-//! includes the paper's "when the sender may send more than one packet"].
+//! Spacing (§3.5): packets the window lets out together leave at least rtt/W apart [P: "when
+//! the sender is allowed to send more than one packet at certain time"]: a packet after which
+//! the window still has room holds the next one back rtt/W; one that fills the window does
+//! not, so the single packet a later ack releases goes at once ([`SpacingScope`]; the former
+//! reading, every packet spaced, is `EveryPacket`).
 //! Idle restart: a packet sent with nothing outstanding, one RTO or more after the previous
 //! one, first sets cwnd ← min(cwnd, IW) (RFC 5681 §4.1).
 //!
@@ -40,7 +43,7 @@
 
 use std::collections::VecDeque;
 
-use super::config::{Pacing, QosAimdConfig, ReductionBase, TimeoutSsthresh};
+use super::config::{Pacing, QosAimdConfig, ReductionBase, SpacingScope, TimeoutSsthresh};
 use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::rtt::Rfc6298;
 use crate::media::sender_buffer::{SenderBuffer, SenderBufferConfig, SenderBufferStats};
@@ -127,6 +130,7 @@ pub struct QosAimdSender {
     reduction_base: ReductionBase,
     timeout_ssthresh: TimeoutSsthresh,
     pacing: Pacing,
+    spacing_scope: SpacingScope,
     idle_restart: bool,
     packet_size_bytes: u32,
     source: Source,
@@ -214,6 +218,7 @@ impl QosAimdSender {
             reduction_base: config.reduction_base,
             timeout_ssthresh: config.timeout_ssthresh,
             pacing: config.pacing,
+            spacing_scope: config.spacing_scope,
             idle_restart: config.idle_restart,
             packet_size_bytes: size as u32,
             source,
@@ -578,7 +583,11 @@ impl Endpoint for QosAimdSender {
         self.slots.push_back(Slot { status: Status::Outstanding, sent_at: now });
         self.pipe += 1;
         self.last_send = Some(now);
-        self.next_send_at = now + self.spacing();
+        self.next_send_at = match self.spacing_scope {
+            SpacingScope::EveryPacket => now + self.spacing(),
+            SpacingScope::WindowBursts if self.window_open() => now + self.spacing(),
+            SpacingScope::WindowBursts => now,
+        };
         self.counters.packets_sent += 1;
         let header = DataHeader { seq: seq as u32 & SEQ_MASK, send_time_ns: now.as_nanos() }.emit();
         let meta = PacketMeta { media, ..PacketMeta::data(seq) };

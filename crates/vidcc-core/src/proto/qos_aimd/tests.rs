@@ -294,6 +294,34 @@ fn packets_are_spaced_rtt_over_w() {
     assert_eq!(s.spacing(), Duration::from_millis(40));
 }
 
+/// §II-B spaces packets "when the sender is allowed to send more than one packet at certain
+/// time": the one packet an ack releases into a full window goes at once, not rtt/W after the
+/// previous packet; packets the window lets out together are still spaced.
+#[test]
+fn only_packets_let_out_together_are_spaced() {
+    for scope in [SpacingScope::WindowBursts, SpacingScope::EveryPacket] {
+        let mut s = sender(&QosAimdConfig { spacing_scope: scope, ..QosAimdConfig::default() });
+        assert_eq!(seqs(&drain(&mut s, ms(0))), [0]);
+        // RTT 100 ms, slow start → cwnd 2, spacing 50 ms: 1 at once, 2 spaced (window room left).
+        give(&mut s, ms(100), ack(0, &[]));
+        assert_eq!(seqs(&drain(&mut s, ms(100))), [1]);
+        assert!(drain(&mut s, ms(149)).is_empty(), "{scope:?}: two packets allowed together are spaced");
+        assert_eq!(seqs(&drain(&mut s, ms(150))), [2]);
+        // cwnd 3 after the next ack, 2 outstanding: one packet allowed, 10 ms after packet 2.
+        s.set_window(2.0, 2.0);
+        give(&mut s, ms(160), ack(1, &[]));
+        let now = drain(&mut s, ms(160));
+        match scope {
+            SpacingScope::WindowBursts => assert_eq!(seqs(&now), [3], "the one packet released goes at once"),
+            SpacingScope::EveryPacket => {
+                // Packet 2 left at 150 ms with a spacing of 100 ms / 2.
+                assert!(now.is_empty() && drain(&mut s, ms(199)).is_empty(), "every packet spaced");
+                assert_eq!(seqs(&drain(&mut s, ms(200))), [3]);
+            }
+        }
+    }
+}
+
 #[test]
 fn bulk_sender_stops_at_stop() {
     let mut s =
