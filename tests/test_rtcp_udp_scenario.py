@@ -24,16 +24,18 @@ def test_defaults_resolve_to_every_rust_field():
         "rtt_fallback_ns": 100_000_000,
         "initial_layers": 1,
         "clock_rate_hz": 90_000,
+        "adaptation": "step",
     }
 
 
 def test_keys_in_user_units():
     flow = 'report_interval = "500ms"\nimmediate_reports = false\nsender_report_interval = "2s"\n'
-    flow += 'rtt_fallback = "50ms"\ninitial_layers = 3\nclock_rate = 1000'
+    flow += 'rtt_fallback = "50ms"\ninitial_layers = 3\nclock_rate = 1000\nadaptation = "rate_on_loss"'
     p = first_protocol(doc(flow))
     assert p["report_interval_ns"] == 500_000_000 and p["sender_report_interval_ns"] == 2_000_000_000
     assert p["rtt_fallback_ns"] == 50_000_000 and p["initial_layers"] == 3 and p["clock_rate_hz"] == 1000
-    assert p["immediate_reports"] is False
+    assert p["immediate_reports"] is False and p["adaptation"] == "rate_on_loss"
+    assert first_protocol(doc('adaptation = "rate"'))["adaptation"] == "rate"
 
 
 @pytest.mark.parametrize(
@@ -48,6 +50,7 @@ def test_keys_in_user_units():
         ("initial_layers = 1.5", "flows[0].initial_layers", "integer"),
         ("clock_rate = 0", "flows[0].clock_rate", "at least 1"),
         ('immediate_reports = "yes"', "flows[0].immediate_reports", "true or false"),
+        ('adaptation = "aimd"', "flows[0].adaptation", "rate_on_loss"),
         ("jitter_buffer = 1", "flows[0].jitter_buffer", "unknown key"),
     ],
 )

@@ -22,6 +22,9 @@ class RtcpUdpFlow(CoreFlow):
     rtt_fallback: PositiveDuration = 100_000_000
     initial_layers: Annotated[int, BeforeValidator(integer(minimum=1, maximum=255))] = 1
     clock_rate: Annotated[int, BeforeValidator(integer(minimum=1, maximum=U32_MAX))] = 90_000
+    # The layer rule (docs/protocols/rtcp-udp.md "Adaptation"): one step per report (default), or an
+    # alternative reading mapping the reported receiving rate B to K = max{j : c_j <= B}.
+    adaptation: Literal["step", "rate", "rate_on_loss"] = "step"
 
 
 def resolve(flow: RtcpUdpFlow) -> dict:
@@ -32,6 +35,7 @@ def resolve(flow: RtcpUdpFlow) -> dict:
         "rtt_fallback_ns": flow.rtt_fallback,
         "initial_layers": flow.initial_layers,
         "clock_rate_hz": flow.clock_rate,
+        "adaptation": flow.adaptation,
     }
 
 

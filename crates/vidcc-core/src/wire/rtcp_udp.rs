@@ -36,9 +36,15 @@
 //!  |                   delay since last SR (DLSR)                  |
 //! ```
 //!
+//! With `adaptation = "rate"` or `"rate_on_loss"` (docs/protocols/rtcp-udp.md) the RR also carries
+//! an 8-byte *profile-specific extension* after the report block (allowed by RFC 3550 §6.4.2):
+//! the receiver's receiving rate over the last report interval, bit/s, as a u64 (40 bytes with a
+//! block, length field 9; 16 without). Under the default rule the RR has no extension.
+//!
 //! Validation: version 2, no padding, the length field (32-bit words minus one) must match the
-//! report count exactly and the datagram must be exactly that long (RTCP packets carry no
-//! payload; compound packets are not used), at most one report block (one source).
+//! report count (plus, for an RR, none or exactly the 8-byte extension) and the datagram must be
+//! exactly that long (RTCP packets carry no payload; compound packets are not used), at most one
+//! report block (one source).
 
 use super::rtcp::{RtcpBuilder, RtcpPacket, SenderInfo};
 use super::{Reader, WireError};
@@ -60,6 +66,8 @@ pub const SR_PLAIN_BYTES: usize = 28;
 pub const RR_BYTES: usize = 32;
 /// RR with no report block.
 pub const RR_EMPTY_BYTES: usize = 8;
+/// RR with one report block and the receiving-rate extension.
+pub const RR_RATE_BYTES: usize = 40;
 
 /// Parses an RTP data header of this profile at the start of `buf` (the rest is payload): the
 /// fixed header only (padding, extension or CSRCs are rejected) with payload type [`PT_VIDEO`].
@@ -133,12 +141,16 @@ impl SenderReport {
 pub struct ReceiverReport {
     pub ssrc: u32,
     pub block: Option<ReportBlock>,
+    /// The receiving rate over the last report interval, bit/s, in the profile-specific
+    /// extension; `None`: no extension (the default rule's RR).
+    pub rate_bps: Option<u64>,
 }
 
 impl ReceiverReport {
     /// Emits the report; `cumulative_lost` is clamped to the 24-bit range.
     pub fn emit(&self) -> HeaderBuf {
-        RtcpBuilder::new().rr(self.ssrc, self.block.as_slice(), &[]).finish()
+        let ext = self.rate_bps.map(u64::to_be_bytes);
+        RtcpBuilder::new().rr(self.ssrc, self.block.as_slice(), ext.as_ref().map_or(&[], |e| &e[..])).finish()
     }
 
     /// Parses a whole RR datagram.
@@ -149,10 +161,12 @@ impl ReceiverReport {
         if rr.reports.len() > 1 {
             return Err(WireError::Inconsistent("RR with more than one report block"));
         }
-        if !rr.ext.is_empty() {
-            return Err(WireError::Inconsistent("RR length does not match its report count"));
-        }
-        Ok(ReceiverReport { ssrc: rr.ssrc, block: rr.reports.get(0) })
+        let rate_bps = match rr.ext {
+            [] => None,
+            &[a, b, c, d, e, f, g, h] => Some(u64::from_be_bytes([a, b, c, d, e, f, g, h])),
+            _ => return Err(WireError::Inconsistent("RR length does not match its report count")),
+        };
+        Ok(ReceiverReport { ssrc: rr.ssrc, block: rr.reports.get(0), rate_bps })
     }
 }
 
@@ -246,6 +260,7 @@ mod tests {
             lsr: 0x0002_8000,
             dlsr: 0x8000,
         }),
+        rate_bps: None,
     };
 
     #[test]
@@ -256,7 +271,7 @@ mod tests {
         assert_eq!(SenderReport::parse(&SR).unwrap(), SR_PKT);
         assert_eq!(RR_PKT.emit().as_slice(), &RR);
         assert_eq!(ReceiverReport::parse(&RR).unwrap(), RR_PKT);
-        let empty = ReceiverReport { ssrc: 2, block: None };
+        let empty = ReceiverReport { ssrc: 2, block: None, rate_bps: None };
         assert_eq!(empty.emit().as_slice(), &[0x80, 201, 0, 1, 0, 0, 0, 2]);
         assert_eq!(ReceiverReport::parse(empty.emit().as_slice()).unwrap(), empty);
         // An SR without the extension: 28 bytes, length 6, rtt unknown.
@@ -265,6 +280,14 @@ mod tests {
         assert_eq!(SenderReport::parse(&plain).unwrap(), SenderReport { rtt_ns: 0, ..SR_PKT });
         assert_eq!(ToReceiver::parse(&SR).unwrap(), ToReceiver::Sr(SR_PKT));
         assert_eq!(ToReceiver::parse(&RTP).unwrap(), ToReceiver::Data(RTP_HDR));
+        // The RR with the receiving-rate extension: the block, then 384 000 bit/s; length 9.
+        let with_rate = ReceiverReport { rate_bps: Some(384_000), ..RR_PKT };
+        let mut bytes = RR.to_vec();
+        bytes[3] = 9;
+        bytes.extend([0, 0, 0, 0, 0, 0x05, 0xdc, 0x00]);
+        assert_eq!(bytes.len(), RR_RATE_BYTES);
+        assert_eq!(with_rate.emit().as_slice(), &bytes[..]);
+        assert_eq!(ReceiverReport::parse(&bytes).unwrap(), with_rate);
     }
 
     #[test]
@@ -323,13 +346,20 @@ mod tests {
         long.push(0);
         assert!(matches!(ReceiverReport::parse(&long), Err(WireError::Inconsistent(_))));
         assert_eq!(ReceiverReport::parse(&SR), Err(WireError::UnknownType(200)));
+        // An extension of one word or three words (length agrees) is not the 8-byte rate.
+        for words in [1u8, 3] {
+            let mut ext = RR.to_vec();
+            ext[3] = 7 + words;
+            ext.extend(std::iter::repeat_n(0, 4 * words as usize));
+            assert!(matches!(ReceiverReport::parse(&ext), Err(WireError::Inconsistent(_))));
+        }
     }
 
     proptest! {
         #[test]
         fn round_trips(marker: bool, seq: u16, ts: u32, ssrc: u32, ntp: u64, pc: u32, oc: u32, rtt: u64,
                        frac: u8, lost in CUMULATIVE_LOST_MIN..=CUMULATIVE_LOST_MAX, ehs: u32, j: u32, lsr: u32,
-                       dlsr: u32, has_block: bool) {
+                       dlsr: u32, has_block: bool, rate_bps: Option<u64>) {
             let h = rtp_header(marker, seq, ts, ssrc);
             prop_assert_eq!(parse_rtp(h.emit().as_slice()).unwrap(), h);
             let sr = SenderReport { ssrc, ntp, rtp_timestamp: ts, packet_count: pc, octet_count: oc, rtt_ns: rtt };
@@ -338,7 +368,7 @@ mod tests {
                 source_ssrc: ssrc, fraction_lost: frac, cumulative_lost: lost, extended_highest_seq: ehs,
                 jitter: j, lsr, dlsr,
             });
-            let rr = ReceiverReport { ssrc, block };
+            let rr = ReceiverReport { ssrc, block, rate_bps };
             prop_assert_eq!(ReceiverReport::parse(rr.emit().as_slice()).unwrap(), rr);
         }
         #[test]

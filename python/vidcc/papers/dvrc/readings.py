@@ -44,6 +44,19 @@ ALTERNATIVES = [
              "when they adapt; instead of 10 Mbit/s, as wide as R2–R3 (the suite's value: plain UDP can only make "
              "R2's queue overflow, Fig. 11b, through an R1 at least that wide, and 50 base layers of 128 kbit/s "
              "need 6.4 Mbit/s)"),
+    Alternative("rtcp-rate", "rtcp-udp", {"adaptation": "rate"},
+                "paper §4.1: 'RTCP/UDP is tested with the specific layered adaptation scheme' (after DVRC's, whose "
+                "K = max{j : c_j ≤ B} for a receiver 'with an expected bandwidth B', §3.3); docs/papers/dvrc.md §1.3",
+                note="RTCP/UDP's application maps the receiving rate B of the last report interval, which every RR "
+                "reports, to K = max{j : c_j ≤ B} instead of one layer down per lossy report and one up per clean "
+                "one (docs/protocols/rtcp-udp.md 'Adaptation'). It has no probe upwards: K rises only when the "
+                "measured rate reaches the next cumulative rate."),
+    Alternative("rtcp-rate-on-loss", "rtcp-udp", {"adaptation": "rate_on_loss"},
+                "paper §5.3: RTCP 'simply provides information to the application allowing the source to reduce its "
+                "transmission rate on the occurrence of congestion'; §4.1 'the specific layered adaptation scheme'",
+                note="on a report with loss RTCP/UDP's application sets K = max{j : c_j ≤ B} from the reported "
+                "receiving rate (never adding a layer), on a loss-free report it adds one layer as the default does "
+                "(docs/protocols/rtcp-udp.md 'Adaptation')."),
 ]
 
 

@@ -4,6 +4,30 @@
 
 use serde::{Deserialize, Serialize};
 
+/// How the application picks the layer count K from a Receiver Report. The paper says only that
+/// RTCP/UDP "is tested with the specific layered adaptation scheme" of DVRC (§4.1), whose layer
+/// count for a bandwidth B is K = max{j : c_j ≤ B} (§3.3); docs/protocols/rtcp-udp.md "Adaptation".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Adaptation {
+    /// \[D\] One layer per report: K − 1 on fraction_lost > 0, K + 1 on fraction_lost = 0.
+    #[default]
+    Step,
+    /// \[I\] (alternative) Every report: K = max(1, max{j : c_j ≤ B}), B the receiving rate the
+    /// receiver measured over the last report interval (carried in the RR's extension).
+    Rate,
+    /// \[I\] (alternative) A report with fraction_lost > 0: K = min(K, max(1, max{j : c_j ≤ B}));
+    /// one without loss: K + 1, as [`Adaptation::Step`].
+    RateOnLoss,
+}
+
+impl Adaptation {
+    /// Whether the rule reads the receiving rate, so that the receiver must report it.
+    pub fn needs_rate(self) -> bool {
+        self != Adaptation::Step
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RtcpUdpConfig {
@@ -19,6 +43,8 @@ pub struct RtcpUdpConfig {
     pub initial_layers: u8,
     /// \[X\] RTP timestamp clock (RFC 3551 §5: 90 kHz for video).
     pub clock_rate_hz: u32,
+    /// \[D\] The application's layer rule: [`Adaptation::Step`].
+    pub adaptation: Adaptation,
 }
 
 impl Default for RtcpUdpConfig {
@@ -30,6 +56,7 @@ impl Default for RtcpUdpConfig {
             rtt_fallback_ns: 100_000_000,
             initial_layers: 1,
             clock_rate_hz: 90_000,
+            adaptation: Adaptation::Step,
         }
     }
 }

@@ -7,7 +7,10 @@
 //! no congestion control. Everything operational is docs/papers/dvrc.md's default \[D\]:
 //! - RR every 1 s, plus an immediate RR on a detected sequence gap, at most one per RTT;
 //! - K ← max(1, K−1) on an RR with fraction_lost > 0, K ← min(k, K+1) on an RR without loss;
-//!   start at K = 1;
+//!   start at K = 1 ([`Adaptation::Step`]). Two alternative readings of "the same layered scheme"
+//!   map the receiving rate B the RR reports to K = max{j : c_j ≤ B} (§3.3) instead: on every
+//!   RR ([`Adaptation::Rate`]) or on lossy ones only ([`Adaptation::RateOnLoss`]); the RR then
+//!   carries B in an 8-byte profile-specific extension (RFC 3550 §6.4.2);
 //! - data travels in RTP (RFC 3550 §5.1, 12-byte header), every frame's K layers sent when the
 //!   frame is ready; the RR carries RFC 3550 §6.4.2's fields (fraction lost, cumulative lost,
 //!   extended highest sequence, interarrival jitter via [`crate::estimate::jitter`], LSR, DLSR).
@@ -26,7 +29,7 @@ mod sender;
 #[cfg(test)]
 mod tests;
 
-pub use config::RtcpUdpConfig;
+pub use config::{Adaptation, RtcpUdpConfig};
 pub use receiver::{RtcpUdpReceiver, RECEIVER_SSRC};
 pub use sender::{RtcpUdpSender, SENDER_SSRC};
 

@@ -8,6 +8,12 @@
 //! a report block is only sent for a source heard from since the last report). The RTT that
 //! spaces immediate reports is the one the sender puts in its SRs (vidcc's profile extension),
 //! `rtt_fallback` before the first.
+//!
+//! When the sender's rule reads a rate (`adaptation = "rate"` or `"rate_on_loss"`), every RR also
+//! carries the receiving rate: the payload bytes of the distinct data packets that arrived in the
+//! last `report_interval` (duplicates excluded), ×8 over that interval — "a receiver with an
+//! expected bandwidth B" of the paper's layer rule (docs/papers/dvrc.md §1.3). In the first
+//! interval it counts from the first packet over the whole interval, so it starts low.
 
 use std::collections::VecDeque;
 
@@ -16,6 +22,7 @@ use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, Pac
 use crate::estimate::loss_detect::Arrival;
 use crate::estimate::rtp_reception::RtpReception;
 use crate::time::{Duration, Instant};
+use crate::units::{DataRate, DataSize};
 use crate::wire::rtcp_udp::{ReceiverReport, ReportBlock, ToReceiver, RTP_HEADER_BYTES};
 use crate::wire::WireError;
 
@@ -25,6 +32,12 @@ pub const RECEIVER_SSRC: u32 = 0x7669_6472;
 pub struct RtcpUdpReceiver {
     report_interval: Duration,
     immediate: bool,
+    /// Whether RRs carry the receiving rate (the sender's rule reads it).
+    report_rate: bool,
+    /// Arrival time and payload bytes of the distinct data packets of the last report interval
+    /// (kept only with `report_rate`), and their byte sum.
+    window: VecDeque<(Instant, u64)>,
+    window_bytes: u64,
     rtt_fallback: Duration,
     rx: RtpReception,
     sender_rtt: Option<Duration>,
@@ -42,6 +55,9 @@ impl RtcpUdpReceiver {
         RtcpUdpReceiver {
             report_interval: Duration::from_nanos(cfg.report_interval_ns),
             immediate: cfg.immediate_reports,
+            report_rate: cfg.adaptation.needs_rate(),
+            window: VecDeque::new(),
+            window_bytes: 0,
             rtt_fallback: Duration::from_nanos(cfg.rtt_fallback_ns),
             rx: RtpReception::new(cfg.clock_rate_hz),
             sender_rtt: None,
@@ -72,9 +88,31 @@ impl RtcpUdpReceiver {
         self.rx.report_block(now)
     }
 
+    /// The receiving rate over the last report interval ending at `now`; `None` unless the RRs
+    /// carry it.
+    pub fn receiving_rate(&mut self, now: Instant) -> Option<DataRate> {
+        if !self.report_rate {
+            return None;
+        }
+        self.expire(now);
+        Some(DataRate::from_size_per(DataSize::from_bytes(self.window_bytes), self.report_interval))
+    }
+
+    /// Drops the arrivals at or before `now − report_interval`.
+    fn expire(&mut self, now: Instant) {
+        while let Some(&(t, bytes)) = self.window.front() {
+            if now.saturating_since(t) < self.report_interval {
+                break;
+            }
+            self.window.pop_front();
+            self.window_bytes -= bytes;
+        }
+    }
+
     fn send_report(&mut self, now: Instant) {
         let block = self.report_block(now);
-        self.pending.push_back(ReceiverReport { ssrc: RECEIVER_SSRC, block });
+        let rate_bps = self.receiving_rate(now).map(DataRate::as_bps);
+        self.pending.push_back(ReceiverReport { ssrc: RECEIVER_SSRC, block, rate_bps });
         self.reports_sent += 1;
     }
 
@@ -85,8 +123,14 @@ impl RtcpUdpReceiver {
         }
         let arrival = rec.arrival;
         if arrival != Arrival::Duplicate {
+            let payload = (wire_size - RTP_HEADER_BYTES) as u64;
             self.stats.app_packets_delivered += 1;
-            self.stats.app_bytes_delivered += (wire_size - RTP_HEADER_BYTES) as u64;
+            self.stats.app_bytes_delivered += payload;
+            if self.report_rate {
+                self.expire(now);
+                self.window.push_back((now, payload));
+                self.window_bytes += payload;
+            }
         }
         if let Arrival::Gap { .. } = arrival {
             let rtt = self.rtt();

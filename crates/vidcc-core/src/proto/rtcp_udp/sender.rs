@@ -6,6 +6,15 @@
 //! - an RR whose report block has fraction_lost = 0: K ← min(k, K + 1);
 //! - an RR without a report block changes nothing.
 //!
+//! That is [`Adaptation::Step`], the default. Two alternative readings of the paper's "the same
+//! layered scheme" (K = max{j : c_j ≤ B}, §3.3) map the receiving rate B carried in the RR's
+//! extension to K instead (docs/protocols/rtcp-udp.md "Adaptation"):
+//! - [`Adaptation::Rate`]: every RR with a block sets K = max(1, max{j : c_j ≤ B});
+//! - [`Adaptation::RateOnLoss`]: an RR with fraction_lost > 0 sets K = min(K, max(1, max{j : c_j
+//!   ≤ B})), one without loss adds a layer as the default does.
+//!
+//! Under either, an RR without the extension changes nothing (its RTT sample still counts).
+//!
 //! A new K applies from the next frame. Every ready frame's layers 0..K are packetized and sent
 //! at once, back to back (no pacing, no congestion control: RTCP only informs the application).
 //! The sender also sends a Sender Report every `sender_report_interval` while it sends video,
@@ -14,7 +23,7 @@
 
 use std::collections::VecDeque;
 
-use super::config::RtcpUdpConfig;
+use super::config::{Adaptation, RtcpUdpConfig};
 use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::rtt::Rfc6298;
 use crate::media::layers::LayerRates;
@@ -22,7 +31,7 @@ use crate::media::stream::{FrameFeeder, PartSelection, VideoStream};
 use crate::media::MediaTag;
 use crate::proto::plausible::FeedbackCheck;
 use crate::time::{Duration, Instant};
-use crate::units::DataSize;
+use crate::units::{DataRate, DataSize};
 use crate::wire::rtcp::rtt_from_report;
 use crate::wire::rtcp_udp::{ntp_from_ns, rtp_header, ReceiverReport, SenderReport, RTP_HEADER_BYTES};
 use crate::wire::WireError;
@@ -46,6 +55,7 @@ pub struct RtcpUdpSender {
     clock_rate_hz: u32,
     /// The application's layer count K.
     layers: u8,
+    adaptation: Adaptation,
     sent_layers: Option<u8>,
     rtt: Rfc6298,
     sr_interval: Duration,
@@ -78,6 +88,7 @@ impl RtcpUdpSender {
             stop,
             clock_rate_hz: cfg.clock_rate_hz,
             layers,
+            adaptation: cfg.adaptation,
             sent_layers: None,
             rtt: Rfc6298::default(),
             sr_interval: Duration::from_nanos(cfg.sender_report_interval_ns),
@@ -126,10 +137,19 @@ impl RtcpUdpSender {
         );
     }
 
-    /// The application's rule on one report block.
-    fn adapt(&mut self, fraction_lost: u8) {
+    /// The application's rule on one report block and, if the RR carried it, the receiving rate.
+    fn adapt(&mut self, fraction_lost: u8, rate: Option<DataRate>) {
         let k_max = self.rates.count() as u8;
-        let k = if fraction_lost > 0 { self.layers.saturating_sub(1).max(1) } else { (self.layers + 1).min(k_max) };
+        let step = if fraction_lost > 0 { self.layers.saturating_sub(1).max(1) } else { (self.layers + 1).min(k_max) };
+        // K = max(1, max{j : c_j ≤ B}), the paper's layer rule (§3.3).
+        let within = |b: DataRate| self.rates.layers_within(b) as u8;
+        let k = match (self.adaptation, rate) {
+            (Adaptation::Step, _) => step,
+            (_, None) => return,
+            (Adaptation::Rate, Some(b)) => within(b),
+            (Adaptation::RateOnLoss, Some(b)) if fraction_lost > 0 => within(b).min(self.layers),
+            (Adaptation::RateOnLoss, Some(_)) => step,
+        };
         if k != self.layers {
             self.layers = k;
             self.events.push_back(Event::RateChanged { rate: self.rates.cumulative(k as usize - 1) });
@@ -157,7 +177,7 @@ impl Endpoint for RtcpUdpSender {
         if let Some(rtt) = rtt_from_report(self.now, b.lsr, b.dlsr) {
             self.rtt.on_sample(rtt);
         }
-        self.adapt(b.fraction_lost);
+        self.adapt(b.fraction_lost, rr.rate_bps.map(DataRate::from_bps));
         Ok(())
     }
 

@@ -38,8 +38,15 @@ fn rr(fraction: u8, lsr: u32, dlsr: u32) -> Transmit {
         lsr,
         dlsr,
     };
-    let r = ReceiverReport { ssrc: RECEIVER_SSRC, block: Some(block) };
+    let r = ReceiverReport { ssrc: RECEIVER_SSRC, block: Some(block), rate_bps: None };
     Transmit { to: Destination::PEER, header: r.emit(), payload_len: 0, meta: PacketMeta::control() }
+}
+/// An RR as [`rr`] (no RTT echo) with the receiving-rate extension.
+fn rr_rate(fraction: u8, kbps: u64) -> Transmit {
+    let mut t = rr(fraction, 0, 0);
+    let block = Some(parse_rr(&t));
+    t.header = ReceiverReport { ssrc: RECEIVER_SSRC, block, rate_bps: Some(kbps * 1000) }.emit();
+    t
 }
 fn parse_rr(t: &Transmit) -> ReportBlock {
     ReceiverReport::parse(t.header.as_slice()).unwrap().block.unwrap()
@@ -98,7 +105,7 @@ fn sender_adapts_layers_from_reports() {
     assert_eq!(rates_seen.last(), Some(&Event::RateChanged { rate: DataRate::from_kbps(128) }));
     assert_eq!(rates_seen.len(), 8); // 4 up, 4 down
                                      // An RR without a report block changes nothing.
-    let empty = ReceiverReport { ssrc: RECEIVER_SSRC, block: None };
+    let empty = ReceiverReport { ssrc: RECEIVER_SSRC, block: None, rate_bps: None };
     let t = Transmit { to: Destination::PEER, header: empty.emit(), payload_len: 0, meta: PacketMeta::control() };
     deliver(&mut s, ms(13), &t).unwrap();
     assert_eq!(s.layers(), 1);
@@ -300,8 +307,9 @@ proptest! {
     fn arbitrary_network_keeps_state_sane(
         ops in net_ops(Clock { max_advance: millis(1500), max_rewind: millis(50) }, 1..400),
         immediate: bool,
+        adaptation in prop_oneof![Just(Adaptation::Step), Just(Adaptation::Rate), Just(Adaptation::RateOnLoss)],
     ) {
-        let cfg = RtcpUdpConfig { immediate_reports: immediate, ..RtcpUdpConfig::default() };
+        let cfg = RtcpUdpConfig { immediate_reports: immediate, adaptation, ..RtcpUdpConfig::default() };
         let mut s = RtcpUdpSender::new(&cfg, stream(1024), rates(), size(), Instant::ZERO, None);
         let mut r = RtcpUdpReceiver::new(&cfg);
         drive_network(&mut s, &mut r, &ops, &mut RtcpUdpInvariants::default())?;
@@ -328,10 +336,129 @@ fn reports_claiming_more_than_was_sent_are_counted_as_clamped() {
         let mut t = rr(0, 0, 0);
         let mut b = parse_rr(&t);
         (b.cumulative_lost, b.extended_highest_seq) = (lost, highest);
-        t.header = ReceiverReport { ssrc: RECEIVER_SSRC, block: Some(b) }.emit();
+        t.header = ReceiverReport { ssrc: RECEIVER_SSRC, block: Some(b), rate_bps: None }.emit();
         t
     };
     deliver(&mut s, ms(11), &forged(1_000_000, 0)).unwrap();
     deliver(&mut s, ms(12), &forged(0, 70_000)).unwrap();
     assert_eq!(s.stats().clamped_feedback, 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The alternative readings `adaptation = "rate"` and `"rate_on_loss"` (docs/protocols/rtcp-udp.md
+// "Adaptation"). Layer rates c = (128, 256, 512, 768, 1024) kbit/s.
+
+fn sender_with(adaptation: Adaptation, initial_layers: u8) -> RtcpUdpSender {
+    let cfg = RtcpUdpConfig { adaptation, initial_layers, ..RtcpUdpConfig::default() };
+    let mut s = RtcpUdpSender::new(&cfg, stream(1024), rates(), size(), Instant::ZERO, None);
+    drain(&mut s, Instant::ZERO);
+    events(&mut s);
+    s
+}
+
+#[test]
+fn rate_rule_maps_the_reported_receiving_rate_to_layers() {
+    let mut s = sender_with(Adaptation::Rate, 1);
+    // Loss-free at 600 kbit/s: K = max{j : c_j ≤ 600} = 3 at once (the step rule would give 2).
+    deliver(&mut s, ms(10), &rr_rate(0, 600)).unwrap();
+    assert_eq!(s.layers(), 3);
+    assert_eq!(events(&mut s), vec![Event::RateChanged { rate: DataRate::from_kbps(512) }]);
+    // Exactly c_4: four layers; above c_5: five, never more.
+    deliver(&mut s, ms(11), &rr_rate(0, 768)).unwrap();
+    assert_eq!(s.layers(), 4);
+    deliver(&mut s, ms(12), &rr_rate(0, 5000)).unwrap();
+    assert_eq!(s.layers(), 5);
+    // Loss-free but a rate of 300 kbit/s: down to two layers (the step rule would stay at 5).
+    deliver(&mut s, ms(13), &rr_rate(0, 300)).unwrap();
+    assert_eq!(s.layers(), 2);
+    // A lossy report at 260 kbit/s keeps two layers (the step rule would drop to 1).
+    deliver(&mut s, ms(14), &rr_rate(40, 260)).unwrap();
+    assert_eq!(s.layers(), 2);
+    // Below the base layer: still the base layer.
+    deliver(&mut s, ms(15), &rr_rate(40, 50)).unwrap();
+    assert_eq!(s.layers(), 1);
+    // A rate of 0 (nothing arrived in the interval) keeps the base layer too.
+    deliver(&mut s, ms(16), &rr_rate(0, 0)).unwrap();
+    assert_eq!(s.layers(), 1);
+    // An RR without the extension changes nothing under this rule.
+    deliver(&mut s, ms(17), &rr_rate(0, 1024)).unwrap();
+    assert_eq!(s.layers(), 5);
+    deliver(&mut s, ms(18), &rr(255, 0, 0)).unwrap();
+    assert_eq!(s.layers(), 5);
+}
+
+#[test]
+fn rate_on_loss_maps_lossy_reports_and_steps_up_on_clean_ones() {
+    let mut s = sender_with(Adaptation::RateOnLoss, 5);
+    // A lossy report at 600 kbit/s: K = 3 at once (the step rule would give 4).
+    deliver(&mut s, ms(10), &rr_rate(10, 600)).unwrap();
+    assert_eq!(s.layers(), 3);
+    // A lossy report whose rate would allow more keeps K (loss never adds a layer).
+    deliver(&mut s, ms(11), &rr_rate(10, 2000)).unwrap();
+    assert_eq!(s.layers(), 3);
+    // Loss-free reports add one layer each, whatever the rate says.
+    deliver(&mut s, ms(12), &rr_rate(0, 100)).unwrap();
+    assert_eq!(s.layers(), 4);
+    deliver(&mut s, ms(13), &rr_rate(0, 5000)).unwrap();
+    assert_eq!(s.layers(), 5);
+    // A lossy report below the base layer's rate: the base layer.
+    deliver(&mut s, ms(14), &rr_rate(255, 10)).unwrap();
+    assert_eq!(s.layers(), 1);
+    // Without the extension: nothing changes.
+    deliver(&mut s, ms(15), &rr(0, 0, 0)).unwrap();
+    assert_eq!(s.layers(), 1);
+}
+
+#[test]
+fn step_rule_ignores_a_reported_rate() {
+    let mut s = sender_with(Adaptation::Step, 1);
+    deliver(&mut s, ms(10), &rr_rate(0, 1024)).unwrap();
+    assert_eq!(s.layers(), 2);
+    deliver(&mut s, ms(11), &rr_rate(10, 1024)).unwrap();
+    assert_eq!(s.layers(), 1);
+}
+
+#[test]
+fn receiver_reports_its_receiving_rate_over_the_last_interval() {
+    let cfg = RtcpUdpConfig { adaptation: Adaptation::Rate, immediate_reports: false, ..RtcpUdpConfig::default() };
+    let mut r = RtcpUdpReceiver::new(&cfg);
+    // 25 packets of 988 payload bytes, one every 40 ms from t = 0 (first report due at 1 s).
+    // The window is (now − 1 s, now]: the packet at t = 0 no longer counts at 1 s.
+    for i in 0..26u16 {
+        deliver(&mut r, ms(40 * i as u64), &rtp(i, 3600 * i as u32)).unwrap();
+    }
+    // A duplicate is not received data.
+    deliver(&mut r, ms(1000), &rtp(24, 3600 * 24)).unwrap();
+    r.handle_timeout(ms(1000));
+    let t = drain(&mut r, ms(1000));
+    assert_eq!(t[0].wire_size(), DataSize::from_bytes(40));
+    let p = ReceiverReport::parse(t[0].header.as_slice()).unwrap();
+    // Packets 1..=25 (40..=1000 ms): 25 · 988 B · 8 / 1 s = 197 600 bit/s.
+    assert_eq!(p.rate_bps, Some(197_600));
+    // Two more packets, at 1.5 and 1.9 s. The report at 2 s counts the arrivals after 1 s only.
+    deliver(&mut r, ms(1500), &rtp(26, 0)).unwrap();
+    deliver(&mut r, ms(1900), &rtp(27, 0)).unwrap();
+    r.handle_timeout(ms(2000));
+    let p = ReceiverReport::parse(drain(&mut r, ms(2000))[0].header.as_slice()).unwrap();
+    assert_eq!(p.rate_bps, Some(2 * 988 * 8));
+    // The default rule's RR has no extension (32 bytes, as before).
+    let mut d = RtcpUdpReceiver::new(&RtcpUdpConfig { immediate_reports: false, ..RtcpUdpConfig::default() });
+    deliver(&mut d, ms(0), &rtp(0, 0)).unwrap();
+    d.handle_timeout(ms(1000));
+    let t = drain(&mut d, ms(1000));
+    assert_eq!(t[0].wire_size(), DataSize::from_bytes(32));
+    assert_eq!(ReceiverReport::parse(t[0].header.as_slice()).unwrap().rate_bps, None);
+}
+
+/// The rate rule over a lossless path: the receiving rate of K layers is c_K (the CBR source),
+/// so K = max{j : c_j ≤ c_K} stays where it starts: the rule has no probe upwards.
+#[test]
+fn rate_rule_holds_the_layer_count_on_a_lossless_path() {
+    let cfg = RtcpUdpConfig { adaptation: Adaptation::Rate, initial_layers: 3, ..RtcpUdpConfig::default() };
+    let s = RtcpUdpSender::new(&cfg, stream(1024), rates(), size(), Instant::ZERO, None);
+    let r = RtcpUdpReceiver::new(&cfg);
+    let mut pipe = Pipe::new(s, r, millis(70));
+    pipe.run_until(ms(6000));
+    assert_eq!(pipe.s.layers(), 3);
+    assert!(pipe.r.reports_sent() >= 5);
 }
