@@ -133,6 +133,15 @@ CATEGORIES = {
                             "of the three readings alone", ("pacing", "alpha-per-second", "compare-r-prev")),
     "C10": UnrecordedReading(f"the paper leaves open {_TIMING}, {_ALPHA} and {_COMPARED}: the claim holds with the "
                              "three readings together", ("pacing", "alpha-per-second", "compare-r-prev")),
+    "C11": OverClaim(
+        "the paper rests DVRC's fairness in S2 on its multiplicative decreases at congestion ('the AIMD-based "
+        "responses during congestion enforce competing DVRC flows to converge to the fairness point', §5.2; additive "
+        "decrease 'does not enforce fast convergence to the fairness point', §5.5), but AIAMD judges at most 1/(2n) "
+        "of its loss events congestive whatever causes them (C25), so most congestion events get an additive "
+        "decrease; DVRC's worst-case fairness at the largest N stays below TFRC's under each declared reading alone "
+        "and, at full scale, under pacing + alpha-per-second + compare-r-prev together (docs/papers/dvrc.md §5)",
+        bound=loss_classes.congestion_judged_additive_bound("dvrc"),
+        readings=("pacing", "alpha-per-second", "compare-r-prev", "bdp-host-queues", "r1-5m")),
     "C18": UnrecordedReading(f"the paper leaves open {_TIMING} and {_ALPHA}: the claim holds under either reading "
                              "alone", ("pacing", "alpha-per-second")),
     "C20": OverClaim(
