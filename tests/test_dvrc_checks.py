@@ -146,3 +146,57 @@ def test_c9_counts_delayed_packets_among_those_that_arrive():
     assert out.measured["delayed share of received packets[tcpw+,n=10]"] == pytest.approx(0.3)
     series[("tcpw+-10", "video_summary")]["packets_delayed"] = [3]  # 3 % of what arrives: not the highest
     assert video.s2_tcpw_most_delayed(figure_data(FIG["fig8-10"], runs, flows, series)).status == FAIL
+
+
+def _layers(k5, k4, n=15):
+    runs, flows, series = [], [], {}
+    for part, values in (("dvrc", k5), ("dvrc-k4", k4)):
+        for seed, vdi in enumerate(values, 1):
+            rid = f"{part}-{seed}"
+            runs.append(run(rid, part, seed, n=n))
+            flows.append({"run_id": rid, "flow": 0, "receiver": 0, "label": part, "goodput_bps": 1e6})
+            series[(rid, "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "vdi": [vdi]})
+    return video.four_layers_suffice(figure_data(FIG["fig8-10"], runs, flows, series))
+
+
+# Ten seeds of k = 5 with sample standard deviation s; k = 4 the same values shifted by −δ·s.
+_K5 = [0.90 + 0.01 * z for z in (-1.5, -1.0, -0.6, -0.3, -0.1, 0.1, 0.3, 0.6, 1.0, 1.5)]
+_S = float(pd.Series(_K5).std())
+
+
+def test_c26_counts_the_spread_of_both_means():
+    # k = 4 lies 0.8·s below k = 5: below k = 5's own 95 % interval (half-width 2.262·s/√10 =
+    # 0.715·s) but within the interval of the difference (Welch, 2.101·s·√0.2 = 0.940·s). Fails
+    # before the fix, which set the k = 4 mean against k = 5's interval alone.
+    out = _layers(_K5, [x - 0.8 * _S for x in _K5])
+    assert out.status == PASS, out.explanation
+    assert out.measured["VDI k=4 − k=5, 95 % CI high [n=15]"] == pytest.approx(0.940 * _S - 0.8 * _S, abs=2e-4)
+    assert _layers(_K5, [x - 1.2 * _S for x in _K5]).status == FAIL  # beyond the difference's interval
+
+
+def test_c26_is_not_looser_with_two_seeds():
+    # Two seeds: k = 5's interval alone is 12.7·s/√2 = 8.98·s wide on each side, the difference's
+    # 4.30·s (Welch, 2 degrees of freedom); k = 4 at 6·s below passed the earlier check and fails now.
+    k5 = [0.90, 0.91]
+    s = float(pd.Series(k5).std())
+    out = _layers(k5, [x - 6 * s for x in k5])
+    assert out.status == FAIL and "significantly below" in out.explanation
+
+
+def test_c8_reads_tcpw_drop_rate_at_the_application_like_the_others():
+    # TCPW+ loses 2 % of its segments in the network (and retransmits them) but never delivers 60 %
+    # of the packets its application sent; DVRC loses 4 %. Fails before the fix, which read TCPW+'s
+    # network drop ratio (0.02, below DVRC's 0.04) where the paper's rate is lost ÷ sent by the
+    # application, as it already was for TFRC.
+    runs, flows, series = [], [], {}
+    for label, network, app in (("dvrc", 0.04, 0.04), ("tfrc", 0.03, 0.5), ("tcpw+", 0.02, 0.6)):
+        rid = f"{label}-10"
+        runs.append(run(rid, label, n=10))
+        flows.append({"run_id": rid, "flow": 0, "receiver": 0, "label": label, "drop_rate": network})
+        series[(rid, "video_summary")] = pd.DataFrame({"flow": [0], "receiver": [0], "packet_drop_rate": [app]})
+    d = figure_data(FIG["fig8-10"], runs, flows, series)
+    out = video.s2_drop_rate_dvrc_lowest(d)
+    assert out.status == PASS, out.explanation
+    assert out.measured["packet drop rate[tcpw+,n=10]"] == pytest.approx(0.6)
+    series[("tcpw+-10", "video_summary")]["packet_drop_rate"] = [0.03]  # TCPW+ delivers more than DVRC
+    assert video.s2_drop_rate_dvrc_lowest(figure_data(FIG["fig8-10"], runs, flows, series)).status == FAIL

@@ -65,9 +65,9 @@ CLAIMS = [
            ("dvrc", "tcp-westwood-plus"), smoothness.cov_below_tcpw, "§5.2, Fig. 8b", needs=TCPW),
     _claim("C7", "DVRC has the highest VDI at every N, falling only slightly with N; TFRC lower; TCPW+ lowest.",
            "fig8-10", S2, video.s2_vdi_dvrc_best, "§5.2, Fig. 9a", needs=TCPW),
-    _claim("C8", "Packet Drop Rate (lost ÷ sent by the application; TCPW+: network drops of its segments): DVRC low; "
-           "TFRC and TCPW+ higher than DVRC.", "fig8-10", S2, video.s2_drop_rate_dvrc_lowest, "§5.2, Fig. 9b",
-           needs=TCPW),
+    _claim("C8", "Packet Drop Rate (lost, i.e. never delivered, ÷ sent by the application, for TCPW+ as for the "
+           "others): DVRC low; TFRC and TCPW+ higher than DVRC.", "fig8-10", S2, video.s2_drop_rate_dvrc_lowest,
+           "§5.2, Fig. 9b", needs=TCPW),
     _claim("C9", "Delayed packets (arriving > 75 ms after the previous one) as a share of the packets received, "
            "'of the packets that are not dropped': DVRC and TFRC low; TCPW+ clearly the highest.", "fig8-10", S2,
            video.s2_tcpw_most_delayed, "§5.2, Fig. 9c", needs=TCPW),
@@ -106,10 +106,11 @@ CLAIMS = [
           "> 0.5), and more often than in S2 (Gilbert errors).", "fig18-20", ("dvrc",),
           loss_classes.mostly_multiplicative_without_errors, ref="§5.5", cause=loss_classes.md_share_bound_cause,
           category=loss_classes.MD_SHARE_OVER_CLAIM),
-    _claim("C26", "4–5 layers suffice: the VDI with k = 4 is at every N within or above the 95 % interval of the VDI "
-           "with k = 5 (goodput reported).", "fig8-10", ("dvrc",), video.four_layers_suffice, "§5.2",
-           parts=("dvrc-k4",), not_per_seed="the test compares k = 4 with the 95 % interval of k = 5 over seeds, which "
-           "one seed's runs do not have (alone, a seed's k = 4 VDI would have to reach its k = 5 VDI exactly)"),
+    _claim("C26", "4–5 layers suffice: the VDI with k = 4 is at no N significantly below the VDI with k = 5 (95 % "
+           "interval of the difference over seeds; goodput reported).", "fig8-10", ("dvrc",),
+           video.four_layers_suffice, "§5.2", parts=("dvrc-k4",),
+           not_per_seed="the test compares k = 4 with k = 5 through the 95 % interval of their difference over seeds, "
+           "which one seed's runs do not have (alone, a seed's k = 4 VDI would have to reach its k = 5 VDI exactly)"),
     Claim("B1", "Baseline: in the S4 dumbbell (10 Mbit/s, 70 ms, 88-packet buffer) 20 and 40 Reno flows alone share "
           "fairly: mean normalized throughput within [0.9, 1.1] and Jain ≥ 0.9.", "fig15-16", ("tcp-reno",),
           friendliness.reno_alone_share_fairly, kind="baseline", parts=("reno-only",)),
@@ -132,6 +133,15 @@ CATEGORIES = {
                             "of the three readings alone", ("pacing", "alpha-per-second", "compare-r-prev")),
     "C10": UnrecordedReading(f"the paper leaves open {_TIMING}, {_ALPHA} and {_COMPARED}: the claim holds with the "
                              "three readings together", ("pacing", "alpha-per-second", "compare-r-prev")),
+    "C11": OverClaim(
+        "the paper rests DVRC's fairness in S2 on its multiplicative decreases at congestion ('the AIMD-based "
+        "responses during congestion enforce competing DVRC flows to converge to the fairness point', §5.2; additive "
+        "decrease 'does not enforce fast convergence to the fairness point', §5.5), but AIAMD judges at most 1/(2n) "
+        "of its loss events congestive whatever causes them (C25), so most congestion events get an additive "
+        "decrease; DVRC's worst-case fairness at the largest N stays below TFRC's under each declared reading alone "
+        "and, at full scale, under pacing + alpha-per-second + compare-r-prev together (docs/papers/dvrc.md §5)",
+        bound=loss_classes.congestion_judged_additive_bound("dvrc"),
+        readings=("pacing", "alpha-per-second", "compare-r-prev", "bdp-host-queues", "r1-5m")),
     "C18": UnrecordedReading(f"the paper leaves open {_TIMING} and {_ALPHA}: the claim holds under either reading "
                              "alone", ("pacing", "alpha-per-second")),
     "C20": OverClaim(
@@ -140,6 +150,17 @@ CATEGORIES = {
         "it by α only after a round without one, and nothing in its rule (§3.2) depends on the path's hop count, so "
         "beyond one hop the DVRC flow sinks towards its base layer and stays below its share whatever the reading "
         "(at one hop the outcome depends on the reading: see docs/papers/dvrc.md §5)", readings=(*_EVERY_READING,)),
+    "C24": OverClaim(
+        "the paper rests S6's fairness on AIAMD answering congestion multiplicatively ('the experienced losses are "
+        "typically congestion-oriented and the employed AIAMD mechanism responds with multiplicative backward "
+        "adjustments'; 'if the AIAMD algorithm had falsely invoked additive decrease during congestion, fairness would "
+        "have been compromised', §5.5), but its classifier (§3.2) judges a loss congestive only when the receiving "
+        "rate falls below R̄ − n·D̄, which by Markov's inequality happens for at most 1/(2n) of the loss events whatever "
+        "causes them (C25): most congestion events get the additive decrease the paper says compromises fairness, and "
+        "no declared reading restores it (the flows' Jain and WCF fail under each, and under pacing + "
+        "alpha-per-second + compare-r-prev together)",
+        bound=loss_classes.congestion_judged_additive_bound("dvrc"),
+        readings=("pacing", "alpha-per-second", "compare-r-prev", "bdp-host-queues")),
     "C25": replace(loss_classes.MD_SHARE_OVER_CLAIM,
                    readings=("pacing", "alpha-per-second", "compare-r-prev", "bdp-host-queues", "r1-5m")),
 }

@@ -136,3 +136,43 @@ def additive_share_cause(parts="dvrc", *, then: str = "DVRC keeps loading the bo
         return (f"{lead}AIAMD judged {ad} of DVRC's {md + ad} loss events random (MD share {md / (md + ad):.3f}) and "
                 f"decreased additively, so {then}")
     return cause
+
+
+def congestion_judged_additive_bound(parts="dvrc", *, label: str = "dvrc"):
+    """An over-claim's bound from the run (C11, C24): how many of DVRC's loss events were
+    congestive, against how many AIAMD judged congestive.
+
+    A loss event needs at least one lost packet, and a packet lost to a link error belongs to at
+    most one event, so at least (classified events − packets the flows lost to link errors) events
+    hold a queue drop: congestion. (The errors are counted over the whole run, the events after the
+    warm-up: the lower bound is conservative.) AIAMD judged ``md`` events congestive, at most
+    1/(2n) of all by its rule (C25); the rest of the congestion events got an additive decrease,
+    which the paper itself says "does not enforce fast convergence to the fairness point" (§5.5)."""
+    def bound_fn(d, measured) -> str:
+        md, ad = classes(d, parts)
+        events = md + ad
+        f = d.flows(parts if isinstance(parts, str) else list(parts), {"label": label})
+        if f.empty or not {"dropped_loss", "dropped_queue"} <= set(f.columns):
+            measured.update({"DVRC loss events classified after the warm-up": events,
+                             "of which judged congestive (multiplicative decrease)": md})
+            return (f"the run records no losses by cause (dropped_loss, dropped_queue), so the congestive events are "
+                    f"not counted; AIAMD judged {md} of {events} classified loss events congestive")
+        errors = int(f["dropped_loss"].sum())
+        queue = int(f["dropped_queue"].sum())
+        congestive = events - errors
+        measured.update({"DVRC loss events classified after the warm-up": events,
+                         "of which judged congestive (multiplicative decrease)": md,
+                         "DVRC packets lost to link errors (whole run)": errors,
+                         "DVRC packets dropped by queues (whole run)": queue,
+                         "congestive loss events, at least": max(congestive, 0),
+                         "bound 1/(2n) on the MD share": 1 / (2 * N_CLASSIFIER)})
+        if events == 0 or congestive <= md:
+            return (f"the run does not show the bound: {events} classified loss events, {errors} packets lost to "
+                    f"link errors, {md} events judged congestive")
+        share = (congestive - md) / congestive
+        measured["share of congestive loss events given an additive decrease, at least"] = share
+        return (f"of DVRC's {events} classified loss events at least {congestive} were congestive (its flows lost "
+                f"{queue} packets to queue drops and only {errors} to link errors, and an event needs a lost packet), "
+                f"yet AIAMD judged {md} congestive (its rule allows at most 1/(2n) = {1 / (2 * N_CLASSIFIER):.2f} of "
+                f"all events): at least {share:.3f} of the congestion events got an additive decrease")
+    return bound_fn

@@ -16,23 +16,18 @@ S3 = ("dvrc", "tfrc", "rtcp-udp")
 def packet_drop_rate(d, labels):
     """The paper's Packet Drop Rate (§4.2: "the ratio of the number of lost packets over the number
     of packets sent by the application"), per label and N, mean over seeds: ``video_summary``'s
-    ``packet_drop_rate`` for the video protocols. TCPW+ retransmits every loss, so its video loses
-    no packet; its "packet loss" (§5.2) is read as the network drops of its segments
-    (``run_flows.drop_rate``, docs/papers/dvrc.md §4 [I])."""
-    import pandas as pd
-
+    ``packet_drop_rate`` (lost = never delivered) for every protocol, TCPW+ included. TCPW+
+    retransmits what the network drops, but the packets its application sent and it never
+    delivered are lost to the application all the same, as TFRC's are: §5.2 divides TCPW+'s packets
+    into those dropped (Fig. 9b) and "the packets that are not dropped" that "reach the recipient
+    later than required" (Fig. 9c). Until 2026-11-27 TCPW+ was read as the network drops of its
+    segments (``run_flows.drop_rate``), a transport ratio the paper does not define."""
     from vidcc.analysis import summarize
 
-    video = [x for x in labels if x != "tcpw+"]
-    v = video_flows(d, video, {"label": video})
-    rows = [v[["run_id", "part", "seed", "n", "label", "packet_drop_rate"]]] if not v.empty else []
-    if "tcpw+" in labels:
-        t = d.flows("tcpw+", {"label": "tcpw+"})
-        if not t.empty:
-            rows.append(t[["run_id", "part", "seed", "n", "label"]].assign(packet_drop_rate=t["drop_rate"]))
-    if not rows:
-        return pd.DataFrame()
-    return summarize(pd.concat(rows, ignore_index=True), "packet_drop_rate", by="n")
+    v = video_flows(d, list(labels), {"label": list(labels)})
+    if v.empty:
+        return v
+    return summarize(v[["run_id", "part", "seed", "n", "label", "packet_drop_rate"]], "packet_drop_rate", by="n")
 
 
 def ordered_unless_both_at(s, higher: str, lower: str, limit: float, *, name: str) -> Verdict:
@@ -136,9 +131,14 @@ def four_layers_suffice(d):
     """§5.2: "DVRC can achieve satisfactory performance with a small number of layers (4–5
     layers)", said of video delivery (the paragraph on Fig. 9). The paper gives no threshold; the
     test asks that the 4-layer video is delivered as well as the 5-layer one the paper's figures
-    show: at every N the VDI with k = 4 is not below the lower end of the 95 % confidence interval
-    (over seeds) of the VDI with k = 5. Goodput is reported, not tested: a coarser layer vector
-    sends less by construction, which the paper does not call unsatisfactory."""
+    show: at every N the VDI with k = 4 is not significantly below the VDI with k = 5, i.e. the
+    upper end of the 95 % confidence interval (over seeds, Welch's) of the difference k4 − k5 is
+    not below 0. Both means are estimates: comparing the k = 4 mean with k = 5's interval alone
+    ignored k = 4's own spread: with ten seeds, two protocols of the same law then differed
+    "significantly" at a given N in about one trial in fourteen, and at one of eleven N in more than
+    half of the trials (normal VDIs, simulated); Welch's test errs in one in forty per N. Goodput is
+    reported, not tested: a coarser layer vector sends less by construction, which the paper does
+    not call unsatisfactory."""
     from vidcc.analysis import summarize
 
     v = summarize(video_flows(d, ["dvrc", "dvrc-k4"], {"label": ["dvrc", "dvrc-k4"]}), "vdi", by="n")
@@ -149,18 +149,37 @@ def four_layers_suffice(d):
     k4 = v[v["label"] == "dvrc-k4"].set_index("n")
     measured, bad = {}, []
     for n in sorted(set(k5.index) & set(k4.index)):
-        lo = float(k5.loc[n, "ci_low"]) if k5.loc[n, "runs"] > 1 else float(k5.loc[n, "mean"])
-        measured[f"VDI k=5 [n={n}]"], measured[f"VDI k=5 95 % CI low [n={n}]"] = float(k5.loc[n, "mean"]), lo
-        measured[f"VDI k=4 [n={n}]"] = float(k4.loc[n, "mean"])
-        if not float(k4.loc[n, "mean"]) >= lo:
+        m5, m4 = float(k5.loc[n, "mean"]), float(k4.loc[n, "mean"])
+        high = m4 - m5 + welch_half(k4.loc[n], k5.loc[n])
+        measured[f"VDI k=5 [n={n}]"], measured[f"VDI k=4 [n={n}]"] = m5, m4
+        measured[f"VDI k=4 − k=5, 95 % CI high [n={n}]"] = high
+        if not high >= 0:
             bad.append(n)
     for r in g.to_dict("records"):
         measured[f"aggregate goodput (Mbit/s) [{r['label']}, n={r['n']}]"] = r["mean"] / 1e6
     if not measured or bad:
         return Verdict(FAIL, measured,
-                       f"VDI with k = 4 below the 95 % interval of k = 5's at N = {', '.join(map(str, bad))}"
+                       f"VDI with k = 4 significantly below k = 5's at N = {', '.join(map(str, bad))}"
                        if bad else "no common N for k = 4 and k = 5")
-    return Verdict(PASS, measured, "VDI with k = 4 within or above the 95 % interval of k = 5's at every N")
+    return Verdict(PASS, measured, "VDI with k = 4 not significantly below k = 5's at any N")
+
+
+def welch_half(a, b, level: float = 0.95) -> float:
+    """Half-width of Welch's two-sided ``level`` interval of the difference of two means, from two
+    summary rows (``mean``, ``std``, ``runs``). Without a spread (one run each side, or none) there is
+    no interval: 0, so the means alone decide."""
+    import math
+
+    from vidcc.analysis import t_quantile
+
+    na, nb = int(a["runs"]), int(b["runs"])
+    if na < 2 or nb < 2:
+        return 0.0
+    va, vb = float(a["std"]) ** 2 / na, float(b["std"]) ** 2 / nb
+    if va + vb == 0:
+        return 0.0
+    dof = (va + vb) ** 2 / (va ** 2 / (na - 1) + vb ** 2 / (nb - 1))
+    return t_quantile(0.5 + level / 2, dof) * math.sqrt(va + vb)
 
 
 def layer_vectors_cause(d, m):
