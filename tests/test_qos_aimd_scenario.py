@@ -35,6 +35,7 @@ def test_defaults_resolve_to_every_rust_field():
         "reduction_base": "flight",
         "timeout_ssthresh": "halve-ssthresh",
         "pacing": "srtt",
+        "spacing_scope": "window-bursts",
         "idle_restart": True,
         "buffer_max_age_ns": 1_000_000_000,
         "buffer_max_packets": 1000,
