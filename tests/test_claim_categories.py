@@ -94,6 +94,12 @@ def test_a_reading_and_a_scale_state_their_evidence(tmp_path, monkeypatch):
     assert check_claim(failing(Scale("two seeds of 20 s", path)), None, scale="full").category is None
 
 
+def test_a_reading_measured_to_fail_at_a_scale_does_not_classify_the_claim_there():
+    cl = UnrecordedReading("the paper gives no history length", ("long-history",), fails_at=("full",))
+    assert check_claim(failing(cl), None, scale="quick").category.category is Category.UNRECORDED_READING
+    assert check_claim(failing(cl), None, scale="full").category is None
+
+
 def test_a_passing_claim_carries_no_category():
     claim = Claim("X2", "x", None, ("tcp-reno",), lambda d: Verdict(PASS, {"x": 1.0}, "x = 1"),
                   category=UnrecordedReading("silent", ("long-history",)))

@@ -64,10 +64,13 @@ class OverClaim:
 @dataclass(frozen=True)
 class UnrecordedReading:
     """The paper does not say enough: ``silent`` says what it leaves open; ``readings`` are the
-    suite's alternatives under which the claim would hold."""
+    suite's alternatives under which the claim would hold. ``fails_at``: scales at which the
+    claim was measured to fail under those readings too (``--explore`` there); at such a scale
+    the classification does not apply and the claim stays unclassified."""
 
     silent: str
     readings: Sequence[str]
+    fails_at: Sequence[str] = ()
     category = Category.UNRECORDED_READING
 
 
@@ -167,6 +170,8 @@ def classify(claim: Claim, status: str, scale: str, data: FigureData | None,
             parts.append("fails under the readings " + ", ".join(cl.readings) + " too (--explore)")
         return Finding(cl.category, "; ".join(parts))
     if isinstance(cl, UnrecordedReading):
+        if scale in cl.fails_at:
+            return None
         return Finding(cl.category, f"{cl.silent}; would hold under " + ", ".join(cl.readings) + " (--explore)")
     if isinstance(cl, Scale):
         if scale == "full":
