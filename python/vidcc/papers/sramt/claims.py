@@ -65,6 +65,9 @@ UNSUCCESSFUL_SILENT = ("what makes a change unsuccessful: §3.3 says 'after a sh
                        "T_change no other role; the suite counts any undo by the receiver's next change (A-17)")
 RED_SILENT = ("RED's parameters: §8.1 says only that 'all the links ... use the RED ... policy to their queues'; the "
               "suite takes ns-2 2.35's Queue/RED defaults, auto-configured per link")
+TAHOE_SILENT = ("the Tahoe flows' parameters: §8.1 says only 'We model the TCP sources as \"4.3BSD Tahoe TCP\" "
+                "sources'; the suite takes ns-2 2.35's Agent/TCP/Tahoe defaults (window_ 20 packets of 1040 B, "
+                "rtxcur_init_ 3 s)")
 ESTIMATE_SILENT = ("which estimate a receiver compares at an epoch end: §3.3 says 'the value of the r_r_tcp^i', the "
                    "suite takes the epoch's mean (A-13b)")
 
@@ -128,8 +131,7 @@ CLAIMS = [
            category=_retries(lambda d: _s(d) + _le_a(d))),
     _claim("C12", "Scenario A, S: on each bottleneck long-term SRAMT ≈ TCP (0.5 ≤ F ≤ 2), no starvation window.",
            "fig4-6", S + TAHOE, lambda d: sharing.friendliness(d, "sramt-s"), "Figs. 4–6",
-           cause=lambda d, m: sharing.link_positions(_s(d), m),
-           category=UnrecordedReading(RED_SILENT, ("classic-red",))),
+           cause=lambda d, m: sharing.link_positions(_s(d), m)),
     _claim("C13", "Scenario A, LE: as C12 for the cumulative layer traffic.", "fig7-9", LE + TAHOE,
            lambda d: sharing.friendliness(d, "sramt-le"), "Figs. 7–9",
            cause=lambda d, m: sharing.link_positions(_le(d), m)),
@@ -143,7 +145,7 @@ CLAIMS = [
     _claim("C16", "S and LE give similar per-link SRAMT throughput in Scenario A (within ± 30 %).", "fig4-6", S + LE,
            lambda d: sharing.similar_links(d, _s(d), d.other("fig7-9"), _le_a(d)), "§8.1",
            cause=sharing.similar_links_cause,
-           category=UnrecordedReading(AIMD_SILENT, ("no-aimd",))),
+           category=UnrecordedReading(ESTIMATE_SILENT, ("current-estimate",))),
     _claim("C17", "Scenario B1 (LE): final levels R1 → 3; R2, R4 → 2; R3, R5 → 1.", "fig11", LE,
            lambda d: adaptation.assignment(_le(d), EXPECTED_B, what="B1 (LE)"), "Fig. 11", cause=_cycling(_le),
            category=_retries(_le)),
@@ -159,8 +161,7 @@ CLAIMS = [
            category=_retries(_s)),
     _claim("C21", "Scenario B with the original capacities: LE outperforms S (sum of receivers' mean rates).", "fig12",
            S + LE, rates.layered_outperforms_simulcast, "Figs. 11 vs 12",
-           cause=rates.layered_outperforms_simulcast_cause,
-           category=UnrecordedReading(AIMD_SILENT, ("no-aimd",))),
+           cause=rates.layered_outperforms_simulcast_cause),
     _claim("C22", "Scenario B3 (S, 3.0/1.4 Mbit/s): R1 → 3; R2, R4 → 2; R3, R5 → 1.", "fig13", S,
            lambda d: adaptation.assignment(_s(d), EXPECTED_B, what="B3 (S)"), "Fig. 13", cause=_cycling(_s),
            category=_retries(_s)),
@@ -188,7 +189,9 @@ CLAIMS = [
     _claim("C30", "PLM (behind DRR fair queueing) has a steadier, step-wise rate than SRAMT-LE (behind RED) on the "
            "common 1 Mbit/s bottleneck with one Tahoe flow; TCP gets more than PLM (F_PLM < 1); SRAMT-LE ≈ TCP "
            "(|F_SRAMT − 1| < |F_PLM − 1|).", "fig15-19", LE + ("plm",) + TAHOE, _compared("plm"), "§9, Fig. 15",
-           cause=comparisons.plm_cause),
+           cause=comparisons.plm_cause,
+           category=UnrecordedReading(f"{UNSUCCESSFUL_SILENT}; {TAHOE_SILENT}",
+                                      ("unsuccessful-within-t-change", "vidcc-tahoe"))),
     _claim("C31", "RLC slightly more aggressive than TCP; SRAMT-LE friendlier than RLC; no starvation.", "fig15-19",
            LE + ("rlc",), _compared("rlc"), "§9, Fig. 16", cause=comparisons.rlc_cause,
            category=OverClaim(RLC_ARGUMENT, readings=COMMON_READINGS)),
@@ -198,7 +201,7 @@ CLAIMS = [
                               readings=COMMON_READINGS)),
     _claim("C33", "DSG steadier than SRAMT-S (mean CoV of the held streams' rates, common bottleneck); similar "
            "convergence.", "fig15-19", S + ("dsg",), _compared("dsg"), "§9, Fig. 18", cause=comparisons.dsg_cause,
-           category=UnrecordedReading(ESTIMATE_SILENT, ("current-estimate",))),
+           category=UnrecordedReading(f"{RED_SILENT}; {TAHOE_SILENT}", ("classic-red", "vidcc-tahoe"))),
     _claim("C34", "SRAMT-S friendlier than IRFM (|F − 1| smaller) and converges faster (its rate settles "
            "sooner after its start).",
            "fig15-19", S + ("irfm",), _compared("irfm"), "§9, Fig. 19", cause=comparisons.irfm_cause),
