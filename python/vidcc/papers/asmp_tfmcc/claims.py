@@ -54,6 +54,17 @@ SENT_FILE = UnrecordedReading(
     "frame MOS 5, against the video it sent every frame received in place does",
     readings=("sent-file-frame-by-frame",),
 )
+# C24 is UNSTABLE at full scale only (its loss half: ASMP loses more than TFMCC in seeds 1, 2 and 9); the suite run
+# at full scale under immediate-decrease or lossy-never (10 seeds, 2026-11-27, docs/papers/asmp-tfmcc.md §5, "Fifth
+# pass") PASSes.
+S5_LOSSY_INTERVALS = UnrecordedReading(
+    "how a lossy report moves ASMP's rate: the paper bounds only the loss-free increase ('the r_tcp must not be "
+    "increased more than one P/RTT', §3.2), so eq. 2's value is taken even above r (AMB-6), and gives no rule for a "
+    "decrease, so eq. 3's γ damps it like an increase (AMB-5); two ASMP sessions sharing S5's bottleneck then lose "
+    "about as much as the TFMCC pair; with the drop to eq. 2 taken at once, or with a lossy report never raising r "
+    "(the receiver 'emulates the behavior of a TCP agent', §3.2), ASMP loses less than TFMCC",
+    readings=("immediate-decrease", "lossy-never"),
+)
 S6_ACCESS = UnrecordedReading(
     "S6's access links (§6.8 gives only the 4 Mb/s bottleneck): behind the suite's 100 Mbit/s, 1 ms links the "
     "video and the 2 Mb/s CBR fit the bottleneck (as the paper's own rates do), so the on-step leaves nothing to "
@@ -273,6 +284,7 @@ CLAIMS = [
         fairness.tfmcc_pair_takes_and_loses_more,
         ref="§6.7",
         cause=fairness.pair_throughput_or_loss_cause,
+        category=S5_LOSSY_INTERVALS,
     ),
     _claim(
         "C25",
