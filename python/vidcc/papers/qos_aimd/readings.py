@@ -57,8 +57,9 @@ ALTERNATIVES = [
         note="the rtt of the rtt/W spacing is the flow's minimum round trip (the model's R, which the sender measures "
              "for the parameter selection) instead of the smoothed RTT (SRTT, docs/protocols/qos-aimd.md, [U → D]). "
              "With the SRTT, which includes the BS queue the window itself builds, rtt/W exceeds one wireless slot "
-             "when W = R, so the spacing holds packets the window has released and the BS queue empties; with the "
-             "minimum it is one slot at W = R, the link's own pace. Run on every figure of the AIMD flow"),
+             "when W = R, so packets the window lets out together leave further apart than the link's pace (before "
+             "the sender spaced only those, every packet an ack released was held too and the BS queue emptied); "
+             "with the minimum it is one slot at W = R, the link's own pace. Run on every figure of the AIMD flow"),
     Alternative(
         "outage-whole-slots", scoring={OUTAGE_JITTER: WHOLE_SLOTS},
         ref="paper §III-B: 'time is discretized into slots. Each slot is long enough to transmit one packet over the "

@@ -291,14 +291,14 @@ def link_idle_while_sender_holds(d, measured) -> str:
             f"sender's mean hold of a released packet (slots)[{cell}]": round(hold, 2),
             f"packets held by the spacing (share)[{cell}]": round(share, 3),
         })
-        texts.append(
-            f"p_e {pe:g}: {x:.3f} pkt/slot against 1 − p_e = {1 - pe:.2f}, rwnd = B = {w}; the wireless link idles "
-            f"{100 * idle:.1f} % of the time, {100 * held:.0f} % of it while the window had released the next packet "
-            f"and the sender held it (mean hold {hold:.2f} slots, {100 * share:.0f} % of the packets held)"
-        )
-    text = ("with fewer than 50 backbone flows, in the runs where the AIMD flow lost no packet, the sender's rtt/W "
-            "spacing (rtt the smoothed RTT, which includes the BS queue) holds packets the window has released, and "
-            "the BS queue empties: " + ("; ".join(texts) if texts else "no such run"))
+        idle_text = (f"the wireless link never idles ({100 * share:.0f} % of the packets held by the rtt/W spacing)"
+                     if idle < 5e-4 else
+                     f"the wireless link idles {100 * idle:.1f} % of the time, {100 * held:.0f} % of it while the "
+                     f"window had released the next packet and the sender held it for its rtt/W spacing (mean hold "
+                     f"{hold:.2f} slots, {100 * share:.0f} % of the packets held)")
+        texts.append(f"p_e {pe:g}: {x:.3f} pkt/slot against 1 − p_e = {1 - pe:.2f}, rwnd = B = {w}; {idle_text}")
+    text = ("with fewer than 50 backbone flows, in the runs where the AIMD flow lost no packet (nothing limits its "
+            "window but rwnd): " + ("; ".join(texts) if texts else "no such run"))
     if lossy:
         cells = pd.DataFrame(lossy).assign(loss=lambda x: (x["dropped_queue"] + x["dropped_loss"]) / x["sent_packets"])
         parts = []
