@@ -233,23 +233,3 @@ fn receivers_starting_with_the_sender_get_its_first_frame() {
         }
     }
 }
-
-#[test]
-fn probe_rate() {
-    let (topology, mut f) = star(&[("A", 1_000_000), ("B", 4_000_000), ("C", 4_000_000)]);
-    let traces = [2u8, 8, 16, 31]
-        .iter()
-        .zip(RA_KBPS)
-        .map(|(&q, kbps)| RaTraceSpec { quantizer: q, text: ra_trace(kbps), source: format!("q{q}.trace") })
-        .collect();
-    let model =
-        VideoModel::RateAdaptive { traces, format: TraceFormatSpec::Plain, criterion: RaCriterionSpec::UpcomingGop };
-    f.video = Some(video(model, vec![], PlayoutConfigSpec::FirstArrival { delay_ns: S }));
-    let out = run_config(sim_config(topology, vec![f], 60)).expect("runs");
-    let r = events(&out, 0, "sender", "rate");
-    for k in 0..6 {
-        eprintln!("PROBE {}-{} s: {:.0}", k * 10, k * 10 + 10, time_mean(&r, k * 10 * S, (k + 1) * 10 * S, |v| v));
-    }
-    let thr = out.table("flow_summary").f64s("throughput_bps").to_vec();
-    eprintln!("PROBE thr {thr:?}");
-}
