@@ -20,9 +20,10 @@ use std::collections::VecDeque;
 use super::config::RtcpUdpConfig;
 use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, Transmit};
 use crate::estimate::loss_detect::Arrival;
+use crate::estimate::rate_meter::RateMeter;
 use crate::estimate::rtp_reception::RtpReception;
 use crate::time::{Duration, Instant};
-use crate::units::{DataRate, DataSize};
+use crate::units::DataRate;
 use crate::wire::rtcp_udp::{ReceiverReport, ReportBlock, ToReceiver, RTP_HEADER_BYTES};
 use crate::wire::WireError;
 
@@ -32,12 +33,9 @@ pub const RECEIVER_SSRC: u32 = 0x7669_6472;
 pub struct RtcpUdpReceiver {
     report_interval: Duration,
     immediate: bool,
-    /// Whether RRs carry the receiving rate (the sender's rule reads it).
-    report_rate: bool,
-    /// Arrival time and payload bytes of the distinct data packets of the last report interval
-    /// (kept only with `report_rate`), and their byte sum.
-    window: VecDeque<(Instant, u64)>,
-    window_bytes: u64,
+    /// The receiving rate of the distinct data packets over the last report interval, when RRs
+    /// carry it (the sender's rule reads it).
+    rate: Option<RateMeter>,
     rtt_fallback: Duration,
     rx: RtpReception,
     sender_rtt: Option<Duration>,
@@ -55,9 +53,7 @@ impl RtcpUdpReceiver {
         RtcpUdpReceiver {
             report_interval: Duration::from_nanos(cfg.report_interval_ns),
             immediate: cfg.immediate_reports,
-            report_rate: cfg.adaptation.needs_rate(),
-            window: VecDeque::new(),
-            window_bytes: 0,
+            rate: cfg.adaptation.needs_rate().then(|| RateMeter::new(Duration::from_nanos(cfg.report_interval_ns))),
             rtt_fallback: Duration::from_nanos(cfg.rtt_fallback_ns),
             rx: RtpReception::new(cfg.clock_rate_hz),
             sender_rtt: None,
@@ -91,22 +87,7 @@ impl RtcpUdpReceiver {
     /// The receiving rate over the last report interval ending at `now`; `None` unless the RRs
     /// carry it.
     pub fn receiving_rate(&mut self, now: Instant) -> Option<DataRate> {
-        if !self.report_rate {
-            return None;
-        }
-        self.expire(now);
-        Some(DataRate::from_size_per(DataSize::from_bytes(self.window_bytes), self.report_interval))
-    }
-
-    /// Drops the arrivals at or before `now − report_interval`.
-    fn expire(&mut self, now: Instant) {
-        while let Some(&(t, bytes)) = self.window.front() {
-            if now.saturating_since(t) < self.report_interval {
-                break;
-            }
-            self.window.pop_front();
-            self.window_bytes -= bytes;
-        }
+        self.rate.as_ref().map(|m| m.rate(now))
     }
 
     fn send_report(&mut self, now: Instant) {
@@ -126,10 +107,8 @@ impl RtcpUdpReceiver {
             let payload = (wire_size - RTP_HEADER_BYTES) as u64;
             self.stats.app_packets_delivered += 1;
             self.stats.app_bytes_delivered += payload;
-            if self.report_rate {
-                self.expire(now);
-                self.window.push_back((now, payload));
-                self.window_bytes += payload;
+            if let Some(m) = &mut self.rate {
+                m.on_bytes(now, payload);
             }
         }
         if let Arrival::Gap { .. } = arrival {
