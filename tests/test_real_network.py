@@ -128,6 +128,10 @@ def test_bad_command_lines_are_one_error_line(tmp_path):
                         "2Mbps", "--delay", "1ms", "--queue", "5", "--loss", "gilbert-elliott:p=2,r=0.1"],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "p" in p.stderr and p.stderr.startswith("error:"), p.stderr
+    p = subprocess.run([sys.executable, "-m", "vidcc.cli", "send", "--protocol", "udp-cbr", "--set", "rate=1Mbps",
+                        "--to", "127.0.0.1:9", "--spin-margin", "2ms"], cwd=tmp_path, capture_output=True, text=True,
+                       env=_env())
+    assert p.returncode == 2 and "--spin-margin" in p.stderr and "at most 1ms" in p.stderr, p.stderr
 
 
 @pytest.mark.parametrize(("protocol", "extra", "words"), [

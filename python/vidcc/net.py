@@ -249,6 +249,8 @@ def _cmd_send(args: argparse.Namespace) -> int:
             cmd += ["--max-rate", args.max_rate]
         if args.feedback_timeout:
             cmd += ["--feedback-timeout", args.feedback_timeout]
+        if args.spin_margin:
+            cmd += ["--spin-margin", args.spin_margin]
         if args.bind:
             cmd += ["--bind", args.bind]
         cmd += _payload_args(args, Path(tmp))
@@ -351,6 +353,10 @@ def add_net_parser(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--feedback-timeout", metavar="TIME",
                        help="RFC 8083 circuit breaker: stop after this long without feedback (default 15s; "
                             "udp, udp-cbr and udp-pareto are exempt)")
+        p.add_argument("--spin-margin", metavar="TIME",
+                       help="busy-wait this long before each departure instead of sleeping (default 40us, at most "
+                            "1ms): above the machine's timer wake-up latency it removes the pacing tail, at the CPU "
+                            "cost of the spin (benches/README.md)")
         p.add_argument("--bind", metavar="HOST:PORT", help="local address (default: any)")
         p.add_argument("--report", metavar="FILE", help="write the sender's counters here (JSON)")
         p.add_argument("--plain-rtp", metavar="HOST:PORT",

@@ -1,6 +1,8 @@
 //! `make bench` figures for vidcc-net (benches/README.md): the pacing error of a 10 Mbit/s,
 //! 1,000-byte stream on loopback (actual minus scheduled departure, p50/p99), the CPU share of
-//! that sender's thread, and the relay's forwarding rate on one thread.
+//! that sender's thread, the machine's timer floor beside it (how late a thread that sleeps until a
+//! deadline wakes, and what spinning the last stretch costs), and the relay's forwarding rate on
+//! one thread.
 //! `cargo run --release -p vidcc-net --example bench_net`
 
 use std::net::UdpSocket;
@@ -40,7 +42,7 @@ fn pct(v: &mut [i64], p: f64) -> i64 {
     v[((v.len() - 1) as f64 * p).round() as usize]
 }
 
-fn pacing(secs: u64, realtime: bool) {
+fn pacing(secs: u64, realtime: bool, spin_margin_us: Option<u64>) {
     let rate = 10_000_000u64;
     let mut cfg = serde_json::to_value(defaults("udp-cbr").unwrap()).unwrap();
     cfg["rate_bps"] = rate.into();
@@ -82,7 +84,15 @@ fn pacing(secs: u64, realtime: bool) {
     } else {
         "the default policy".to_string()
     };
-    let mut d = Driver::new(Socket::bind("127.0.0.1:0".parse().unwrap()).unwrap(), sink_addr, 1, flow.sender);
+    let mut socket = Socket::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let policy = match spin_margin_us {
+        Some(m) => {
+            socket.set_spin_margin(Duration::from_micros(m));
+            format!("{policy}, --spin-margin {m}us")
+        }
+        None => format!("{policy}, spin margin {}us (default)", vidcc_net::clock::SPIN_MARGIN.as_nanos() / 1000),
+    };
+    let mut d = Driver::new(socket, sink_addr, 1, flow.sender);
     let mut obs = Departures { clock: d.clock, at: Vec::new() };
     let end = Instant::ZERO + Duration::from_secs(secs);
     let cpu0 = thread_cpu_ns();
@@ -116,6 +126,45 @@ fn pacing(secs: u64, realtime: bool) {
         us(&mut send, 0.99)
     );
     println!("sender CPU: {:.1} % of one core (its thread, user + system)", cpu as f64 / (secs as f64 * 1e9) * 100.0);
+}
+
+/// The machine's own floor under any user-space pacing: a thread that sleeps in `ppoll` (timer
+/// slack 1 µs, as the driver does) until `margin` before a deadline every 800 µs, then spins to
+/// it. Per margin: how late the thread is at the deadline (p50/p99, what the pacing error cannot
+/// beat) and its CPU share. With margin 0 it is the kernel's and hypervisor's wake-up latency
+/// alone; a margin above that latency's p99 removes the tail at the CPU cost of the spin.
+fn timer_floor(margins_us: &[u64]) {
+    vidcc_net::clock::tighten_timer_slack();
+    let clock = Clock::new();
+    let period = 800_000i64;
+    for &m in margins_us {
+        let mut late = Vec::with_capacity(2500);
+        let mut deadline = clock.now().as_nanos() as i64 + period;
+        let cpu0 = thread_cpu_ns();
+        let t0 = clock.now();
+        for _ in 0..2500 {
+            let sleep = deadline - m as i64 * 1000 - clock.now().as_nanos() as i64;
+            if sleep > 0 {
+                let ts = libc::timespec { tv_sec: (sleep / 1_000_000_000) as _, tv_nsec: (sleep % 1_000_000_000) as _ };
+                // SAFETY: no descriptors, a valid timespec, no signal mask.
+                unsafe { libc::ppoll(std::ptr::null_mut(), 0, &ts, std::ptr::null()) };
+            }
+            while (clock.now().as_nanos() as i64) < deadline {
+                std::hint::spin_loop();
+            }
+            late.push(clock.now().as_nanos() as i64 - deadline);
+            deadline += period;
+        }
+        let wall = clock.now().saturating_since(t0).as_nanos() as f64;
+        let cpu = (thread_cpu_ns() - cpu0) as f64 / wall * 100.0;
+        println!(
+            "  sleep until {m} us before each deadline (800 us apart), then spin: late p50 {:.1} us, p99 {:.1} us, \
+             max {:.1} us; CPU {cpu:.1} % of one core",
+            pct(&mut late, 0.5) as f64 / 1e3,
+            pct(&mut late, 0.99) as f64 / 1e3,
+            pct(&mut late, 1.0) as f64 / 1e3
+        );
+    }
 }
 
 fn relay(count: u64, batching: bool) {
@@ -193,8 +242,13 @@ fn main() {
     }
     // The default policy, then (its own thread) SCHED_FIFO where permitted: the difference is
     // the scheduler's share of the tail.
-    pacing(5, false);
-    std::thread::spawn(|| pacing(5, true)).join().unwrap();
+    pacing(5, false, None);
+    std::thread::spawn(|| pacing(5, true, None)).join().unwrap();
+    // A margin above this machine's wake-up latency (the timer floor below): precision for CPU.
+    pacing(5, false, Some(120));
+    // What this machine allows any sleeping pacer, measured beside it (vidcc's SPIN_MARGIN is 40 us).
+    println!("timer floor of this machine (no sockets):");
+    timer_floor(&[0, 40, 100, 200, 400]);
     if let Ok(l) = std::fs::read_to_string("/proc/loadavg") {
         println!("load average: {}", l.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
     }

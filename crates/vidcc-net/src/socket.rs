@@ -9,7 +9,7 @@ use std::mem::MaybeUninit;
 use std::net::SocketAddr;
 
 use socket2::{Domain, Protocol, SockAddr, Socket as Raw, Type};
-use vidcc_core::Instant;
+use vidcc_core::{Duration, Instant};
 
 use crate::clock::{Clock, SPIN_MARGIN};
 
@@ -23,6 +23,8 @@ pub const BATCH: usize = 64;
 pub struct Socket {
     raw: Raw,
     buf: Vec<MaybeUninit<u8>>,
+    /// How long before a deadline [`Socket::wait`]'s sleep ends and its busy wait begins.
+    spin_margin: std::time::Duration,
 }
 
 impl Socket {
@@ -33,7 +35,18 @@ impl Socket {
         let _ = raw.set_send_buffer_size(SOCKET_BUFFER_BYTES);
         raw.bind(&addr.into())?;
         raw.set_nonblocking(true)?;
-        Ok(Socket { raw, buf: vec![MaybeUninit::new(0); MAX_DATAGRAM] })
+        Ok(Socket {
+            raw,
+            buf: vec![MaybeUninit::new(0); MAX_DATAGRAM],
+            spin_margin: std::time::Duration::from_nanos(SPIN_MARGIN.as_nanos()),
+        })
+    }
+
+    /// Sets how long before a deadline the sleep ends and the busy wait begins (default
+    /// [`SPIN_MARGIN`]). A margin above the machine's timer wake-up latency removes the pacing
+    /// tail that latency causes, at the CPU cost of the spin (benches/README.md, "timer floor").
+    pub fn set_spin_margin(&mut self, margin: Duration) {
+        self.spin_margin = std::time::Duration::from_nanos(margin.as_nanos());
     }
 
     pub fn local_addr(&self) -> io::Result<SocketAddr> {
@@ -62,9 +75,9 @@ impl Socket {
     }
 
     /// Waits until `deadline` on `clock` or the first datagram, whichever comes first: asleep in
-    /// `ppoll` until [`SPIN_MARGIN`] before the deadline, then a busy wait.
+    /// `ppoll` until the spin margin ([`SPIN_MARGIN`] unless set) before the deadline, then a busy wait.
     pub fn wait(&mut self, clock: &Clock, deadline: Instant) -> io::Result<Option<(&[u8], SocketAddr)>> {
-        let sleep = clock.until(deadline).saturating_sub(std::time::Duration::from_nanos(SPIN_MARGIN.as_nanos()));
+        let sleep = clock.until(deadline).saturating_sub(self.spin_margin);
         if sleep >= std::time::Duration::from_micros(20) {
             self.poll_readable(sleep)?;
         }

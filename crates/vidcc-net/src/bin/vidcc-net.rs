@@ -24,6 +24,7 @@ const USAGE: &str = "usage:
                  [--key-file FILE | --key-env VAR] [--payload-map FRAMES.json] [--plain-copy HOST:PORT]
                  [--feedback-timeout TIME (default 15s)] [--circuit-breaker on|off (default: on unless
                  the protocol is udp, udp-cbr or udp-pareto)] [--realtime (SCHED_FIFO, where permitted)]
+                 [--spin-margin TIME (default 40us; busy-wait this long before each departure, at most 1ms)]
   vidcc-net recv --listen HOST:PORT --out FILE.json [--idle 5s] [--wait 60s] [--log ARRIVALS.csv]
                  [--key-file FILE | --key-env VAR] [--max-state SIZE (default 64MB)]
                  [--report-interval TIME (default 1s)]
@@ -156,6 +157,7 @@ fn send(args: &[String]) -> Result<(), Failure> {
             "plain-copy",
             "feedback-timeout",
             "circuit-breaker",
+            "spin-margin",
         ],
         &["realtime"],
     )?;
@@ -197,7 +199,16 @@ fn send(args: &[String]) -> Result<(), Failure> {
             Some(v) => return Err(Failure::Usage(format!("--circuit-breaker {v:?}: expected on or off"))),
         },
     };
-    let socket = Socket::bind(bind).map_err(|e| Failure::Run(format!("bind {bind}: {e}")))?;
+    let spin_margin = o.get("spin-margin").map(|t| duration("spin-margin", t)).transpose()?;
+    if let Some(m) = spin_margin.filter(|m| *m > Duration::from_millis(1)) {
+        return Err(Failure::Usage(format!(
+            "--spin-margin {m}: at most 1ms (the sender busy-waits that long per departure)"
+        )));
+    }
+    let mut socket = Socket::bind(bind).map_err(|e| Failure::Run(format!("bind {bind}: {e}")))?;
+    if let Some(m) = spin_margin {
+        socket.set_spin_margin(m);
+    }
     if o.has("realtime") {
         vidcc_net::clock::request_realtime(10).map_err(|e| Failure::Run(format!("--realtime: {e}")))?;
     }
