@@ -65,6 +65,21 @@ pub enum FrameTimestamp {
     Ready,
 }
 
+/// Which arrival is a frame's A_i in the cumulative jitter of eqs.(8)–(9) (§6.4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FrameArrival {
+    /// \[C\] The arrival of the frame's last packet, when the frame is complete ("the amount of
+    /// playback delay that must be provided to avoid discarding any frame", §6.4). With G_i the
+    /// send time of its first packet, A_i − G_i also holds the frame's own pacing time (its
+    /// bytes at X), which grows when the frames grow faster than X.
+    #[default]
+    LastPacket,
+    /// Option: the arrival of the frame's first packet (the frame still counts only when it is
+    /// complete): with `FrameTimestamp::FirstSend`, A_i − G_i is one packet's one-way delay.
+    FirstPacket,
+}
+
 /// ASMP parameters. Raw numbers carry their unit.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
@@ -82,6 +97,8 @@ pub struct AsmpConfig {
     pub cj_resolution_ticks: f64,
     /// What a video frame's RTP timestamp (G_i) stamps \[P §6.4\]: `first_send`.
     pub frame_timestamp: FrameTimestamp,
+    /// Which arrival is a frame's A_i (§6.4) \[C\]: `last_packet`.
+    pub frame_arrival: FrameArrival,
     /// Loss ratio in eq.(2) (AMB-2) \[C\]: `loss_event_ratio`.
     pub loss_measure: LossMeasure,
     /// Decreases (AMB-5) \[C\]: `smoothed` (the literal rule).
@@ -117,6 +134,7 @@ impl Default for AsmpConfig {
             cj_long_weight: 0.125,
             cj_resolution_ticks: 1.0,
             frame_timestamp: FrameTimestamp::FirstSend,
+            frame_arrival: FrameArrival::LastPacket,
             loss_measure: LossMeasure::LossEventRatio,
             decrease: Decrease::Smoothed,
             lossy_increase: LossyIncrease::Equation,

@@ -34,7 +34,7 @@ pub mod sender;
 #[cfg(test)]
 mod tests;
 
-pub use config::{AsmpConfig, Decrease, FrameTimestamp, LossMeasure, LossyIncrease};
+pub use config::{AsmpConfig, Decrease, FrameArrival, FrameTimestamp, LossMeasure, LossyIncrease};
 pub use receiver::{AsmpReceiver, ReceiverState, DATA_GROUP};
 pub use sender::{AsmpSender, PeerState};
 

@@ -13,7 +13,7 @@
 
 use std::collections::VecDeque;
 
-use super::config::{AsmpConfig, LossMeasure};
+use super::config::{AsmpConfig, FrameArrival, LossMeasure};
 use super::rate::{update, CongestionIndicator, Interval};
 use crate::endpoint::{
     Datagram, Destination, Endpoint, EndpointStats, Event, GroupId, Membership, PacketMeta, Transmit,
@@ -66,6 +66,8 @@ pub struct AsmpReceiver {
     /// been received whole so far.
     prev_marker: bool,
     frame_clean: bool,
+    /// When the current frame's first packet arrived.
+    frame_start: Instant,
     base_transit: Option<i128>,
     state: ReceiverState,
     now: Instant,
@@ -107,6 +109,7 @@ impl AsmpReceiver {
             ci: CongestionIndicator::new(cfg.cj_long_weight, cfg.cj_resolution_ns()),
             prev_marker: true,
             frame_clean: true,
+            frame_start: Instant::ZERO,
             base_transit: None,
             state: ReceiverState::default(),
             now: Instant::ZERO,
@@ -161,9 +164,14 @@ impl AsmpReceiver {
                     }
                 } else if self.prev_marker {
                     self.frame_clean = true;
+                    self.frame_start = now;
                 }
                 if marker && self.frame_clean {
-                    let transit = now.as_nanos() as i128 - rec.sent.as_nanos() as i128;
+                    let arrival = match self.cfg.frame_arrival {
+                        FrameArrival::LastPacket => now,
+                        FrameArrival::FirstPacket => self.frame_start,
+                    };
+                    let transit = arrival.as_nanos() as i128 - rec.sent.as_nanos() as i128;
                     let base = *self.base_transit.get_or_insert(transit);
                     self.ci.sample((transit - base).clamp(i64::MIN as i128, i64::MAX as i128) as i64);
                 }

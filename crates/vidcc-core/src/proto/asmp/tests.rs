@@ -613,3 +613,46 @@ fn a_frame_waiting_in_the_pacing_buffer_on_a_flat_path_reads_unloaded() {
         assert!((d / step(0.2) - 1.0).abs() < 1e-9, "a rise of {d} B/s, not 0.2·P/RTT = {} B/s", step(0.2));
     }
 }
+
+/// Congestion states at the reports of a receiver fed 2-packet frames every 40 ms for 60 s: the
+/// first packet of each frame stamped with its send time and arriving 40 ms later, the second
+/// (the marker) following it by a spacing that grows from 0 to 30 ms (the frame's own pacing
+/// time growing, as when frames grow faster than the sending rate); the path's delay is flat.
+fn growing_frame_spread(arrival: FrameArrival) -> Vec<bool> {
+    let cfg = AsmpConfig { frame_arrival: arrival, ..AsmpConfig::default() };
+    let mut r = AsmpReceiver::new(&cfg, receiver_ssrc(0), P, Instant::ZERO, None, rng("r0"));
+    receive(&mut r, Instant::ZERO, ToReceiver::rtt(SENDER_SSRC, receiver_ssrc(0), 80_000).as_slice(), 0).unwrap();
+    let mut states = vec![];
+    let mut fire = |r: &mut AsmpReceiver, until: Instant| {
+        while let Some(t) = r.poll_timeout().filter(|&t| t <= until) {
+            r.handle_timeout(t);
+            if !drain(r, t).is_empty() {
+                states.push(r.state().congested);
+            }
+        }
+    };
+    for k in 0..1500u64 {
+        let sent = 40 * k;
+        let spread = sent / 2000; // ms: 0 … 29
+        for (i, at) in [(0u16, sent + 40), (1, sent + 40 + spread)] {
+            fire(&mut r, ms(at));
+            let h = data_header(i == 1, (2 * k) as u16 + i, (sent * 90) as u32, SENDER_SSRC).emit();
+            receive(&mut r, ms(at), h.as_slice(), P - 12).unwrap();
+        }
+    }
+    fire(&mut r, ms(60_000));
+    states
+}
+
+/// A_i is the arrival of the frame's last packet by default \[C\]: a frame's growing pacing time
+/// then reads as rising delay. With `frame_arrival = first_packet`, A_i − G_i is the first
+/// packet's one-way delay, flat here: UNLOADED at every report.
+#[test]
+fn the_frame_arrival_option_excludes_the_frames_own_pacing_time() {
+    let last = growing_frame_spread(FrameArrival::LastPacket);
+    let first = growing_frame_spread(FrameArrival::FirstPacket);
+    assert!(last.len() >= 10 && first.len() == last.len(), "{} / {} reports", last.len(), first.len());
+    assert!(last.iter().filter(|&&c| c).count() * 2 > last.len(), "last packet: {last:?}");
+    assert!(first.iter().all(|&c| !c), "first packet: {first:?}");
+    assert_eq!(AsmpConfig::default().frame_arrival, FrameArrival::LastPacket);
+}
