@@ -6,8 +6,9 @@
 //! Per report: l = loss events in the interval / packets expected in it (or the fraction lost);
 //! the congestion state from [`CongestionIndicator`] over one cumulative-jitter sample per
 //! completely received frame (a frame is complete when its packets arrived in order after the
-//! previous frame's marker; CJ_k = (A_k − G_k) − (A_0 − G_0), G from the RTP timestamp,
-//! A = arrival of the frame's last packet); r from [`super::rate::update`], starting from the
+//! previous frame's marker; CJ_k = (A_k − G_k) − (A_0 − G_0), G from the RTP timestamp (the
+//! sender's send time of the frame's first packet), A = arrival of the frame's last packet \[C\]
+//! or, option `frame_arrival = first_packet`, of its first); r from [`super::rate::update`], starting from the
 //! rate the sender advertises (AMB-7 \[C\]) or `initial_rate_bps` before one arrives, and never
 //! above the highest rate the sender advertises.
 

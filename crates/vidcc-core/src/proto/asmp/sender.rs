@@ -3,7 +3,9 @@
 //! the group size, X and its maximum rate) to the group; on each receiver report, the RTT A − LSR −
 //! DLSR (RFC 3550 §6.4.1) back to that receiver in an APP, and X = the minimum of the latest rates
 //! of the receivers heard within the RTCP member time-out (5 deterministic intervals), clamped to
-//! [min, max]; X holds its value while no active receiver has reported a rate.
+//! [min, max]; X holds its value while no active receiver has reported a rate. A video frame's
+//! RTP timestamp is the send instant of its first packet (§6.4's G_i, "the sending time of
+//! frame i"; option: its ready time); a bulk packet's, its own send instant.
 
 use std::collections::VecDeque;
 
