@@ -32,6 +32,8 @@ class AsmpFlow(CoreFlow):
     gamma_congested: _Unit = 0.2
     cj_long_weight: _PositiveUnit = 0.125
     cj_resolution_ticks: Annotated[float, BeforeValidator(number(minimum=0.0))] = 1.0
+    frame_timestamp: Literal["first_send", "ready"] = "first_send"
+    frame_arrival: Literal["last_packet", "first_packet"] = "last_packet"
     loss_measure: Literal["loss_event_ratio", "fraction_lost"] = "loss_event_ratio"
     decrease: Literal["smoothed", "immediate"] = "smoothed"
     lossy_increase: Literal["equation", "step", "never"] = "equation"
@@ -52,6 +54,8 @@ def _resolve(flow: AsmpFlow) -> dict:
         "gamma_congested": flow.gamma_congested,
         "cj_long_weight": flow.cj_long_weight,
         "cj_resolution_ticks": flow.cj_resolution_ticks,
+        "frame_timestamp": flow.frame_timestamp,
+        "frame_arrival": flow.frame_arrival,
         "loss_measure": flow.loss_measure,
         "decrease": flow.decrease,
         "lossy_increase": flow.lossy_increase,

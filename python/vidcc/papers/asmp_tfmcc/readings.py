@@ -91,6 +91,14 @@ ALTERNATIVES = [
         figures=ON_OFF,
         note="S6's and S7's access links as §6.1's (5 Mbit/s, 20 ms) instead of the suite's 100 Mbit/s, 1 ms: a "
              "longer RTT and a 5 Mbit/s link in front of the 4 Mbit/s bottleneck"),
+    Alternative(
+        "frame-timestamp-ready", "asmp", {"frame_timestamp": "ready"},
+        "paper §6.4: 'G_i is the sending time of frame i' (the application's hand-over of the frame, or its first "
+        "packet's departure, is not said); docs/protocols/asmp.md, 'G_i and A_i'",
+        "G_i (the RTP timestamp) is the instant the frame was ready and handed to ASMP instead of its first packet's "
+        "send instant: the frame's wait in the paced sender buffer then counts in the cumulative jitter as rising "
+        "delay (vidcc's stamp before 2026-11-27)",
+        figures=("fig3-6", "fig13-18", *ON_OFF)),
 ]
 
 _VIDEO_CLAIMS = ("C5", "C6", "C7", "C8", "C9", "C10", "C11", "C20", "C21", "C22", "C25", "C26", "C30", "C33", "C34")
@@ -105,4 +113,5 @@ BEARING = {
     "deadline-from-ready": ("C12",),
     "s6-access": ("C27", "C29", "C34"),
     "tcp-window-open": ("C3", "C14"),
+    "frame-timestamp-ready": ("C3", "C14", "C19", "C28"),
 }

@@ -49,6 +49,37 @@ pub enum LossyIncrease {
     Never,
 }
 
+/// What a video frame's RTP timestamp stamps: the receiver's G_i, "the sending time of frame i"
+/// in the cumulative jitter of eqs.(8)–(9) (§6.4; docs/protocols/asmp.md, "Cumulative jitter").
+/// Bulk data is not concerned: each packet is a "frame" stamped with its own send instant.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FrameTimestamp {
+    /// \[P §6.4\] The send instant of the frame's first packet to leave the sender (every
+    /// packet of the frame carries it): the frame's wait in the paced sender buffer is not in
+    /// A_i − G_i, which then varies with the network's delay and the frame's own pacing only.
+    #[default]
+    FirstSend,
+    /// Option (vidcc's behaviour before 2026-11-27): the instant the frame was ready (captured
+    /// and encoded); the wait in the sender buffer then counts as rising network delay.
+    Ready,
+}
+
+/// Which arrival is a frame's A_i in the cumulative jitter of eqs.(8)–(9) (§6.4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FrameArrival {
+    /// \[C\] The arrival of the frame's last packet, when the frame is complete ("the amount of
+    /// playback delay that must be provided to avoid discarding any frame", §6.4). With G_i the
+    /// send time of its first packet, A_i − G_i also holds the frame's own pacing time (its
+    /// bytes at X), which grows when the frames grow faster than X.
+    #[default]
+    LastPacket,
+    /// Option: the arrival of the frame's first packet (the frame still counts only when it is
+    /// complete): with `FrameTimestamp::FirstSend`, A_i − G_i is one packet's one-way delay.
+    FirstPacket,
+}
+
 /// ASMP parameters. Raw numbers carry their unit.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
@@ -64,6 +95,10 @@ pub struct AsmpConfig {
     /// CJ_long by more than this (\[I\]: the RTP timestamp gives the sending time G_i only to
     /// the tick, so smaller differences are not measured; 0 = the strict comparison).
     pub cj_resolution_ticks: f64,
+    /// What a video frame's RTP timestamp (G_i) stamps \[P §6.4\]: `first_send`.
+    pub frame_timestamp: FrameTimestamp,
+    /// Which arrival is a frame's A_i (§6.4) \[C\]: `last_packet`.
+    pub frame_arrival: FrameArrival,
     /// Loss ratio in eq.(2) (AMB-2) \[C\]: `loss_event_ratio`.
     pub loss_measure: LossMeasure,
     /// Decreases (AMB-5) \[C\]: `smoothed` (the literal rule).
@@ -98,6 +133,8 @@ impl Default for AsmpConfig {
             gamma_congested: 0.2,
             cj_long_weight: 0.125,
             cj_resolution_ticks: 1.0,
+            frame_timestamp: FrameTimestamp::FirstSend,
+            frame_arrival: FrameArrival::LastPacket,
             loss_measure: LossMeasure::LossEventRatio,
             decrease: Decrease::Smoothed,
             lossy_increase: LossyIncrease::Equation,

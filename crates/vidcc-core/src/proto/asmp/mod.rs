@@ -14,6 +14,11 @@
 //!   would have to be worked down by losses before the sender's rate moved); and sends r in an
 //!   APP with its RR
 //!   ([`rate`]).
+//! - Cumulative jitter (eqs.(8)–(9), §6.4): G_i, "the sending time of frame i", is the send
+//!   instant of the frame's first packet, carried in the RTP timestamp of all its packets \[P\]
+//!   (option `frame_timestamp = ready`: the frame's ready time, which counts its wait in the
+//!   sender buffer as delay); A_i the arrival of its last packet \[C\] (option `frame_arrival
+//!   = first_packet`: of its first, so that A_i − G_i leaves out the frame's own pacing time).
 //! - Packets: [`crate::wire::asmp`] over `wire::rtp` and `wire::rtcp`.
 //!
 //! Parameters: [`AsmpConfig`] (γ 0.9/0.2 \[P\]; the CI windows, loss measure, decrease rule,
@@ -34,7 +39,7 @@ pub mod sender;
 #[cfg(test)]
 mod tests;
 
-pub use config::{AsmpConfig, Decrease, LossMeasure, LossyIncrease};
+pub use config::{AsmpConfig, Decrease, FrameArrival, FrameTimestamp, LossMeasure, LossyIncrease};
 pub use receiver::{AsmpReceiver, ReceiverState, DATA_GROUP};
 pub use sender::{AsmpSender, PeerState};
 

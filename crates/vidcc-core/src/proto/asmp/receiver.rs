@@ -6,14 +6,15 @@
 //! Per report: l = loss events in the interval / packets expected in it (or the fraction lost);
 //! the congestion state from [`CongestionIndicator`] over one cumulative-jitter sample per
 //! completely received frame (a frame is complete when its packets arrived in order after the
-//! previous frame's marker; CJ_k = (A_k − G_k) − (A_0 − G_0), G from the RTP timestamp,
-//! A = arrival of the frame's last packet); r from [`super::rate::update`], starting from the
+//! previous frame's marker; CJ_k = (A_k − G_k) − (A_0 − G_0), G from the RTP timestamp (the
+//! sender's send time of the frame's first packet), A = arrival of the frame's last packet \[C\]
+//! or, option `frame_arrival = first_packet`, of its first); r from [`super::rate::update`], starting from the
 //! rate the sender advertises (AMB-7 \[C\]) or `initial_rate_bps` before one arrives, and never
 //! above the highest rate the sender advertises.
 
 use std::collections::VecDeque;
 
-use super::config::{AsmpConfig, LossMeasure};
+use super::config::{AsmpConfig, FrameArrival, LossMeasure};
 use super::rate::{update, CongestionIndicator, Interval};
 use crate::endpoint::{
     Datagram, Destination, Endpoint, EndpointStats, Event, GroupId, Membership, PacketMeta, Transmit,
@@ -66,6 +67,8 @@ pub struct AsmpReceiver {
     /// been received whole so far.
     prev_marker: bool,
     frame_clean: bool,
+    /// When the current frame's first packet arrived.
+    frame_start: Instant,
     base_transit: Option<i128>,
     state: ReceiverState,
     now: Instant,
@@ -107,6 +110,7 @@ impl AsmpReceiver {
             ci: CongestionIndicator::new(cfg.cj_long_weight, cfg.cj_resolution_ns()),
             prev_marker: true,
             frame_clean: true,
+            frame_start: Instant::ZERO,
             base_transit: None,
             state: ReceiverState::default(),
             now: Instant::ZERO,
@@ -161,9 +165,14 @@ impl AsmpReceiver {
                     }
                 } else if self.prev_marker {
                     self.frame_clean = true;
+                    self.frame_start = now;
                 }
                 if marker && self.frame_clean {
-                    let transit = now.as_nanos() as i128 - rec.sent.as_nanos() as i128;
+                    let arrival = match self.cfg.frame_arrival {
+                        FrameArrival::LastPacket => now,
+                        FrameArrival::FirstPacket => self.frame_start,
+                    };
+                    let transit = arrival.as_nanos() as i128 - rec.sent.as_nanos() as i128;
                     let base = *self.base_transit.get_or_insert(transit);
                     self.ci.sample((transit - base).clamp(i64::MIN as i128, i64::MAX as i128) as i64);
                 }

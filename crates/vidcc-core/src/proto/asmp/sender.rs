@@ -3,11 +3,13 @@
 //! the group size, X and its maximum rate) to the group; on each receiver report, the RTT A − LSR −
 //! DLSR (RFC 3550 §6.4.1) back to that receiver in an APP, and X = the minimum of the latest rates
 //! of the receivers heard within the RTCP member time-out (5 deterministic intervals), clamped to
-//! [min, max]; X holds its value while no active receiver has reported a rate.
+//! [min, max]; X holds its value while no active receiver has reported a rate. A video frame's
+//! RTP timestamp is the send instant of its first packet (§6.4's G_i, "the sending time of
+//! frame i"; option: its ready time); a bulk packet's, its own send instant.
 
 use std::collections::VecDeque;
 
-use super::config::AsmpConfig;
+use super::config::{AsmpConfig, FrameTimestamp};
 use super::receiver::DATA_GROUP;
 use crate::endpoint::{Datagram, Destination, Endpoint, EndpointStats, Event, PacketMeta, PeerId, Transmit};
 use crate::estimate::rtcp_interval::{self, Expiry, RtcpScheduler};
@@ -56,6 +58,9 @@ pub struct AsmpSender {
     packets_sent: u32,
     octets_sent: u32,
     last_send: Option<(Instant, u32)>,
+    /// The video frame (index, layer) whose packets are going out and its RTP timestamp,
+    /// fixed by its first packet sent (`FrameTimestamp::FirstSend`).
+    frame_stamp: Option<(u32, u8, u32)>,
     control: VecDeque<Transmit>,
     emitted_rate: Option<DataRate>,
     now: Instant,
@@ -105,6 +110,7 @@ impl AsmpSender {
             packets_sent: 0,
             octets_sent: 0,
             last_send: None,
+            frame_stamp: None,
             control: VecDeque::new(),
             emitted_rate: None,
             now: Instant::ZERO,
@@ -311,7 +317,22 @@ impl Endpoint for AsmpSender {
             Source::Video(v) => {
                 let p = v.pop(now)?;
                 let last = p.tag.index + 1 == p.tag.count;
-                (p.size_bytes, p.tag, last, rtp_time(self.cfg.clock_rate_hz, p.ready_at))
+                let timestamp = match self.cfg.frame_timestamp {
+                    FrameTimestamp::Ready => rtp_time(self.cfg.clock_rate_hz, p.ready_at),
+                    // §6.4's G_i, "the sending time of frame i": the instant its first packet
+                    // leaves (the first one sent: the buffer may have dropped earlier ones as too
+                    // old). RTP gives all packets of a frame one timestamp, and frames leave in
+                    // FIFO order, so timestamps never go backwards.
+                    FrameTimestamp::FirstSend => match self.frame_stamp {
+                        Some((frame, layer, ts)) if (frame, layer) == (p.tag.frame, p.tag.layer) => ts,
+                        _ => {
+                            let ts = rtp_time(self.cfg.clock_rate_hz, now);
+                            self.frame_stamp = Some((p.tag.frame, p.tag.layer, ts));
+                            ts
+                        }
+                    },
+                };
+                (p.size_bytes, p.tag, last, timestamp)
             }
         };
         let header = data_header(marker, self.seq as u16, timestamp, self.ssrc).emit();

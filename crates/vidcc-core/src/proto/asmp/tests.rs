@@ -10,7 +10,7 @@ use crate::endpoint::{Datagram, Endpoint, Event, PeerId, Transmit};
 use crate::estimate::tcp_model::rfc5348_rate_default;
 use crate::proto::testing::*;
 use crate::rng::{RngStreams, SimRng};
-use crate::time::Instant;
+use crate::time::{Duration, Instant};
 use crate::units::DataSize;
 use crate::wire::asmp::{data_header, ReceiverReport, ToReceiver};
 use crate::wire::rtcp::{ntp_from_ns, SenderInfo};
@@ -502,4 +502,157 @@ fn an_idle_path_reads_unloaded_at_every_report() {
     // With an exact clock (the simulator's ns) there is nothing to resolve: strict is UNLOADED.
     let exact = AsmpConfig { cj_resolution_ticks: 0.0, clock_rate_hz: 1_000_000_000, ..AsmpConfig::default() };
     assert!(idle_path(&exact, 300).iter().all(|r| !r.0));
+}
+
+/// What [`paced_video_on_a_flat_path`] saw: the receiver's state after each report, the
+/// longest wait of a frame in the sender buffer, and whether the RTP timestamps kept RTP's
+/// rules (one per frame, never backwards).
+struct PacedRun {
+    reports: Vec<ReceiverState>,
+    max_wait: Duration,
+    rtp_ok: bool,
+}
+
+/// A 400 kbit/s CBR video (2000 B frames at 25 fps: 2 packets, 404.8 kbit/s on the wire) from a
+/// sender whose rate X stays at 400 kbit/s (its receiver's reports are not delivered), to one
+/// receiver 40 ms away on a path that adds no delay of its own: the backlog grows by 600 B/s,
+/// so each frame waits 12 ms longer per second in the paced sender buffer (under the buffer's
+/// 1 s age limit for `secs` ≤ 75), while every packet's one-way delay is 40 ms.
+fn paced_video_on_a_flat_path(stamp: FrameTimestamp, secs: u64) -> PacedRun {
+    use crate::media::config::{build_stream, PlayoutConfigSpec, VideoConfig, VideoModel};
+    let cfg = AsmpConfig { frame_timestamp: stamp, initial_rate_bps: 400_000, ..AsmpConfig::default() };
+    let video = VideoConfig {
+        model: VideoModel::Cbr { rate_bps: 400_000 },
+        fps: 25.0,
+        gop: "IPPP".into(),
+        layers_bps: vec![],
+        streams_bps: vec![],
+        playout: PlayoutConfigSpec::FirstArrival { delay_ns: 1_000_000_000 },
+        delayed_threshold_ns: 75_000_000,
+        display_order: false,
+    };
+    let streams = RngStreams::new(1);
+    let stream = build_stream(&video, Instant::ZERO, &|| streams.stream("video")).unwrap();
+    let app = crate::proto::Application::Video(stream);
+    let mut s = AsmpSender::new(&cfg, app, P, 1, Instant::ZERO, None, rng("s")).unwrap();
+    let mut r = AsmpReceiver::new(&cfg, receiver_ssrc(0), P, Instant::ZERO, None, rng("r0"));
+    // The RTT (80 ms) as the sender would echo it, so that every report carries a rate.
+    receive(&mut r, Instant::ZERO, ToReceiver::rtt(SENDER_SSRC, receiver_ssrc(0), 80_000).as_slice(), 0).unwrap();
+    let (one_way, end) = (millis(40), ms(secs * 1000));
+    let mut in_flight: std::collections::VecDeque<(Instant, Transmit)> = Default::default();
+    let mut run = PacedRun { reports: vec![], max_wait: Duration::ZERO, rtp_ok: true };
+    let mut last_stamp: Option<(u32, u32)> = None;
+    let mut now = Instant::ZERO;
+    loop {
+        while let Some(t) = s.poll_transmit(now) {
+            if t.meta.media.is_media() {
+                let ready = ms(40 * t.meta.media.frame as u64);
+                run.max_wait = run.max_wait.max(now.saturating_since(ready));
+                let Ok(ToReceiver::Data(h)) = ToReceiver::parse(t.header.as_slice(), t.wire_size().as_bytes() as usize)
+                else {
+                    panic!("a data packet that does not parse")
+                };
+                let ts = h.timestamp;
+                let frame = t.meta.media.frame;
+                run.rtp_ok &= match last_stamp {
+                    Some((f, prev)) if f == frame => prev == ts,
+                    Some((_, prev)) => ts >= prev,
+                    None => true,
+                };
+                last_stamp = Some((frame, ts));
+            }
+            in_flight.push_back((now + one_way, t));
+        }
+        while r.poll_transmit(now).is_some() {
+            run.reports.push(r.state());
+        }
+        let timers = [s.poll_timeout(), r.poll_timeout(), in_flight.front().map(|f| f.0)];
+        match timers.into_iter().flatten().min() {
+            Some(t) if t <= end => now = now.max(t),
+            _ => return run,
+        }
+        while in_flight.front().is_some_and(|f| f.0 <= now) {
+            let (_, t) = in_flight.pop_front().expect("checked");
+            deliver(&mut r, now, &t).unwrap();
+        }
+        if s.poll_timeout().is_some_and(|t| t <= now) {
+            s.handle_timeout(now);
+        }
+        if r.poll_timeout().is_some_and(|t| t <= now) {
+            r.handle_timeout(now);
+        }
+    }
+}
+
+/// §6.4's G_i is "the sending time of frame i": frames that wait longer and longer in the paced
+/// sender buffer, on a path whose delay is flat, read UNLOADED at every report and r climbs by
+/// exactly 0.9·P/RTT per report. Stamped with the frame's ready time (the option `ready`, and
+/// vidcc's behaviour before 2026-11-27) the growing wait reads as rising network delay:
+/// CONGESTED at every report after the first, a climb of 0.2·P/RTT.
+#[test]
+fn a_frame_waiting_in_the_pacing_buffer_on_a_flat_path_reads_unloaded() {
+    let step = |gamma: f64| gamma * P as f64 / 0.08;
+    let rises = |reports: &[ReceiverState]| -> Vec<f64> {
+        reports.windows(2).map(|w| w[1].rate.unwrap() - w[0].rate.unwrap()).collect()
+    };
+    let run = paced_video_on_a_flat_path(FrameTimestamp::FirstSend, 60);
+    assert!(run.rtp_ok, "a frame's packets share one timestamp and timestamps never go backwards");
+    assert!(run.max_wait > millis(500), "frames waited at most {:?}", run.max_wait);
+    assert!(run.reports.len() >= 10, "{} reports", run.reports.len());
+    let congested = run.reports.iter().filter(|s| s.congested).count();
+    assert_eq!(congested, 0, "CONGESTED at {congested} of {} reports", run.reports.len());
+    for d in rises(&run.reports) {
+        assert!((d / step(0.9) - 1.0).abs() < 1e-9, "a rise of {d} B/s, not 0.9·P/RTT = {} B/s", step(0.9));
+    }
+    assert_eq!(AsmpConfig::default().frame_timestamp, FrameTimestamp::FirstSend);
+
+    let ready = paced_video_on_a_flat_path(FrameTimestamp::Ready, 60);
+    assert!(ready.rtp_ok && ready.max_wait > millis(500));
+    assert!(ready.reports.iter().skip(1).all(|s| s.congested), "ready time: {:?}", ready.reports);
+    for d in rises(&ready.reports) {
+        assert!((d / step(0.2) - 1.0).abs() < 1e-9, "a rise of {d} B/s, not 0.2·P/RTT = {} B/s", step(0.2));
+    }
+}
+
+/// Congestion states at the reports of a receiver fed 2-packet frames every 40 ms for 60 s: the
+/// first packet of each frame stamped with its send time and arriving 40 ms later, the second
+/// (the marker) following it by a spacing that grows from 0 to 30 ms (the frame's own pacing
+/// time growing, as when frames grow faster than the sending rate); the path's delay is flat.
+fn growing_frame_spread(arrival: FrameArrival) -> Vec<bool> {
+    let cfg = AsmpConfig { frame_arrival: arrival, ..AsmpConfig::default() };
+    let mut r = AsmpReceiver::new(&cfg, receiver_ssrc(0), P, Instant::ZERO, None, rng("r0"));
+    receive(&mut r, Instant::ZERO, ToReceiver::rtt(SENDER_SSRC, receiver_ssrc(0), 80_000).as_slice(), 0).unwrap();
+    let mut states = vec![];
+    let mut fire = |r: &mut AsmpReceiver, until: Instant| {
+        while let Some(t) = r.poll_timeout().filter(|&t| t <= until) {
+            r.handle_timeout(t);
+            if !drain(r, t).is_empty() {
+                states.push(r.state().congested);
+            }
+        }
+    };
+    for k in 0..1500u64 {
+        let sent = 40 * k;
+        let spread = sent / 2000; // ms: 0 … 29
+        for (i, at) in [(0u16, sent + 40), (1, sent + 40 + spread)] {
+            fire(&mut r, ms(at));
+            let h = data_header(i == 1, (2 * k) as u16 + i, (sent * 90) as u32, SENDER_SSRC).emit();
+            receive(&mut r, ms(at), h.as_slice(), P - 12).unwrap();
+        }
+    }
+    fire(&mut r, ms(60_000));
+    states
+}
+
+/// A_i is the arrival of the frame's last packet by default \[C\]: a frame's growing pacing time
+/// then reads as rising delay. With `frame_arrival = first_packet`, A_i − G_i is the first
+/// packet's one-way delay, flat here: UNLOADED at every report.
+#[test]
+fn the_frame_arrival_option_excludes_the_frames_own_pacing_time() {
+    let last = growing_frame_spread(FrameArrival::LastPacket);
+    let first = growing_frame_spread(FrameArrival::FirstPacket);
+    assert!(last.len() >= 10 && first.len() == last.len(), "{} / {} reports", last.len(), first.len());
+    assert!(last.iter().filter(|&&c| c).count() * 2 > last.len(), "last packet: {last:?}");
+    assert!(first.iter().all(|&c| !c), "first packet: {first:?}");
+    assert_eq!(AsmpConfig::default().frame_arrival, FrameArrival::LastPacket);
 }
