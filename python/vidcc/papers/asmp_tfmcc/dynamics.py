@@ -13,7 +13,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from vidcc.papers.asmp_tfmcc.common import PACKET_BYTES, PROTOS, by_label, measured_rtt_s, per_label
-from vidcc.papers.measures import FigureData
+from vidcc.papers.measures import FigureData, warmup_ns
 from vidcc.papers.model import Verdict
 from vidcc.papers.verdicts import all_of, bound, no_data, ordering
 
@@ -321,17 +321,26 @@ def _cov(xs: list[float], ys: list[float], detrend: bool) -> float:
 def cov_cause(d: FigureData | None, measured: dict[str, Any]) -> str:
     """Where ASMP's CoV is not below TFMCC's (per RTT where the figure has one): both protocols'
     CoV of the 1 s rate, the CoV around its least-squares trend (what is left once a steady climb
-    is taken out) and the mean rate in each half of the run."""
+    is taken out) and the mean rate in each half of the run, over the samples the check's CoV
+    (``flow_summary.cov``) counts: each receiver's from one interval after the later of its start
+    and the warm-up (before 2026-11-27 the cause counted the start-up too, where TFMCC's slow
+    start inflates its CoV, and could call ASMP the smoother while the check said otherwise)."""
     if d is None:
         return "no results"
     flows = d.flows(None, {"label": list(PROTOS)})
     if flows.empty:
         return "no results"
+    warm = {r["run_id"]: warmup_ns(r) for r in d.runs().to_dict("records")}
     cell = "rtt_ms" if "rtt_ms" in flows.columns else None
     stats: dict[tuple[str, Any], list[tuple[float, float, float, float]]] = {}
-    for r in flows.sort_values(["run_id", "flow", "receiver"]).drop_duplicates("run_id").to_dict("records"):
+    for r in flows.sort_values(["run_id", "flow", "receiver"]).to_dict("records"):
         smp = d.series(r["run_id"], "flow_samples")
-        smp = smp[(smp["flow"] == r["flow"]) & (smp["receiver"] == r["receiver"]) & (smp["t_ns"] >= r["start_ns"])]
+        smp = smp[(smp["flow"] == r["flow"]) & (smp["receiver"] == r["receiver"])].sort_values("t_ns")
+        if len(smp) < 2:
+            continue
+        step = float(smp["t_ns"].diff().median())
+        since = max(float(r["start_ns"]), float(warm.get(r["run_id"], 0)))
+        smp = smp[smp["t_ns"] - since >= step]
         xs, ys = (smp["t_ns"] / 1e9).tolist(), smp["throughput_bps"].astype(float).tolist()
         if len(ys) < 3:
             continue
