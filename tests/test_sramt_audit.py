@@ -183,3 +183,25 @@ def test_c04_bound_is_the_median_shortfall_of_the_estimate():
     r.rtt = pd.DataFrame({"t_s": t - 0.5, "receiver": 0, "rtt_s": np.full(10, 0.7 * 0.032)})
     assert "above the 0.2" in mechanisms.underestimate_bound([r], {"R1": 0.012}, m)
     assert m["median shortfall (lower bound on the median relative error)"] == 0.3
+
+
+def test_c10_tolerance_is_the_delay_of_the_packets_behind_the_change_not_an_interval_mean():
+    # Full scale, Scenario B1 seed 10: R3's access link (0.2 Mbit/s, 25 kB queue) filled, the epoch's
+    # flagged packet was dropped there, and R3 changed at 651.22 s on §1.8's fallback (the last
+    # packet's one-way delay, 1.086 s, plus the slowest group's packet gap) while its largest 1 s mean
+    # delay was 0.955 s. The check before took that mean as the tolerance (0.955 + 0.25 < 1.22: FAIL).
+    def run(delay_max):
+        r = _run(duration=700.0, changes=[(651.22, 0, 2, 3)], nodes={0: "R3"})
+        r.samples = pd.DataFrame({"t_s": [649.0, 650.0, 651.0, 652.0], "receiver": [0] * 4, "node": ["R3"] * 4,
+                                  "throughput_bps": [2e5] * 4, "delay_s": [0.137, 0.277, 0.795, 0.955],
+                                  "delay_max_s": [0.14, 0.9, 0.95, delay_max]})
+        return adaptation.epoch_aligned([r])
+
+    assert run(1.086).status == "PASS"
+    v = run(0.96)
+    assert v.status == "FAIL" and "R3 at 651.22 s (phase 1.22 s, OWD ≤ 0.96 s)" in v.measured["off (first 4)"]
+    # A run recorded before `delay_max_ns` keeps the old tolerance (the largest interval mean).
+    old = _run(duration=700.0, changes=[(651.22, 0, 2, 3)], nodes={0: "R3"})
+    old.samples = pd.DataFrame({"t_s": [650.0, 651.0], "receiver": [0, 0], "node": ["R3"] * 2,
+                                "throughput_bps": [2e5] * 2, "delay_s": [0.277, 0.955]})
+    assert adaptation.epoch_aligned([old]).status == "FAIL"

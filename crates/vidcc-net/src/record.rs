@@ -85,8 +85,21 @@ pub struct RecvRecorder {
     i_bytes: u64,
     i_delivered: u64,
     i_delay_sum_ns: u128,
+    i_delay_max_ns: u64,
     last_app_bytes: u64,
-    samples: Vec<(u64, f64, f64, f64, f64, u64)>,
+    samples: Vec<SampleRow>,
+}
+
+/// One `flow_samples` row (the simulator's columns; a receiver learns of losses only at the end).
+struct SampleRow {
+    t_ns: u64,
+    throughput_bps: f64,
+    goodput_bps: f64,
+    /// Mean and largest one-way delay of the interval's arrivals (NaN: none).
+    delay_ns: f64,
+    delay_max_ns: f64,
+    jitter_ns: f64,
+    delivered: u64,
 }
 
 impl RecvRecorder {
@@ -110,6 +123,7 @@ impl RecvRecorder {
             i_bytes: 0,
             i_delivered: 0,
             i_delay_sum_ns: 0,
+            i_delay_max_ns: 0,
             last_app_bytes: 0,
             samples: Vec::new(),
         }
@@ -158,18 +172,20 @@ impl RecvRecorder {
             let secs = self.interval.as_secs_f64();
             let delay =
                 if self.i_delivered == 0 { f64::NAN } else { self.i_delay_sum_ns as f64 / self.i_delivered as f64 };
-            self.samples.push((
-                self.next_sample.as_nanos(),
-                self.i_bytes as f64 * 8.0 / secs,
-                app_bytes.saturating_sub(self.last_app_bytes) as f64 * 8.0 / secs,
-                delay,
-                self.jitter.jitter().as_nanos() as f64,
-                self.i_delivered,
-            ));
+            self.samples.push(SampleRow {
+                t_ns: self.next_sample.as_nanos(),
+                throughput_bps: self.i_bytes as f64 * 8.0 / secs,
+                goodput_bps: app_bytes.saturating_sub(self.last_app_bytes) as f64 * 8.0 / secs,
+                delay_ns: delay,
+                delay_max_ns: if self.i_delivered == 0 { f64::NAN } else { self.i_delay_max_ns as f64 },
+                jitter_ns: self.jitter.jitter().as_nanos() as f64,
+                delivered: self.i_delivered,
+            });
             self.last_app_bytes = app_bytes;
             self.i_bytes = 0;
             self.i_delivered = 0;
             self.i_delay_sum_ns = 0;
+            self.i_delay_max_ns = 0;
             self.next_sample += self.interval;
         }
     }
@@ -192,7 +208,7 @@ impl RecvRecorder {
         let goodput = if window > 0.0 { app_bytes as f64 * 8.0 / window } else { f64::NAN };
         let mut moments = (0u64, 0.0f64, 0.0f64);
         for s in self.samples.iter().skip(1) {
-            moments = (moments.0 + 1, moments.1 + s.1, moments.2 + s.1 * s.1);
+            moments = (moments.0 + 1, moments.1 + s.throughput_bps, moments.2 + s.throughput_bps * s.throughput_bps);
         }
         let cov = if moments.0 == 0 || moments.1 == 0.0 {
             f64::NAN
@@ -255,14 +271,15 @@ impl RecvRecorder {
         let s = &self.samples;
         tables.push(
             Table::new("flow_samples")
-                .col("t_ns", Column::U64(s.iter().map(|r| r.0).collect()))
+                .col("t_ns", Column::U64(s.iter().map(|r| r.t_ns).collect()))
                 .col("flow", Column::U64(vec![0; s.len()]))
                 .col("receiver", Column::U64(vec![0; s.len()]))
-                .col("throughput_bps", Column::F64(s.iter().map(|r| r.1).collect()))
-                .col("goodput_bps", Column::F64(s.iter().map(|r| r.2).collect()))
-                .col("delay_ns", Column::F64(s.iter().map(|r| r.3).collect()))
-                .col("jitter_ns", Column::F64(s.iter().map(|r| r.4).collect()))
-                .col("delivered_packets", Column::U64(s.iter().map(|r| r.5).collect()))
+                .col("throughput_bps", Column::F64(s.iter().map(|r| r.throughput_bps).collect()))
+                .col("goodput_bps", Column::F64(s.iter().map(|r| r.goodput_bps).collect()))
+                .col("delay_ns", Column::F64(s.iter().map(|r| r.delay_ns).collect()))
+                .col("delay_max_ns", Column::F64(s.iter().map(|r| r.delay_max_ns).collect()))
+                .col("jitter_ns", Column::F64(s.iter().map(|r| r.jitter_ns).collect()))
+                .col("delivered_packets", Column::U64(s.iter().map(|r| r.delivered).collect()))
                 // A receiver learns of a loss only at the end (it may be reordering until then).
                 .col("dropped_packets", Column::U64(vec![0; s.len()])),
         );
@@ -378,6 +395,7 @@ impl Observer for RecvRecorder {
         self.i_bytes += bytes as u64;
         self.i_delivered += 1;
         self.i_delay_sum_ns += delay as u128;
+        self.i_delay_max_ns = self.i_delay_max_ns.max(delay);
         self.arrivals.push(Arrival { seq: info.seq, size: bytes as u32, sent, arrival: now, media: info.media });
     }
 }

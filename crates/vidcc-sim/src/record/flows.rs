@@ -32,6 +32,8 @@ struct ReceiverMetrics {
     interval_delivered: u64,
     interval_dropped: u64,
     interval_delay_sum_ns: u128,
+    /// The largest one-way delay of a packet delivered in the interval (0: none).
+    interval_delay_max_ns: u64,
     last_app_bytes: u64,
     jitter: Rfc3550Jitter,
 }
@@ -51,6 +53,7 @@ struct SampleColumns {
     throughput_bps: Vec<f64>,
     goodput_bps: Vec<f64>,
     delay_ns: Vec<f64>,
+    delay_max_ns: Vec<f64>,
     jitter_ns: Vec<f64>,
     delivered_packets: Vec<u64>,
     dropped_packets: Vec<u64>,
@@ -116,6 +119,7 @@ impl Recorder for FlowRecorder {
         m.interval_bytes += pkt.size as u64;
         m.interval_delivered += 1;
         m.interval_delay_sum_ns += delay as u128;
+        m.interval_delay_max_ns = m.interval_delay_max_ns.max(delay);
         if now >= m.measure_from && now <= m.measure_to {
             m.delivered += 1;
             m.delivered_bytes += pkt.size as u64;
@@ -152,6 +156,7 @@ impl Recorder for FlowRecorder {
             c.throughput_bps.push(throughput);
             c.goodput_bps.push(app.saturating_sub(m.last_app_bytes) as f64 * 8.0 / secs);
             c.delay_ns.push(mean_or_nan(m.interval_delay_sum_ns as f64, m.interval_delivered));
+            c.delay_max_ns.push(if m.interval_delivered == 0 { f64::NAN } else { m.interval_delay_max_ns as f64 });
             c.jitter_ns.push(m.jitter.jitter().as_nanos() as f64);
             c.delivered_packets.push(m.interval_delivered);
             c.dropped_packets.push(m.interval_dropped);
@@ -163,6 +168,7 @@ impl Recorder for FlowRecorder {
             m.interval_delivered = 0;
             m.interval_dropped = 0;
             m.interval_delay_sum_ns = 0;
+            m.interval_delay_max_ns = 0;
         }
     }
 
@@ -178,6 +184,7 @@ impl Recorder for FlowRecorder {
             .col("throughput_bps", Column::F64(c.throughput_bps))
             .col("goodput_bps", Column::F64(c.goodput_bps))
             .col("delay_ns", Column::F64(c.delay_ns))
+            .col("delay_max_ns", Column::F64(c.delay_max_ns))
             .col("jitter_ns", Column::F64(c.jitter_ns))
             .col("delivered_packets", Column::U64(c.delivered_packets))
             .col("dropped_packets", Column::U64(c.dropped_packets));

@@ -57,7 +57,9 @@ class Run:
     rates: pd.DataFrame  # t_s, group (1-based), rate_bps
     feedback: pd.DataFrame  # t_s, receiver
     rtt: pd.DataFrame  # t_s, receiver, rtt_s
-    samples: pd.DataFrame  # flow_samples of the SRAMT flow: t_s, receiver, node, throughput_bps, delay_s
+    # flow_samples of the SRAMT flow: t_s (the interval's end), receiver, node, throughput_bps, delay_s (mean) and
+    # delay_max_s (the largest packet's; NaN in runs recorded before the column existed)
+    samples: pd.DataFrame
     bands: list[tuple[float, float]] = field(default_factory=list)
     initial_rates: list[float] = field(default_factory=list)
     # The flow's `unsuccessful_window` (None: any undo by the next change fails, the default).
@@ -176,7 +178,9 @@ def load(data, runs_row: Mapping[str, Any], label: str, layered: bool) -> Run:
     fs = fs[fs["flow"] == flow_id]
     samples = pd.DataFrame({"t_s": fs["t_ns"].to_numpy() / 1e9, "receiver": fs["receiver"].to_numpy().astype(int),
                             "throughput_bps": fs["throughput_bps"].to_numpy(),
-                            "delay_s": fs["delay_ns"].to_numpy() / 1e9})
+                            "delay_s": fs["delay_ns"].to_numpy() / 1e9,
+                            "delay_max_s": (fs["delay_max_ns"].to_numpy() / 1e9 if "delay_max_ns" in fs.columns
+                                            else np.full(len(fs), np.nan))})
     samples["node"] = samples["receiver"].map(nodes)
     bands = [(float(lo), float(hi)) for lo, hi in proto.get("bands_bps", [])]
     initial_rates = [float(x) for x in proto.get("initial_rates_bps", [])] or [math.nan] * 5
