@@ -135,3 +135,22 @@ def test_dvrc_c25_is_an_over_claim_with_its_bound_from_the_run():
     measured = {"MD share pooled [S6]": 0.08, "largest MD share": 0.11}
     text = c25.category.bound(None, measured)
     assert "1/(2n) = 0.33" in text and "0.110" in text and measured["bound 1/(2n) on the MD share"] == 1 / 3
+
+
+def test_a_records_code_column_is_the_code_that_made_its_runs():
+    # Stored runs re-judged by other code (--reuse-stale) keep their own run code in the table; a
+    # record of several codes lists them; a record from before `runs.code` shows the judging code.
+    from vidcc.papers.records import table
+
+    def record(paper, runs):
+        return {"paper": paper, "scale": "full", "summary": {"PASS": 1, "FAIL": 0, "UNSTABLE": 0, "NOT-YET": 0},
+                "categories": {}, "code_fingerprint": "cd" * 32,
+                "runs": {"seeds": 10, "total": 4, "seconds": 60.0, **runs}}
+
+    text = table([record("dvrc", {"code": "ab" * 32, "codes": "4 by code abababababab"}),
+                  record("ssvp", {"code": None, "codes": "3 by code abababababab, 1 by code efefefefefef"}),
+                  record("sramt", {})])
+    rows = {line.split("|")[1].strip(): line for line in text.splitlines()[2:]}
+    assert rows["dvrc"].rstrip(" |").endswith("`abababababab`")
+    assert rows["ssvp"].rstrip(" |").endswith("3 by code abababababab, 1 by code efefefefefef")
+    assert rows["sramt"].rstrip(" |").endswith("`cdcdcdcdcdcd`")

@@ -155,15 +155,24 @@ def _runs_doc(run: SuiteRun) -> dict[str, Any]:
     (what they cost whenever they were made; ``wall_seconds`` beside it is this reproduction's)."""
     parts = [p for f in run.figures for p in f.parts]
     per_run: dict[str, float] = {}  # a run behind two figures is counted once
+    made_by: dict[str, str | None] = {}
     for f in run.figures:
         if f.data is not None:
             runs = f.data.runs()
             if "wall_seconds" in runs.columns and not runs.empty:
                 per_run.update(zip(runs["run_id"], runs["wall_seconds"].fillna(0).astype(float)))
+            if "code_fingerprint" in runs.columns and not runs.empty:
+                made_by.update(zip(runs["run_id"], runs["code_fingerprint"]))
     seconds = sum(per_run.values())
+    codes = {c for c in made_by.values()}
     return {"total": sum(p.total for p in parts), "made": sum(p.ran for p in parts),
             "reused": sum(p.skipped for p in parts), "failed": sum(p.failed for p in parts),
-            "seeds": max((len(p.seeds) for p in parts), default=0), "seconds": round(seconds, 1)}
+            "seeds": max((len(p.seeds) for p in parts), default=0), "seconds": round(seconds, 1),
+            # The run code: the code fingerprint of the runs behind the verdicts (one code, or None
+            # when they were made by several, or by code without a fingerprint), which differs from
+            # ``code_fingerprint`` (this process's) when stored runs were re-judged (--reuse-stale).
+            "code": next(iter(codes)) if len(codes) == 1 and None not in codes else None,
+            "codes": code_summary(made_by.values())}
 
 
 def _trial_doc(t) -> dict[str, Any]:

@@ -55,6 +55,16 @@ def _row(name: str, scale: str, counts: dict[str, int], cats: dict[str, int], ru
     return "| " + " | ".join(cells) + " |"
 
 
+def _run_code(d: dict[str, Any]) -> str:
+    """The record's run code: the code that made its runs (``runs.code``, in records since
+    2026-11-27; before, the judging process's ``code_fingerprint``, which was the same code);
+    several codes are listed with their counts."""
+    runs = d.get("runs") or {}
+    if "codes" in runs:
+        return f"`{runs['code'][:12]}`" if runs.get("code") else runs["codes"]
+    return f"`{d['code_fingerprint'][:12]}`"
+
+
 def table(records: Sequence[dict[str, Any]]) -> str:
     """The markdown table: a row per record and a total row per scale. ``worker time`` is the
     time the workers spent making the runs, summed over runs (one core's time)."""
@@ -66,8 +76,7 @@ def table(records: Sequence[dict[str, Any]]) -> str:
         if not docs:
             continue
         for d in docs:
-            lines.append(_row(d["paper"], scale, d["summary"], d["categories"], d.get("runs"),
-                              f"`{d['code_fingerprint'][:12]}`"))
+            lines.append(_row(d["paper"], scale, d["summary"], d["categories"], d.get("runs"), _run_code(d)))
         total = {k: sum(d["summary"].get(k, 0) for d in docs) for k in _STATUSES}
         cats = {k: sum(d["categories"].get(k, 0) for d in docs) for k in _CATEGORIES}
         runs = [d.get("runs") for d in docs]

@@ -54,9 +54,9 @@ SENT_FILE = UnrecordedReading(
     "frame MOS 5, against the video it sent every frame received in place does",
     readings=("sent-file-frame-by-frame",),
 )
-# C24 is UNSTABLE at full scale only (its loss half: ASMP loses more than TFMCC in seeds 1, 2 and 9); the suite run
+# C24 was UNSTABLE at full scale only (its loss half: ASMP lost more than TFMCC in seeds 1, 2 and 9); the suite run
 # at full scale under immediate-decrease or lossy-never (10 seeds, 2026-11-27, docs/papers/asmp-tfmcc.md §5, "Fifth
-# pass") PASSes.
+# pass") PASSed. Since G_i is the frame's first send (seventh pass) it PASSes at both scales by default.
 S5_LOSSY_INTERVALS = UnrecordedReading(
     "how a lossy report moves ASMP's rate: the paper bounds only the loss-free increase ('the r_tcp must not be "
     "increased more than one P/RTT', §3.2), so eq. 2's value is taken even above r (AMB-6), and gives no rule for a "
@@ -65,14 +65,38 @@ S5_LOSSY_INTERVALS = UnrecordedReading(
     "(the receiver 'emulates the behavior of a TCP agent', §3.2), ASMP loses less than TFMCC",
     readings=("immediate-decrease", "lossy-never"),
 )
-# C14 FAILs at full scale only; the suite at full scale under tcp-window-open (10 seeds, 2026-11-27,
-# docs/papers/asmp-tfmcc.md §5, "Fifth pass") PASSes in 10 of 10 seeds (and costs C2, C15, C18).
+# C14 FAILed at full scale only; the suite at full scale under tcp-window-open (10 seeds, 2026-11-27,
+# docs/papers/asmp-tfmcc.md §5, "Fifth pass") PASSed in 10 of 10 seeds (and cost C2, C15, C18). Since G_i is the
+# frame's first send (seventh pass) it PASSes at both scales by default.
 TCP_WINDOW = UnrecordedReading(
     "the background TCP's window (§6.1 gives no TCP parameter): with ns-2's window_ of 20 packets TCP is "
     "window-limited in S1/S4 (beside ASMP it loses no packet in 408 s and gets its window over its RTT), so the "
     "share it takes is set by the queue the video keeps, not by losses; with a window that never binds TCP backs off "
     "on losses as §6.6 describes ('causes TCP to frequently back off') and TFMCC's index is the higher below 160 ms",
     readings=("tcp-window-open",),
+)
+# C28 FAILs since G_i is the frame's first send (2026-11-27, docs/protocols/asmp.md "G_i and A_i"); the suite under
+# frame-timestamp-ready (quick and full, --explore, docs/papers/asmp-tfmcc.md §5, "Seventh pass") PASSes.
+FRAME_SENDING_TIME = UnrecordedReading(
+    "which instant of a frame is 'the sending time of frame i' (G_i, §6.4) when the frame leaves as several paced "
+    "packets: the paper does not say, and §6.8 reports ASMP climbing by 'almost 0.9 packets per RTT' on S6's flat "
+    "path. With the first packet's departure (the suite's reading) the cumulative jitter rises as ASMP's frames "
+    "grow (a larger first packet takes longer to serialise at the bottleneck), every such rise above one RTP tick "
+    "is CONGESTED (§3.2's strict comparison), and ASMP climbs by 0.2·P/RTT; with the instant the application "
+    "hands the frame over, the shrinking wait in the sender's buffer offsets that rise and ASMP climbs by about "
+    "0.9·P/RTT",
+    readings=("frame-timestamp-ready",),
+)
+# C31 was classified as scale until G_i became the frame's first send: the full-scale run then holds it in 7 of 10
+# seeds only (ASMP still climbing by CONGESTED steps), and under frame-timestamp-ready in 10 of 10; the quick run
+# (60 s, ASMP ramping under either stamp) fails it under every reading (docs/papers/asmp-tfmcc.md §5, "Seventh pass").
+S7_CLIMB = UnrecordedReading(
+    "which instant of a frame is 'the sending time of frame i' (G_i, §6.4; see C28): with the first packet's "
+    "departure ASMP climbs by CONGESTED steps (0.2·P/RTT per report) through much of S7's 408 s, and that climb "
+    "is part of its CoV; with the application's hand-over instant it climbs by about 0.9·P/RTT, settles sooner and "
+    "its CoV is below TFMCC's in every seed",
+    readings=("frame-timestamp-ready",),
+    fails_at=("quick",),
 )
 S6_ACCESS = UnrecordedReading(
     "S6's access links (§6.8 gives only the 4 Mb/s bottleneck): behind the suite's 100 Mbit/s, 1 ms links the "
@@ -337,6 +361,7 @@ CLAIMS = [
         dynamics.asmp_gradual_start,
         ref="§6.8",
         cause=dynamics.indicator_cause,
+        category=FRAME_SENDING_TIME,
     ),
     _claim(
         "C29",
@@ -361,10 +386,7 @@ CLAIMS = [
         order("cov", "tfmcc", "asmp", "CoV"),
         ref="§6.8, Fig. 26–27",
         cause=dynamics.cov_cause,
-        # At quick scale ASMP's CoV is its start-up ramp (394 → 952 kbit/s over the two halves of
-        # the 60 s run); the full-scale run (408 s, 10 seeds) holds the claim in 10 of 10 seeds.
-        category=Scale("in a 60 s run ASMP is still ramping up to its rate, and the ramp dominates its CoV",
-                       full="docs/papers/results/asmp-tfmcc-full.json"),
+        category=S7_CLIMB,
     ),
     _claim(
         "C32",
