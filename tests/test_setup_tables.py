@@ -79,9 +79,18 @@ def test_claims_json_counts_each_run_once_even_behind_two_figures():
     from vidcc.papers.measures import FigureData
     from vidcc.papers.model import FigureRun, PartRun
 
-    runs = pd.DataFrame({"run_id": ["a", "b"], "wall_seconds": [1.5, 2.0], "part": ["p", "p"]})
-    part = PartRun(FIG.parts[0], "ran", total=2, ran=1, skipped=1, seeds=[1, 2])
-    figures = [FigureRun(FIG, [part], data=FigureData(FIG, {"runs": runs}, ["p"], lambda *a: None)) for _ in range(2)]
-    run = SuiteRun(suite(FULL_SETUP), "quick", figures, [])
-    doc = suite_document(run)["runs"]
-    assert doc == {"total": 4, "made": 2, "reused": 2, "failed": 0, "seeds": 2, "seconds": 3.5}
+    def doc_for(codes):
+        runs = pd.DataFrame({"run_id": ["a", "b"], "wall_seconds": [1.5, 2.0], "part": ["p", "p"],
+                             "code_fingerprint": codes})
+        part = PartRun(FIG.parts[0], "ran", total=2, ran=1, skipped=1, seeds=[1, 2])
+        figures = [FigureRun(FIG, [part], data=FigureData(FIG, {"runs": runs}, ["p"], lambda *a: None))
+                   for _ in range(2)]
+        return suite_document(SuiteRun(suite(FULL_SETUP), "quick", figures, []))["runs"]
+
+    doc = doc_for(["ab" * 32, "ab" * 32])
+    assert doc == {"total": 4, "made": 2, "reused": 2, "failed": 0, "seeds": 2, "seconds": 3.5,
+                   "code": "ab" * 32, "codes": "2 by code abababababab"}
+    # Runs of two codes, or of a code without a fingerprint, have no single run code.
+    assert doc_for(["ab" * 32, "cd" * 32])["code"] is None
+    assert doc_for(["ab" * 32, None])["code"] is None
+    assert doc_for(["ab" * 32, float("nan")])["code"] is None

@@ -162,7 +162,8 @@ def _runs_doc(run: SuiteRun) -> dict[str, Any]:
             if "wall_seconds" in runs.columns and not runs.empty:
                 per_run.update(zip(runs["run_id"], runs["wall_seconds"].fillna(0).astype(float)))
             if "code_fingerprint" in runs.columns and not runs.empty:
-                made_by.update(zip(runs["run_id"], runs["code_fingerprint"]))
+                made_by.update((r, c if isinstance(c, str) and c else None)
+                               for r, c in zip(runs["run_id"], runs["code_fingerprint"]))
     seconds = sum(per_run.values())
     codes = {c for c in made_by.values()}
     return {"total": sum(p.total for p in parts), "made": sum(p.ran for p in parts),
