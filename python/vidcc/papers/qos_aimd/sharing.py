@@ -7,8 +7,13 @@ from vidcc.papers.model import FAIL, NOT_YET, PASS, Verdict
 from vidcc.papers.qos_aimd import model, stats
 from vidcc.papers.qos_aimd.scenarios import BURST_R, windows
 
+# The suite's reading of the paper's "delay outage below ≈ 1 %": the design bound is 1 % (§V-A), and
+# the paper itself says the outage "in some case ... exceed[s] the desired 1% slightly" (§V-C).
+# One reading for every claim that says it (S11-S14, S18).
+OUTAGE_ABOUT_1PC = 0.015
 
-def _verdict(m, what, *, share_tol=None, total_tol=None, ratio_min=None, outage_max=0.015) -> Verdict:
+
+def _verdict(m, what, *, share_tol=None, total_tol=None, ratio_min=None, outage_max=OUTAGE_ABOUT_1PC) -> Verdict:
     if m is None or m.empty:
         return Verdict(NOT_YET, {}, f"{what}: no runs")
     measured, bad = {}, []
@@ -102,7 +107,7 @@ def integer_windows_deviate_slightly(d):
         measured[f"outage[{cell}]"] = round(r["outage"], 5)
         if not abs(r["ratio"] - ana) <= ANTICIPATED:
             bad.append(f"{cell}: throughput ratio {r['ratio']:.3f} against eq. (3)'s {ana:.3f}")
-        if not r["outage"] <= 0.015:
+        if not r["outage"] <= OUTAGE_ABOUT_1PC:
             bad.append(f"{cell}: outage {100 * r['outage']:.2f} % > 1.5 %")
     far = [r for r in m.to_dict("records") if r["ratio"] < 0.9]
     measured["cells"], measured["cells failing"] = len(m), len(bad)
@@ -122,7 +127,7 @@ def multi_cause(d, measured, parts) -> str:
         return "no results"
     texts = []
     for r in m.to_dict("records"):
-        if r["ratio"] >= 0.9 and r["outage"] <= 0.015:
+        if r["ratio"] >= 0.9 and r["outage"] <= OUTAGE_ABOUT_1PC:
             continue
         rtts = tuple(int(x) for x in str(r["rtts"]).split("-"))
         w = windows(float(r["p_e"]), rtts)

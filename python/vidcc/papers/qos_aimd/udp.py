@@ -7,6 +7,7 @@ from vidcc.papers.model import FAIL, NOT_YET, PASS, Verdict
 from vidcc.papers.qos_aimd import model, stats
 from vidcc.papers.qos_aimd.analytic import WIRELESS_BPS
 from vidcc.papers.qos_aimd.scenarios import BURST_R, D_SLOTS, FIG9_PE, R_SLOTS, windows
+from vidcc.papers.qos_aimd.sharing import OUTAGE_ABOUT_1PC
 from vidcc.papers.verdicts import within
 
 
@@ -123,12 +124,15 @@ def aimd_outage_and_loss_bounded(d):
         "AIMD pkt/slot": round(a["throughput"], 4),
         "rwnd = B": windows(0.1, (17,))[0],
     }
-    ok = a["outage"] <= 0.01 and a["loss"] <= 0.001
+    # "Below ≈ 1 %" is read as in S11-S14 (OUTAGE_ABOUT_1PC); until 2026-11-27 this check alone read
+    # it as ≤ 1 % exactly.
+    ok = a["outage"] <= OUTAGE_ABOUT_1PC and a["loss"] <= 0.001
     return Verdict(
         PASS if ok else FAIL,
         measured,
         f"AIMD (p_e = 0.1, B = rwnd = W_max, ARQ, no cross traffic: the light-traffic reading of Fig. 9): "
-        f"outage {100 * a['outage']:.2f} % (≤ 1 %), loss {100 * a['loss']:.3f} % (≤ 0.1 %, suite reading of ≈ 0)",
+        f"outage {100 * a['outage']:.2f} % (≤ {100 * OUTAGE_ABOUT_1PC:g} %, the suite's reading of ≈ 1 %, as in "
+        f"S11–S14), loss {100 * a['loss']:.3f} % (≤ 0.1 %, suite reading of ≈ 0)",
     )
 
 
