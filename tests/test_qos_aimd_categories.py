@@ -16,7 +16,7 @@ from vidcc.papers.provenance import Ns2, key_paths, setup_rows, unsourced
 from vidcc.papers.qos_aimd import stats, udp
 
 # The claims classified (docs/papers/qos-aimd.md §6): each with its category's evidence.
-CLASSIFIED = {"S4", "S6", "S8", "S9", "S11", "S12", "S14", "S16", "B1"}
+CLASSIFIED = {"S4", "S5", "S6", "S8", "S9", "S11", "S12", "S13", "S14", "S16", "B1"}
 
 
 @pytest.fixture(scope="module")

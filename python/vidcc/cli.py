@@ -1,4 +1,5 @@
-"""The ``vidcc`` command. Subcommands: ``run`` (more to come: sweep, reproduce, video).
+"""The ``vidcc`` command: ``run``, ``sweep``, ``results``, ``reproduce``, ``video``, ``send``, ``recv``,
+``link``, ``qos-aimd`` and ``demo`` (``vidcc --help`` lists them with what each does).
 
 Exit codes: 0 success, 1 the run failed, 2 bad usage or an invalid scenario, 130 interrupted.
 Problems are one ``error: ...`` line on stderr, never a traceback.
