@@ -92,6 +92,16 @@ FRAME_SENDING_TIME = UnrecordedReading(
 # C31 was classified as scale until G_i became the frame's first send: the full-scale run then holds it in 7 of 10
 # seeds only (ASMP still climbing by CONGESTED steps), and under frame-timestamp-ready in 10 of 10; the quick run
 # (60 s, ASMP ramping under either stamp) fails it under every reading (docs/papers/asmp-tfmcc.md §5, "Seventh pass").
+# C22 at full scale: PASS under each of the three (10 seeds); at quick scale UNSTABLE under each (seed 2
+# at 80 ms is C18's tie: neither protocol lost a packet), so the category applies at full scale only.
+S4_VIDEO = UnrecordedReading(
+    "how PSNR is computed (§4, §6.2; AMB-18 and the lost frames): against the original clip (the suite's reading) "
+    "the protocol with the lower rate shows frames at a coarser quantiser, so ASMP, which loses less, scores the "
+    "lower PSNR; against the video as sent, or with the lost frames left out of the received file, PSNR counts what "
+    "the network did, and ASMP's lower loss gives it the higher PSNR at every RTT",
+    readings=("sent-reference", "frames-removed", "sent-file-frame-by-frame"),
+    fails_at=("quick",),
+)
 S7_CLIMB = UnrecordedReading(
     "which instant of a frame is 'the sending time of frame i' (G_i, §6.4; see C28): with the first packet's "
     "departure ASMP climbs by CONGESTED steps (0.2·P/RTT per report) through much of S7's 408 s, and that climb "
@@ -304,6 +314,7 @@ CLAIMS = [
         video_quality.lower_throughput_better_video,
         cause=video_quality.video_cause,
         ref="§6.6",
+        category=S4_VIDEO,
     ),
     _claim(
         "C23",
