@@ -113,8 +113,12 @@ def test_ctrl_c_stops_the_run_with_one_line_and_writes_nothing(tmp_path):
     long = tmp_path / "long.toml"
     long.write_text(text.replace('duration = "30s"', 'duration = "1000min"'))  # minutes of wall time
     out = tmp_path / "out"
+    # A terminal's Ctrl-C reaches a process whose SIGINT has its default disposition; a test run
+    # started in the background by a non-interactive shell inherits SIGINT ignored, and Python then
+    # installs no handler (the command would rightly ignore the signal), so restore the default.
     p = subprocess.Popen([str(VIDCC), "run", str(long), "--out", str(out)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         time.sleep(2.5)  # past start-up, inside the simulation
         p.send_signal(signal.SIGINT)
