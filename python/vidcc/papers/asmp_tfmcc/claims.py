@@ -56,8 +56,7 @@ SENT_FILE = UnrecordedReading(
 )
 # C24 was UNSTABLE at full scale only (its loss half: ASMP lost more than TFMCC in seeds 1, 2 and 9); the suite run
 # at full scale under immediate-decrease or lossy-never (10 seeds, 2026-11-27, docs/papers/asmp-tfmcc.md §5, "Fifth
-# pass") PASSed. Since G_i is the frame's first send it PASSes by default in the quick record and in the seventh
-# pass's full run (not yet the committed full record).
+# pass") PASSed. Since G_i is the frame's first send it PASSes by default in the quick and full records.
 S5_LOSSY_INTERVALS = UnrecordedReading(
     "how a lossy report moves ASMP's rate: the paper bounds only the loss-free increase ('the r_tcp must not be "
     "increased more than one P/RTT', §3.2), so eq. 2's value is taken even above r (AMB-6), and gives no rule for a "
@@ -68,8 +67,7 @@ S5_LOSSY_INTERVALS = UnrecordedReading(
 )
 # C14 FAILed at full scale only; the suite at full scale under tcp-window-open (10 seeds, 2026-11-27,
 # docs/papers/asmp-tfmcc.md §5, "Fifth pass") PASSed in 10 of 10 seeds (and cost C2, C15, C18). Since G_i is the
-# frame's first send it PASSes by default in the quick record and in the seventh pass's full run (not yet the
-# committed full record).
+# frame's first send it PASSes by default in the quick and full records.
 TCP_WINDOW = UnrecordedReading(
     "the background TCP's window (§6.1 gives no TCP parameter): with ns-2's window_ of 20 packets TCP is "
     "window-limited in S1/S4 (beside ASMP it loses no packet in 408 s and gets its window over its RTT), so the "

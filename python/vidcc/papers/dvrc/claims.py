@@ -126,7 +126,6 @@ CLAIMS = [
 # docs/papers/dvrc.md §5 gives the numbers.
 _TIMING = "how DVRC times a frame's packets (§3.1: 'sent out based on the determined rate at the receiving end')"
 _ALPHA = "the unit of AIAMD's additive step α (A5)"
-_COMPARED = "which rate Eq. (11) compares with R̄ − n·D̄ (A7: the equation prints R(t−1), the prose the measured rate)"
 _EVERY_READING = ("pacing", "alpha-per-second", "compare-r-prev", "bdp-host-queues")
 # S3's loss and VDI claims (C15, C16) fail under every reading that bears on fig. 12-14: DVRC's, the
 # set-up's and RTCP/UDP's rule (docs/papers/dvrc.md, "RTCP/UDP reading" and the sixth pass).
