@@ -21,7 +21,9 @@ from vidcc.papers.categories import REPO_ROOT, OverClaim, Scale, UnrecordedReadi
 RESULTS = REPO_ROOT / "docs" / "papers" / "results"
 OPEN = ("FAIL", "UNSTABLE")
 # Records whose classifications rest on their trials: each must have been made with --explore.
-WITH_TRIALS = {("sramt", "quick"), ("qos-aimd", "quick"), ("asmp-tfmcc", "quick"), ("asmp-tfmcc", "full"), ("dvrc", "quick")}
+WITH_TRIALS = {
+    ("sramt", "quick"), ("qos-aimd", "quick"), ("asmp-tfmcc", "quick"), ("asmp-tfmcc", "full"), ("dvrc", "quick"),
+}
 RECORDS = sorted(
     (p.stem.rsplit("-", 1)[0], p.stem.rsplit("-", 1)[1])
     for p in RESULTS.glob("*-*.json")

@@ -454,12 +454,26 @@ def _add_reproduce_command(sub) -> None:
                    help="then re-run the suite under each alternative reading (of a protocol or of the set-up) that a FAIL or UNSTABLE "
                    "claim names, one at a time and in the combination the results suggest, and report which claims each "
                    "turns to PASS and which it costs (the verdicts stay the defaults')")
+    p.add_argument("--under", type=_names, default=(), metavar="READING[,READING...]",
+                   help="a trial: run the paper's suite under these alternative readings together (their names are in "
+                   "the paper's page, docs/papers/, and in the report's set-up tables); its claims are judged but not "
+                   "classified, and the output (default out/reproduce/<paper>-<scale>~<readings>) is not the record")
+    p.add_argument("--figures", type=_names, default=(), metavar="FIG[,FIG...]",
+                   help="run only these figures of the paper (ids as in its report, e.g. fig7) and judge only their claims")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors and the final summary")
     p.set_defaults(func=_cmd_reproduce)
 
 
+def _names(text: str) -> tuple[str, ...]:
+    """A comma-separated list of names (readings, figure ids), none empty."""
+    names = tuple(n.strip() for n in text.split(","))
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"{text!r}: an empty name in the comma-separated list")
+    return names
+
+
 def _cmd_reproduce(args: argparse.Namespace) -> int:
-    from vidcc.papers.reproducing import reproduce
+    from vidcc.papers.reproducing import default_out, reproduce
     from vidcc.results import ResultsError
     from vidcc.sweep import SweepInterrupted
 
@@ -470,7 +484,8 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     progress = not args.quiet and sys.stderr.isatty()
     try:
         runs = reproduce(args.paper, scale=args.scale, out=args.out, db=args.db, jobs=args.jobs, cluster=args.cluster,
-                         reuse_stale=args.reuse_stale, progress=progress, log=log, explore=args.explore)
+                         reuse_stale=args.reuse_stale, progress=progress, log=log, explore=args.explore,
+                         under=args.under, figures=args.figures)
     except SweepInterrupted:
         print_error("interrupted; the runs that finished are in the database, run the command again to finish")
         return 130
@@ -483,7 +498,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         for k, v in run.counts().items():
             counts[k] = counts.get(k, 0) + v
         errors += run.errors
-    out = args.out or f"out/reproduce/{args.paper}-{args.scale}"
+    out = args.out or default_out(args.paper, args.scale, args.under, args.figures)
     print(f"{args.paper} ({args.scale}): {', '.join(f'{v} {k}' for k, v in counts.items())}; "
           f"report: {Path(out) / 'report.html'}")
     for e in errors:
