@@ -200,3 +200,17 @@ def test_c8_reads_tcpw_drop_rate_at_the_application_like_the_others():
     assert out.measured["packet drop rate[tcpw+,n=10]"] == pytest.approx(0.6)
     series[("tcpw+-10", "video_summary")]["packet_drop_rate"] = [0.03]  # TCPW+ delivers more than DVRC
     assert video.s2_drop_rate_dvrc_lowest(figure_data(FIG["fig8-10"], runs, flows, series)).status == FAIL
+
+
+def test_all_of_keeps_the_explaining_failures_count_where_two_orderings_share_a_name():
+    # Two orderings of one metric both count "VDI: more points failing"; the explanation is the
+    # first failure's ("(and 2 more)"), so measured must hold its count, not the second's.
+    import pandas as pd
+
+    from vidcc.papers.verdicts import all_of, ordering
+
+    s = pd.DataFrame({"n": [1, 2, 3] * 3, "label": ["a"] * 3 + ["b"] * 3 + ["c"] * 3,
+                      "mean": [0.5, 0.5, 0.5, 0.9, 0.9, 0.9, 0.6, 0.6, 0.4]})
+    v = all_of(ordering(s, "a", "b", by="n", name="VDI"), ordering(s, "a", "c", by="n", name="VDI"))
+    assert "(and 2 more)" in v.explanation
+    assert [x for k, x in v.measured.items() if "more" in k] == [2], v.measured

@@ -249,12 +249,16 @@ def direction(summary: pd.DataFrame, axis: str, *, increasing: bool, name: str, 
 
 
 def all_of(*verdicts: Verdict) -> Verdict:
-    """PASS iff every verdict passes; the measured values of all; the first failure explains."""
+    """PASS iff every verdict passes; the measured values of all; the first failure explains.
+    Where two verdicts measure under one name (two orderings of one metric both count "more
+    points failing"), the explaining failure's value is kept, so that the numbers of the
+    explanation are the ones ``measured`` holds."""
     measured: dict[str, Any] = {}
     for v in verdicts:
         measured.update(v.measured)
     failed = [v for v in verdicts if v.status != PASS]
     if failed:
+        measured.update(failed[0].measured)
         return Verdict(failed[0].status, measured, failed[0].explanation)
     return Verdict(PASS, measured, "; ".join(v.explanation for v in verdicts))
 

@@ -35,7 +35,7 @@ CAUSES = {
     "C19": friendliness.tfrc_loss_against_reno_cause,
     "C20": additive_share_cause(then="at one hop DVRC takes more than its share; across several congested hops the "
                                      "end-to-end flow meets every hop's losses while each hop's Reno meets one"),
-    "C22": additive_share_cause(then=_LOSES),
+    "C22": video.s6_against_s3_cause(additive_share_cause(then=_LOSES)),
     "C23": additive_share_cause(then=_LOADS),
     "C24": additive_share_cause(then=_UNFAIR + ", and the layer steps freeze the differences"),
     "C26": video.layer_vectors_cause,
@@ -168,8 +168,8 @@ CATEGORIES = {
         "loss events congestive whatever causes them (C25), so in S3 most congestion events get an additive decrease "
         "and the DVRC flows spread as under AIAD (Chiu–Jain); RTCP/UDP, whose rule the paper does not give, is at "
         "some N fairer than DVRC under each rule the text allows (rtcp-rate and the default at quick scale, "
-        "rtcp-rate-on-loss at full scale: Jain 0.974 vs DVRC's 0.970 at N = 30, 0 of 10 seeds hold; "
-        "docs/papers/dvrc.md §5, sixth pass) and under every reading of DVRC and the set-up",
+        "rtcp-rate-on-loss at full scale; docs/papers/dvrc.md §5, sixth pass, gives the figures) and under every "
+        "reading of DVRC and the set-up",
         bound=loss_classes.congestion_judged_additive_bound("dvrc"), readings=_S3_READINGS),
     # At full scale (fig. 15-16, 10 seeds) neither reading alone holds it: pacing UNSTABLE (6 of 10
     # seeds, pooled PASS), alpha-per-second FAIL (1 of 10): docs/papers/dvrc.md, sixth pass.

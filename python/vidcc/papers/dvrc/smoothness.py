@@ -21,15 +21,36 @@ def smoother_than_tfrc(d):
                     name="CoV")
 
 
+def _dvrc_paced(d) -> bool | None:
+    """Whether the DVRC runs of ``d`` pace their packets (the reading ``pacing``, from each run's
+    resolved scenario); None when the runs do not say or disagree."""
+    import json
+
+    seen = set()
+    for r in d.runs("dvrc").to_dict("records"):
+        doc = json.loads(r.get("resolved_json") or "{}")
+        for f in doc.get("flows", []):
+            proto = f.get("protocol") if isinstance(f.get("protocol"), dict) else {}
+            if proto.get("kind") == "dvrc" and "pacing" in proto:
+                seen.add(bool(proto["pacing"]))
+    return seen.pop() if len(seen) == 1 else None
+
+
 def smoother_than_tfrc_cause(d, m):
+    """C3's cause: the two CoVs and how each protocol sends — DVRC each frame when the application
+    produces it (its packets back to back, or spread over the frame interval under the reading
+    ``pacing``), TFRC at its equation rate out of an unbounded sender buffer — with each one's
+    network drop ratio, all from the runs."""
     f = d.flows(["dvrc", "tfrc"], {"label": ["dvrc", "tfrc"]})
     for lab, g in f.groupby("label"):
         m[f"network drop ratio ({lab})"] = float(g["drop_rate"].mean())
-    return (f"DVRC sends each frame's packets back to back at the frame's instant and loses "
-            f"{m.get('network drop ratio (dvrc)', float('nan')):.3f} of them in the network, TFRC paces its equation "
-            f"rate out of an unbounded sender buffer "
-            f"(drop ratio {m.get('network drop ratio (tfrc)', float('nan')):.3f}), "
-            f"which smooths the VBR source")
+    paced = _dvrc_paced(d)
+    how = {True: "paced over the frame interval (reading pacing)", False: "back to back",
+           None: "back to back or paced (the runs differ)"}[paced]
+    return (f"DVRC sends each frame when the application produces it, its packets {how}, and loses "
+            f"{m.get('network drop ratio (dvrc)', float('nan')):.3f} of them in the network; TFRC sends at its "
+            f"equation rate out of an unbounded sender buffer "
+            f"(drop ratio {m.get('network drop ratio (tfrc)', float('nan')):.3f})")
 
 
 def jitter_below_75ms(d):

@@ -101,9 +101,10 @@ CLAIMS = [
          cause=utilisation.link_idle_while_sender_holds,
          # PASSes at quick scale; at full scale it FAILs from the N = 40 cells only, and the full-scale
          # trial under red-packets (fig. 6, 10 seeds) passes it (docs/papers/qos-aimd.md, sixth pass).
-         category=UnrecordedReading(RED_SILENT + ", which at N = 40 drops 3.9 % and 4.5 % of the AIMD flow's packets "
-                                    "(full scale); with RED dropping early in packet mode the flow keeps 0.990 and "
-                                    "0.892 pkt/slot at p_e = 0.01 and 0.1 below 50 flows", ["red-packets"])),
+         category=UnrecordedReading(RED_SILENT + ", which at N = 40 drops a few per cent of the AIMD flow's packets "
+                                    "at full scale; with RED dropping early in packet mode the flow keeps 1 − p_e of "
+                                    "the link below 50 flows (docs/papers/qos-aimd.md, sixth pass, gives the figures)",
+                                    ["red-packets"])),
     _sim("S6", "More than 50 flows: the AIMD flow's throughput ≈ the average normalised throughput of all backbone "
          "flows (not above): within [0.5, 1.1] × it (suite tolerance).", "fig6", TCP,
          utilisation.tcp_friendly_above_50, "Fig. 6a/b", cause=utilisation.fig6_as_measured,
@@ -139,8 +140,8 @@ CLAIMS = [
          # FAILs at quick scale under every declared reading and their combination; the full-scale
          # run (10 seeds per cell) holds it in all 20 cells (docs/papers/qos-aimd.md, sixth pass).
          category=Scale("each of the 20 cells is a mean over 2 seeds at quick scale, where one flow's share or one "
-                        "cell's outage lands just outside its bound (outage 1.73 % and 1.53 % against 1.5 %, one "
-                        "flow 10 % below its share)", full="docs/papers/results/qos-aimd-full.json")),
+                        "cell's outage lands just outside its bound (docs/papers/qos-aimd.md, sixth pass, gives the "
+                        "figures)", full="docs/papers/results/qos-aimd-full.json")),
     _sim("S14", "Integer windows meet eq. (4) only approximately, and the deviation can be anticipated: in every "
          "Fig. 7 and 8 cell the flows' min/max throughput ratio is the one eq. (3) gives the integer windows (within "
          "0.05, suite), and the outage exceeds 1 % only slightly (≤ 1.5 %, suite).", "fig8", AIMD,
