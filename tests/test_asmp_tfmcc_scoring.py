@@ -105,3 +105,29 @@ def test_removed_lost_frames_shift_the_received_file_against_the_reference(prepa
     assert row["concealed"] == 0 and row["mean_psnr_db"] == pytest.approx(float(expected))
     with pytest.raises(ValueError, match="lost frames"):
         videoset.score("removed", frames, prepared, QS, lost_frames="zeroed")
+
+
+def test_the_file_sent_scores_every_frame_that_left_at_its_own_quantiser(prepared):
+    # The reading drop-from-sent (C8) measures the drop from this: frames lost in the network
+    # do not lower it, frames never sent are not in it, and against the video as sent it is the cap.
+    from vidcc.video import Prepared
+    from vidcc.video.metrics import PSNR_CAP_DB, psnr_ssim
+
+    n = load_manifest(prepared)["frames"]
+    enc = [k % 2 for k in range(n)]  # alternate q = 2 and q = 10
+    frames = pd.DataFrame({"flow": 0, "receiver": 0, "frame": range(n), "encoding": enc, "decodable": True,
+                           "status": ["lost" if k == 2 else "unsent" if k == 4 else "ok" for k in range(n)],
+                           "complete_ns": [-1 if k in (2, 4) else 1 for k in range(n)]})
+    row = videoset.score("sent-file", frames, prepared, QS, sent_psnr=True)[0]
+    prep = Prepared(prepared)
+    left = [k for k in range(n) if k != 4]
+    expected = np.mean([psnr_ssim(prep.original.y(np.array([k])),
+                                  prep.decoded(prep.quantizers.index(QS[enc[k]])).y(np.array([k])))[0][0]
+                        for k in left])
+    assert row["mean_psnr_sent_db"] == pytest.approx(float(expected))
+    whole = videoset.score("sent-whole", frames.assign(status="ok", complete_ns=1), prepared, QS, sent_psnr=True)[0]
+    assert whole["mean_psnr_sent_db"] == pytest.approx(whole["mean_psnr_db"])  # nothing lost: the same video
+    assert whole["mean_psnr_sent_db"] != pytest.approx(row["mean_psnr_sent_db"])  # frame 4 never left
+    assert "mean_psnr_sent_db" not in videoset.score("sent-file", frames, prepared, QS)[0]
+    against_sent = videoset.score("sent-file", frames, prepared, QS, reference="sent", sent_psnr=True)[0]
+    assert against_sent["mean_psnr_sent_db"] == PSNR_CAP_DB

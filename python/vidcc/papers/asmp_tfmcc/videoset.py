@@ -146,7 +146,7 @@ def _prepared(directory: str):
     return Prepared(directory)
 
 
-_CACHE: dict[tuple[str, str, bool, str, str], list[dict[str, Any]]] = {}
+_CACHE: dict[tuple[str, str, bool, str, str, bool], list[dict[str, Any]]] = {}
 REFERENCES = ("original", "sent")  # the PSNR references AMB-18 leaves open (docs/papers/asmp-tfmcc.md §4)
 
 
@@ -163,6 +163,17 @@ def reference_of(d: FigureData, part: str) -> str:
     """The PSNR reference ``part``'s readings ask for (an alternative's ``scoring`` key
     ``psnr_reference``), else the suite's: the original clip."""
     return _scoring_key(d, part, "psnr_reference", "original")
+
+
+DROP_FROM = ("lossless", "sent")  # what §6.3's "PSNR drops by approximately 14 dB" is measured from
+
+
+def drop_from_of(d: FigureData, part: str) -> str:
+    """What ``part``'s PSNR drop at an error rate is measured from (an alternative's ``scoring`` key
+    ``psnr_drop_from``): ``"lossless"``, the suite's, the mean PSNR of the same protocol's run
+    without errors; ``"sent"``, the same run's video as its sender encoded it (:func:`score`'s
+    ``mean_psnr_sent_db``)."""
+    return _scoring_key(d, part, "psnr_drop_from", "lossless")
 
 
 def lost_frames_of(d: FigureData, part: str) -> str:
@@ -323,6 +334,23 @@ def removed_display(frames: pd.DataFrame) -> tuple[Any, Any]:
     return sent[:n], received[:n]
 
 
+def _sent_file_psnr(prep, frames: pd.DataFrame, table: Any, reference: str) -> float:
+    """The mean PSNR of the file one receiver's sender sent (``frames``: that receiver's frames
+    table; every frame that left the sender, decoded at the quantiser it was sent with) against
+    ``reference``: the original clip, or under ``"sent"`` itself (the cap)."""
+    import numpy as np
+
+    from vidcc.video.metrics import PSNR_CAP_DB
+
+    g = frames.sort_values("frame")
+    left = ~np.isin(g["status"].astype(str).to_numpy(), ("unsent", "pending"))
+    if reference == "sent" or not left.any():
+        return float(PSNR_CAP_DB) if left.any() else math.nan
+    ids = g["frame"].to_numpy()[left]
+    enc = np.array([int(table[int(e)]) for e in g["encoding"].to_numpy()[left]], dtype=np.int64)
+    return float(_original_psnr(prep, ids, ids, enc).mean())
+
+
 def _original_psnr(prep, frame: Any, shown: Any, shown_e: Any) -> Any:
     """Per slot: the PSNR of the picture shown (frame ``shown`` decoded at prepared encoding
     ``shown_e``; -1: grey) against the original picture of the slot's ``frame``."""
@@ -351,6 +379,7 @@ def score(
     deadline: bool = False,
     reference: str = "original",
     lost_frames: str = "repeated",
+    sent_psnr: bool = False,
 ) -> list[dict[str, Any]]:
     """Per (flow, receiver) of one run's frames table: the quality summary of
     :func:`vidcc.video.evaluate` plus ``psnr_var`` (variance of the per-frame PSNR), ``share_mos_le_2``,
@@ -361,7 +390,10 @@ def score(
     suite's reading of AMB-18) or ``"sent"`` (the video as its sender encoded it,
     :func:`_sent_psnr`). ``lost_frames``: ``"repeated"`` (a slot whose frame is missing shows the
     last one shown, EvalVid's ``fixyuv``; the suite's reading) or ``"removed"``
-    (:func:`removed_display`). Cached by run id (a run never changes)."""
+    (:func:`removed_display`). ``sent_psnr`` adds ``mean_psnr_sent_db``: the mean PSNR, against
+    the same ``reference``, of the file its sender sent (every frame that left it, at the
+    quantiser it was sent with; the cap under ``"sent"``), the video before the network touched
+    it. Cached by run id (a run never changes)."""
     import numpy as np
     import pandas as pd
 
@@ -373,7 +405,7 @@ def score(
     if lost_frames not in LOST_FRAMES:
         raise ValueError(f"lost frames {lost_frames!r}: not one of {', '.join(LOST_FRAMES)}")
     d = str(Path(directory) if directory is not None else prepared_dir())
-    key = (run_id, d, deadline, reference, lost_frames)
+    key = (run_id, d, deadline, reference, lost_frames, sent_psnr)
     if key in _CACHE:
         return _CACHE[key]
     if not deadline:
@@ -438,6 +470,8 @@ def score(
             "psnr_scene0": float(psnr[~scene].mean()) if (~scene).any() else math.nan,
             "psnr_scene1": float(psnr[scene].mean()) if scene.any() else math.nan,
         }
+        if sent_psnr:
+            scored[k]["mean_psnr_sent_db"] = _sent_file_psnr(prep, sel, table, reference)
     rows = [{"flow": k[0], "receiver": k[1] if len(k) > 1 else 0, **scored[rep]} for k, rep in same.items()]
     _CACHE[key] = rows
     return rows
@@ -458,7 +492,7 @@ def quality(d: FigureData, parts=None) -> pd.DataFrame:
         part = str(f["part"].iloc[0])
         deadline, reference = part.endswith("-deadline"), reference_of(d, part)
         s = pd.DataFrame(score(str(run_id), frames, deadline=deadline, reference=reference,
-                               lost_frames=lost_frames_of(d, part)))
+                               lost_frames=lost_frames_of(d, part), sent_psnr=drop_from_of(d, part) == "sent"))
         keys = [k for k in ("flow", "receiver") if k in f.columns and k in s.columns]
         out.append(f.merge(s, on=keys, how="inner", suffixes=("", "_video")))
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
