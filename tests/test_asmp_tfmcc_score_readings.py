@@ -70,3 +70,21 @@ def test_c19_cov_around_the_trend_leaves_a_steady_climb_out_and_still_sees_oscil
     # A climb that oscillates more than TFMCC does fails under the reading too.
     rough = [0.2e6 + 0.01e6 * k + (0.3e6 if k % 2 else -0.3e6) for k in range(60)]
     assert check(_cov_figure({"asmp": rough, "tfmcc": wobble}, "cov-around-trend")).status == FAIL
+
+
+def test_an_unknown_scoring_value_is_refused_naming_the_known_ones():
+    import dataclasses
+
+    import pytest
+
+    from vidcc.papers.asmp_tfmcc.videoset import drop_from_of
+
+    cov = dataclasses.replace(next(a for a in readings.ALTERNATIVES if a.name == "cov-around-trend"),
+                              scoring={"cov_of": "around-median"})
+    d = FigureData(SimpleNamespace(id="fig", parts=[SimpleNamespace(name="asmp", alternatives=[cov])]), {}, set())
+    with pytest.raises(ValueError, match="'around-median': not one of bins, around-trend"):
+        dynamics.cov_of(d)
+    drop = dataclasses.replace(cov, scoring={"psnr_drop_from": "clip"})
+    d = FigureData(SimpleNamespace(id="fig", parts=[SimpleNamespace(name="asmp", alternatives=[drop])]), {}, set())
+    with pytest.raises(ValueError, match="'clip': not one of lossless, sent"):
+        drop_from_of(d, "asmp")

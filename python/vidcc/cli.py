@@ -455,8 +455,8 @@ def _add_reproduce_command(sub) -> None:
                    "claim names, one at a time and in the combination the results suggest, and report which claims each "
                    "turns to PASS and which it costs (the verdicts stay the defaults')")
     p.add_argument("--under", type=_names, default=(), metavar="READING[,READING...]",
-                   help="a trial: run the paper's suite under these alternative readings together (their names are in "
-                   "the paper's page, docs/papers/, and in the report's set-up tables); its claims are judged but not "
+                   help="a trial: run the paper's suite under these alternative readings together (docs/papers/<paper>.md "
+                   "describes each; an unknown name is refused with the paper's list); its claims are judged but not "
                    "classified, and the output (default out/reproduce/<paper>-<scale>~<readings>) is not the record")
     p.add_argument("--figures", type=_names, default=(), metavar="FIG[,FIG...]",
                    help="run only these figures of the paper (ids as in its report, e.g. fig7) and judge only their claims")

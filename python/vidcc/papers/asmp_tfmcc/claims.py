@@ -53,7 +53,7 @@ SMOOTH_CLIMB = OverClaim(
     "'both protocols present high TCP-friendly behavior as they almost equally share the bandwidth in the bottleneck "
     "link with TCP traffic' (§6.1) asks of ASMP as the paper specifies it what its climb does not give: no slow start "
     "(§6.8, TFMCC is above ASMP in the first seconds), a rise of at most γ·P/RTT per RTCP report (eqs. 3–5; the "
-    "reports spaced by RTCP's rules, §3.3), and γ = 0.2 whenever the short average of the cumulative jitter is "
+    "reports spaced by RTCP's rules, §3.2), and γ = 0.2 whenever the short average of the cumulative jitter is "
     "above the long one (§3.2, a strict comparison: 'when the short running average is bigger'), so ASMP spends "
     "much of the run climbing towards the TCP flows' rate and takes less than they do over the run; the paper "
     "itself names the cause of ASMP's lower index, 'more TCP-friendly than it ought to be ... a direct result of its "

@@ -330,7 +330,10 @@ def cov_of(d: FigureData) -> str:
     found = {str(a.scoring["cov_of"]) for p in parts for a in p.alternatives if a.scoring.get("cov_of")}
     if len(found) > 1:
         raise ValueError(f"figure {d.figure.id}: readings ask for the CoV over {sorted(found)} at once")
-    return found.pop() if found else "bins"
+    value = found.pop() if found else "bins"
+    if value not in COV_OF:
+        raise ValueError(f"figure {d.figure.id}: CoV over {value!r}: not one of {', '.join(COV_OF)}")
+    return value
 
 
 def _rate_samples(d: FigureData) -> list[tuple[dict[str, Any], list[float], list[float]]]:

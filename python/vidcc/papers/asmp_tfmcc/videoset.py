@@ -173,7 +173,10 @@ def drop_from_of(d: FigureData, part: str) -> str:
     ``psnr_drop_from``): ``"lossless"``, the suite's, the mean PSNR of the same protocol's run
     without errors; ``"sent"``, the same run's video as its sender encoded it (:func:`score`'s
     ``mean_psnr_sent_db``)."""
-    return _scoring_key(d, part, "psnr_drop_from", "lossless")
+    value = _scoring_key(d, part, "psnr_drop_from", "lossless")
+    if value not in DROP_FROM:
+        raise ValueError(f"part {part}: PSNR drop from {value!r}: not one of {', '.join(DROP_FROM)}")
+    return value
 
 
 def lost_frames_of(d: FigureData, part: str) -> str:

@@ -37,10 +37,10 @@ def _dvrc_paced(d) -> bool | None:
 
 
 def smoother_than_tfrc_cause(d, m):
-    """C3's cause: the two CoVs and how each protocol sends — DVRC each frame when the application
-    produces it (its packets back to back, or spread over the frame interval under the reading
-    ``pacing``), TFRC at its equation rate out of an unbounded sender buffer — with each one's
-    network drop ratio, all from the runs."""
+    """C3's cause (the check's explanation gives the two CoVs): how each protocol sends — DVRC each
+    frame when the application produces it (its packets back to back, or spread over the frame
+    interval under the reading ``pacing``, as the runs' resolved scenarios say), TFRC at its
+    equation rate out of an unbounded sender buffer — with each one's network drop ratio."""
     f = d.flows(["dvrc", "tfrc"], {"label": ["dvrc", "tfrc"]})
     for lab, g in f.groupby("label"):
         m[f"network drop ratio ({lab})"] = float(g["drop_rate"].mean())
