@@ -21,6 +21,22 @@ PROTOS = ("asmp", "tfmcc")
 PACKET_BYTES = 1018  # P: 978 B payload + RTP, UDP and IP headers (docs/papers/asmp-tfmcc.md §1.1)
 
 
+def scoring_key(d: FigureData, key: str, default: str, allowed: tuple[str, ...], part: str | None = None) -> str:
+    """The value the readings of ``part`` (None: of any part of ``d``'s figure) set for the
+    scoring key ``key`` (an alternative's ``scoring``, docs/experiments.md), else ``default``.
+    Raises ``ValueError`` naming the figure when readings ask for two values at once, or for one
+    not in ``allowed``."""
+    parts = [p for p in (d.figure.parts if d.figure is not None else []) if part is None or p.name == part]
+    found = {str(a.scoring[key]) for p in parts for a in p.alternatives if a.scoring.get(key)}
+    where = f"figure {d.figure.id}" if d.figure is not None else "figure"
+    if len(found) > 1:
+        raise ValueError(f"{where}: readings set {key} to {sorted(found)} at once")
+    value = found.pop() if found else default
+    if value not in allowed:
+        raise ValueError(f"{where}: {key} {value!r}: not one of {', '.join(allowed)}")
+    return value
+
+
 def per_label(df: pd.DataFrame, metric: str, by: str | None = None) -> pd.DataFrame:
     from vidcc.analysis import summarize
 

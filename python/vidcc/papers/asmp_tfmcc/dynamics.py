@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from vidcc.papers.asmp_tfmcc.common import PACKET_BYTES, PROTOS, by_label, measured_rtt_s, per_label
+from vidcc.papers.asmp_tfmcc.common import PACKET_BYTES, PROTOS, by_label, measured_rtt_s, per_label, scoring_key
 from vidcc.papers.measures import FigureData, warmup_ns
 from vidcc.papers.model import Verdict
 from vidcc.papers.verdicts import all_of, bound, no_data, ordering
@@ -326,14 +326,7 @@ def cov_of(d: FigureData) -> str:
     the suite's, the CoV of the receiver's 1 s rate samples (``flow_summary.cov``); or
     ``"around-trend"``, the CoV of their residuals around the least-squares line, which leaves a
     steady climb out and keeps the oscillations §6.6 says it assesses."""
-    parts = d.figure.parts if d.figure is not None else []
-    found = {str(a.scoring["cov_of"]) for p in parts for a in p.alternatives if a.scoring.get("cov_of")}
-    if len(found) > 1:
-        raise ValueError(f"figure {d.figure.id}: readings ask for the CoV over {sorted(found)} at once")
-    value = found.pop() if found else "bins"
-    if value not in COV_OF:
-        raise ValueError(f"figure {d.figure.id}: CoV over {value!r}: not one of {', '.join(COV_OF)}")
-    return value
+    return scoring_key(d, "cov_of", "bins", COV_OF)
 
 
 def _rate_samples(d: FigureData) -> list[tuple[dict[str, Any], list[float], list[float]]]:

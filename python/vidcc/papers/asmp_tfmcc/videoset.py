@@ -40,6 +40,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vidcc.papers.asmp_tfmcc.common import scoring_key
 from vidcc.papers.model import Part
 
 if TYPE_CHECKING:
@@ -150,19 +151,10 @@ _CACHE: dict[tuple[str, str, bool, str, str, bool], list[dict[str, Any]]] = {}
 REFERENCES = ("original", "sent")  # the PSNR references AMB-18 leaves open (docs/papers/asmp-tfmcc.md §4)
 
 
-def _scoring_key(d: FigureData, part: str, key: str, default: str) -> str:
-    for p in d.figure.parts:
-        if p.name == part:
-            for alt in p.alternatives:
-                if alt.scoring.get(key):
-                    return str(alt.scoring[key])
-    return default
-
-
 def reference_of(d: FigureData, part: str) -> str:
     """The PSNR reference ``part``'s readings ask for (an alternative's ``scoring`` key
     ``psnr_reference``), else the suite's: the original clip."""
-    return _scoring_key(d, part, "psnr_reference", "original")
+    return scoring_key(d, "psnr_reference", "original", REFERENCES, part)
 
 
 DROP_FROM = ("lossless", "sent")  # what §6.3's "PSNR drops by approximately 14 dB" is measured from
@@ -173,16 +165,13 @@ def drop_from_of(d: FigureData, part: str) -> str:
     ``psnr_drop_from``): ``"lossless"``, the suite's, the mean PSNR of the same protocol's run
     without errors; ``"sent"``, the same run's video as its sender encoded it (:func:`score`'s
     ``mean_psnr_sent_db``)."""
-    value = _scoring_key(d, part, "psnr_drop_from", "lossless")
-    if value not in DROP_FROM:
-        raise ValueError(f"part {part}: PSNR drop from {value!r}: not one of {', '.join(DROP_FROM)}")
-    return value
+    return scoring_key(d, "psnr_drop_from", "lossless", DROP_FROM, part)
 
 
 def lost_frames_of(d: FigureData, part: str) -> str:
     """What becomes of a frame the receiver did not get whole, as ``part``'s readings ask for (an
     alternative's ``scoring`` key ``lost_frames``), else the suite's: ``"repeated"``."""
-    return _scoring_key(d, part, "lost_frames", "repeated")
+    return scoring_key(d, "lost_frames", "repeated", LOST_FRAMES, part)
 
 
 _RECEIVED = ("ok", "late", "dependency")  # every packet of the frame arrived (decodability.rs)

@@ -123,14 +123,11 @@ def s6_vdi_dvrc_best_below_s3(d):
 
 
 def _dvrc_means(d, metrics) -> dict[str, float]:
-    """DVRC's mean over runs (each run's mean over its flows, as C22's check) of ``metrics``."""
-    from vidcc.analysis import summarize
-
-    v = video_flows(d, "dvrc", {"label": "dvrc"})
+    """DVRC's mean over seeds of each video metric of ``metrics`` (:func:`video_metric`, over all N)."""
     out = {}
     for m in metrics:
-        s = summarize(v, m, group=None) if not v.empty and m in v.columns else None
-        out[m] = float(s["mean"].iloc[0]) if s is not None and len(s) else float("nan")
+        s = video_metric(d, m, ("dvrc",), by=None)
+        out[m] = float(s["mean"].iloc[0]) if not s.empty else float("nan")
     return out
 
 
